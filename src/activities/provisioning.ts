@@ -1,0 +1,55 @@
+import { Context } from '@temporalio/activity';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * The provisioning "side effects" are files in a ledger folder, one per idempotency key,
+ * created exclusively: a retried or re-run activity finds its file and does nothing twice.
+ */
+function ledgerDir(): string {
+  return process.env.MCP_TASKS_LEDGER_DIR ?? path.resolve('.data', 'ledger');
+}
+
+export interface ProvisionStepInput {
+  idempotencyKey: string;
+  environment: string;
+  step: number;
+  what: string;
+  durationMs: number;
+}
+
+export async function provisionStep(input: ProvisionStepInput): Promise<void> {
+  await workFor(input.durationMs);
+  await applyOnce(`provision-${input.idempotencyKey}`, input);
+}
+
+export interface DeprovisionStepInput {
+  idempotencyKey: string;
+  environment: string;
+  step: number;
+}
+
+export async function deprovisionStep(input: DeprovisionStepInput): Promise<void> {
+  await applyOnce(`deprovision-${input.idempotencyKey}`, input);
+}
+
+async function applyOnce(key: string, record: object): Promise<void> {
+  const dir = ledgerDir();
+  await fs.mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${key.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+  try {
+    await fs.writeFile(file, JSON.stringify({ ...record, at: new Date().toISOString() }), { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // already applied
+  }
+}
+
+/** Simulated work that heartbeats, so a cancel or a dead worker is noticed quickly. */
+async function workFor(ms: number): Promise<void> {
+  const ctx = Context.current();
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    ctx.heartbeat();
+    await ctx.sleep(Math.min(200, end - Date.now()));
+  }
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+import { Command, Option } from 'commander';
+import path from 'node:path';
+import { ConfigError, parseServerConfig, ServerConfig } from './config';
+import { startMcpServer } from './mcp-server';
+import { findTemporalCli, temporalCliVersion } from './temporal/cli-binary';
+import { connectWorkerConnection, temporalSettings } from './temporal/connection';
+import { startDevServer } from './temporal/dev-server';
+import { createWorker } from './worker';
+
+const program = new Command('mcp-temporal-tasks').description('An MCP server whose tool calls are durable Temporal workflows');
+
+function serverOptions(cmd: Command, defaultPort: string): Command {
+  return cmd
+    .option('--host <host>', 'address the MCP endpoint binds to (MCP_HOST)')
+    .option('--port <port>', `MCP endpoint port, 0 picks a free one (MCP_PORT, default ${defaultPort})`)
+    .option('--task-queue <name>', 'Temporal task queue (MCP_TASK_QUEUE, default mcp-tasks)')
+    .option('--ttl-ms <ms>', 'how long a task stays readable (MCP_TASK_TTL_MS; capped by namespace retention)')
+    .option('--poll-interval-ms <ms>', 'pollIntervalMs advised to clients (MCP_POLL_INTERVAL_MS)')
+    .option('--lenient-headers', 'accept requests without Mcp-Method/Mcp-Name (older clients)')
+    .option('--allowed-host <host...>', 'extra Host names accepted (DNS rebinding protection)')
+    .option('--no-demo-tools', 'do not register the demo tools')
+    .option('--conformance-tools', 'register the conformance suite fixture tools');
+}
+
+function configFrom(opts: Record<string, unknown>): ServerConfig {
+  return parseServerConfig({
+    host: opts.host,
+    port: opts.port,
+    taskQueue: opts.taskQueue,
+    ttlMs: opts.ttlMs,
+    pollIntervalMs: opts.pollIntervalMs,
+    strictHeaders: opts.lenientHeaders ? false : undefined,
+    allowedHosts: opts.allowedHost,
+    demoTools: opts.demoTools,
+    conformanceTools: opts.conformanceTools,
+  });
+}
+
+serverOptions(program.command('dev').description('embedded Temporal dev server (SQLite, Web UI) + worker + MCP endpoint'), '3000')
+  .option('--db-file <file>', 'SQLite file of the dev server', path.join('.data', 'temporal.db'))
+  .option('--temporal-port <port>', 'Temporal frontend port', '7233')
+  .option('--ui-port <port>', 'Temporal Web UI port', '8233')
+  .action(async (opts) => {
+    const config = configFrom(opts);
+    const dev = await startDevServer({ dbFile: opts.dbFile, host: '127.0.0.1', port: Number(opts.temporalPort), uiPort: Number(opts.uiPort), namespace: 'default' });
+    const settings = temporalSettings({ address: dev.address, namespace: 'default' });
+    const workerConnection = await connectWorkerConnection(settings);
+    const worker = await createWorker({ connection: workerConnection, namespace: settings.namespace, taskQueue: config.taskQueue });
+    const running = worker.run();
+    const mcp = await startMcpServer(config, settings);
+    console.log(`MCP endpoint:     ${mcp.url}`);
+    console.log(`Temporal UI:      ${dev.uiUrl}/namespaces/default/workflows`);
+    console.log(`Temporal address: ${dev.address} (db ${opts.dbFile})`);
+    onStop(async () => {
+      await mcp.close();
+      worker.shutdown();
+      await running;
+      await workerConnection.close();
+      await dev.stop();
+    });
+  });
+
+serverOptions(program.command('serve').description('MCP endpoint only, on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE'), '3000').action(async (opts) => {
+  const mcp = await startMcpServer(configFrom(opts), temporalSettings());
+  console.log(`MCP endpoint: ${mcp.url}`);
+  onStop(() => mcp.close());
+});
+
+program
+  .command('worker')
+  .description('Temporal worker only, on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE')
+  .option('--task-queue <name>', 'Temporal task queue (MCP_TASK_QUEUE)', process.env.MCP_TASK_QUEUE ?? 'mcp-tasks')
+  .action(async (opts) => {
+    const settings = temporalSettings();
+    const connection = await connectWorkerConnection(settings);
+    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue: opts.taskQueue });
+    console.log(`worker polling task queue ${opts.taskQueue} on ${settings.connectionOptions.address} (${settings.namespace})`);
+    const running = worker.run();
+    onStop(async () => {
+      worker.shutdown();
+      await running;
+      await connection.close();
+    });
+    await running;
+  });
+
+program
+  .command('doctor')
+  .description('which Temporal CLI is found, whether the Temporal address answers, the namespace')
+  .option('--json', 'machine-readable output')
+  .action(async (opts) => {
+    const report = await doctor();
+    if (opts.json) console.log(JSON.stringify(report, null, 2));
+    else {
+      console.log(`Temporal CLI: ${report.cli ? `${report.cli.path} (${report.cli.source}) ${report.cli.version ?? ''}` : 'not found'}`);
+      console.log(`Temporal:     ${report.temporal.address} ${report.temporal.reachable ? 'answers' : `does not answer: ${report.temporal.error}`}`);
+      console.log(`Namespace:    ${report.temporal.namespace}`);
+    }
+    process.exitCode = report.temporal.reachable ? 0 : 1;
+  });
+
+async function doctor() {
+  const found = findTemporalCli();
+  const cli = found ? { ...found, version: temporalCliVersion(found.path) } : null;
+  const settings = temporalSettings();
+  const temporal = { address: settings.connectionOptions.address, namespace: settings.namespace, reachable: false, error: undefined as string | undefined };
+  try {
+    const { Connection } = await import('@temporalio/client');
+    const connection = await Connection.connect({ ...settings.connectionOptions, tls: settings.connectionOptions.tls as never, connectTimeout: 3000 });
+    await connection.withDeadline(Date.now() + 3000, () => connection.workflowService.describeNamespace({ namespace: settings.namespace }));
+    temporal.reachable = true;
+    await connection.close();
+  } catch (err) {
+    temporal.error = (err as Error).message;
+  }
+  return { cli, temporal };
+}
+
+/** Ctrl-C (SIGINT) and SIGTERM stop everything once; a second signal exits at once. */
+function onStop(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    console.error(`${signal}: stopping`);
+    stop().then(() => process.exit(0), (err) => {
+      console.error(err);
+      process.exit(1);
+    });
+  };
+  process.on('SIGINT', () => handler('SIGINT'));
+  process.on('SIGTERM', () => handler('SIGTERM'));
+}
+
+program.parseAsync().catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : `error: ${(err as Error).message ?? err}`);
+  process.exit(2);
+});

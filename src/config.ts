@@ -1,0 +1,51 @@
+import * as z from 'zod';
+
+/** Every setting of the MCP side, from flags and environment variables; one schema, clear errors. */
+export const ServerConfigSchema = z.object({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.coerce.number().int().min(0).max(65_535).default(3000),
+  taskQueue: z.string().min(1).default('mcp-tasks'),
+  ttlMs: z.coerce.number().int().positive().default(24 * 60 * 60 * 1000),
+  pollIntervalMs: z.coerce.number().int().positive().default(1000),
+  strictHeaders: z.boolean().default(true),
+  demoTools: z.boolean().default(true),
+  conformanceTools: z.boolean().default(false),
+  temporalTimeoutMs: z.coerce.number().int().positive().default(10_000),
+  queryTimeoutMs: z.coerce.number().int().positive().default(500),
+  allowedHosts: z.array(z.string()).default([]),
+  allowedOrigins: z.array(z.string()).default([]),
+  maxBodyBytes: z.coerce.number().int().positive().default(4 * 1024 * 1024),
+});
+export type ServerConfig = z.infer<typeof ServerConfigSchema>;
+
+/** The environment variables that back each setting (flags win over them). */
+export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {
+  host: 'MCP_HOST',
+  port: 'MCP_PORT',
+  taskQueue: 'MCP_TASK_QUEUE',
+  ttlMs: 'MCP_TASK_TTL_MS',
+  pollIntervalMs: 'MCP_POLL_INTERVAL_MS',
+  strictHeaders: 'MCP_STRICT_HEADERS',
+};
+
+export class ConfigError extends Error {}
+
+export function parseServerConfig(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const merged: Record<string, unknown> = {};
+  for (const [key, envName] of Object.entries(ENV_VARS)) {
+    const value = envName ? env[envName] : undefined;
+    if (value !== undefined && value !== '') merged[key] = key === 'strictHeaders' ? value !== 'false' && value !== '0' : value;
+  }
+  for (const [key, value] of Object.entries(flags)) if (value !== undefined) merged[key] = value;
+  const parsed = ServerConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}${envHint(String(i.path[0]))}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+function envHint(key: string): string {
+  const name = ENV_VARS[key as keyof ServerConfig];
+  return name ? ` (--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} or ${name})` : '';
+}

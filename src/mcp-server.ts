@@ -1,0 +1,45 @@
+import type { ServerConfig } from './config';
+import { createServerFactory } from './mcp/server-factory';
+import { RunningHttpServer, startHttpServer } from './mcp/http-server';
+import { SEARCH_ATTRIBUTES } from './tasks/search-attributes';
+import { TemporalTaskStore } from './tasks/temporal-task-store';
+import { connectClient, hasSearchAttributes, namespaceRetentionMs, TemporalSettings } from './temporal/connection';
+import { buildRegistry } from './tools';
+
+const VERSION: string = require('../package.json').version;
+
+export interface McpServerHandle extends RunningHttpServer {
+  close(): Promise<void>;
+}
+
+/** The MCP endpoint: stateless itself, every task lives in Temporal, so any replica answers any task. */
+export async function startMcpServer(config: ServerConfig, temporal: TemporalSettings, log = console.error): Promise<McpServerHandle> {
+  const client = await connectClient(temporal);
+  const { ttlMs, searchAttributes } = await namespaceFacts(client, config, log);
+  const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes });
+  const registry = buildRegistry(config);
+  const factory = createServerFactory({ registry, store, pollIntervalMs: config.pollIntervalMs, version: VERSION });
+  const http = await startHttpServer(factory, config);
+  return {
+    ...http,
+    close: async () => {
+      await http.close();
+      await client.connection.close();
+    },
+  };
+}
+
+/** ttlMs never promises more than the namespace retention keeps; unknown when Temporal is down at start. */
+async function namespaceFacts(client: Awaited<ReturnType<typeof connectClient>>, config: ServerConfig, log: (m: string) => void) {
+  try {
+    const retention = await client.withDeadline(Date.now() + 5000, () => namespaceRetentionMs(client));
+    const searchAttributes = await client.withDeadline(Date.now() + 5000, () => hasSearchAttributes(client, SEARCH_ATTRIBUTES));
+    const ttlMs = retention ? Math.min(config.ttlMs, retention) : config.ttlMs;
+    if (ttlMs < config.ttlMs) log(`ttlMs capped to the namespace retention: ${ttlMs} ms`);
+    if (!searchAttributes) log(`search attributes ${SEARCH_ATTRIBUTES.join(', ')} are not registered; tasks start without them`);
+    return { ttlMs, searchAttributes };
+  } catch (err) {
+    log(`Temporal did not answer at start (${(err as Error).message}); serving anyway, requests will report it`);
+    return { ttlMs: config.ttlMs, searchAttributes: false };
+  }
+}

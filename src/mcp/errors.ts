@@ -1,0 +1,46 @@
+import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { TASKS_EXTENSION } from './negotiation';
+
+/** -32602 for an unknown, malformed, expired or foreign taskId: all answered the same. */
+export class TaskNotFoundError extends ProtocolError {
+  constructor() {
+    super(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
+  }
+}
+
+/** -32602 for tool arguments that do not fit the tool's schema. */
+export class InvalidToolArgumentsError extends ProtocolError {
+  constructor(tool: string, issues: string[]) {
+    super(ProtocolErrorCode.InvalidParams, `Invalid arguments for tool ${tool}: ${issues.join('; ')}`, { issues });
+  }
+}
+
+export class UnknownToolError extends ProtocolError {
+  constructor(name: unknown) {
+    super(ProtocolErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name)}`);
+  }
+}
+
+/** -32603 when Temporal cannot be reached: never a CreateTaskResult, never "task not found". */
+export class TaskStoreUnavailableError extends ProtocolError {
+  constructor(cause: unknown) {
+    super(ProtocolErrorCode.InternalError, `The task store (Temporal) is unavailable: ${messageOf(cause)}`);
+  }
+}
+
+/** -32021 with the data shape the spec requires. */
+export function tasksCapabilityRequired(): MissingRequiredClientCapabilityError {
+  return new MissingRequiredClientCapabilityError(
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    'This request requires the client to declare the io.modelcontextprotocol/tasks extension',
+  );
+}
+
+/** Lets protocol errors through; anything else from Temporal becomes TaskStoreUnavailableError. */
+export function asProtocolError(err: unknown): ProtocolError {
+  return err instanceof ProtocolError ? err : new TaskStoreUnavailableError(err);
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,18 @@
+import type { ServerContext } from '@modelcontextprotocol/server';
+
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+
+interface Envelope {
+  [CLIENT_CAPABILITIES]?: { extensions?: Record<string, unknown> };
+}
+
+/**
+ * Whether THIS request declares the Tasks extension in its `_meta` envelope. Earlier requests
+ * do not count, a legacy `params.task` does not count, and 2025-11-25 requests carry no envelope.
+ */
+export function declaresTasks(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Envelope | undefined; // typed {} in the SDK's typings
+  const declared = envelope?.[CLIENT_CAPABILITIES]?.extensions?.[TASKS_EXTENSION];
+  return declared !== undefined && declared !== null && typeof declared === 'object';
+}

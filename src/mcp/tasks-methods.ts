@@ -1,0 +1,50 @@
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import { toDetailedTask } from '../tasks/detailed-task';
+import { isTaskId } from '../tasks/task-id';
+import { TemporalTaskStore } from '../tasks/temporal-task-store';
+import { asProtocolError, TaskNotFoundError, tasksCapabilityRequired } from './errors';
+import { declaresTasks } from './negotiation';
+
+export interface TasksMethodsDeps {
+  store: TemporalTaskStore;
+  pollIntervalMs: number;
+}
+
+// taskId is checked by hand so that the capability check (-32021) comes before it (-32602).
+const TaskParamsSchema = z.looseObject({ taskId: z.unknown() });
+
+/** tasks/get, tasks/update and tasks/cancel: registered on the 2026-07-28 era only. */
+export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps): void {
+  const low = server.server;
+  low.setRequestHandler('tasks/get', { params: TaskParamsSchema }, (params, ctx) =>
+    guarded(params, ctx, async (taskId) => {
+      const task = await deps.store.read(taskId);
+      if (!task) throw new TaskNotFoundError();
+      return { ...toDetailedTask(task, deps.pollIntervalMs), resultType: 'complete' as const };
+    }),
+  );
+  low.setRequestHandler('tasks/update', { params: TaskParamsSchema }, (params, ctx) =>
+    guarded(params, ctx, async (taskId) => {
+      const responses = ctx.mcpReq.inputResponses ?? {}; // lifted out of params by the SDK
+      if (!(await deps.store.sendInput(taskId, responses))) throw new TaskNotFoundError();
+      return { resultType: 'complete' as const };
+    }),
+  );
+  low.setRequestHandler('tasks/cancel', { params: TaskParamsSchema }, (params, ctx) =>
+    guarded(params, ctx, async (taskId) => {
+      if (!(await deps.store.cancel(taskId))) throw new TaskNotFoundError();
+      return { resultType: 'complete' as const };
+    }),
+  );
+}
+
+async function guarded<R>(params: { taskId: unknown }, ctx: ServerContext, fn: (taskId: string) => Promise<R>): Promise<R> {
+  if (!declaresTasks(ctx)) throw tasksCapabilityRequired();
+  if (!isTaskId(params.taskId)) throw new TaskNotFoundError();
+  try {
+    return await fn(params.taskId);
+  } catch (err) {
+    throw asProtocolError(err);
+  }
+}

@@ -1,0 +1,83 @@
+import { acceptedContent, inputRequired, ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
+import type { CreateTaskResultV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
+import * as z from 'zod';
+import type { TaskSnapshot } from '../tasks/task-snapshot';
+import { TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
+import { ToolDefinition, ToolRegistry, workflowTypeOf } from '../tools/registry';
+import { asProtocolError, InvalidToolArgumentsError, tasksCapabilityRequired, UnknownToolError } from './errors';
+import { declaresTasks } from './negotiation';
+
+export interface ToolsCallDeps {
+  registry: ToolRegistry;
+  store: TemporalTaskStore;
+  pollIntervalMs: number;
+  owner?: string;
+}
+
+const CallParamsSchema = z.looseObject({ name: z.unknown(), arguments: z.unknown().optional() });
+
+/**
+ * tools/call: validate, negotiate, then either start the tool's workflow as a task
+ * (CreateTaskResult after Temporal acknowledged the start) or run it and wait.
+ */
+export async function handleToolsCall(params: unknown, ctx: ServerContext, deps: ToolsCallDeps) {
+  const { name, arguments: rawArgs } = CallParamsSchema.parse(params ?? {});
+  const tool = typeof name === 'string' ? deps.registry.get(name) : undefined;
+  if (!tool) throw new UnknownToolError(name);
+  const args = await parseArguments(tool, rawArgs ?? {});
+  const asTask = declaresTasks(ctx) && tool.taskMode !== 'never';
+  if (tool.taskMode === 'required' && !asTask) throw tasksCapabilityRequired();
+
+  if (tool.local) return tool.local(args, ctx);
+  if (tool.beforeTask) {
+    const answer = acceptedContent(ctx.mcpReq.inputResponses, tool.beforeTask.key);
+    if (!answer) {
+      const { key, message, requestedSchema } = tool.beforeTask;
+      return inputRequired({ inputRequests: { [key]: inputRequired.elicit({ message, requestedSchema } as never) } });
+    }
+    args[tool.beforeTask.argument] = answer;
+  }
+
+  const input = { tool: tool.name, workflowType: workflowTypeOf(tool), arguments: args, owner: deps.owner, summary: summarize(tool.name, args) };
+  try {
+    if (asTask) return createTaskResult(await deps.store.start(input), deps.pollIntervalMs);
+    return { ...(await deps.store.run(input)), resultType: 'complete' as const };
+  } catch (err) {
+    if (err instanceof ToolProtocolError) throw new ProtocolError(err.error.code, err.error.message, err.error.data);
+    throw asProtocolError(err);
+  }
+}
+
+async function parseArguments(tool: ToolDefinition, raw: unknown): Promise<Record<string, unknown>> {
+  const parsed = await tool.inputSchema['~standard'].validate(raw);
+  if (parsed.issues) {
+    throw new InvalidToolArgumentsError(tool.name, parsed.issues.map((i) => `${pathOf(i.path) || '(arguments)'}: ${i.message}`));
+  }
+  return parsed.value as Record<string, unknown>;
+}
+
+function pathOf(path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined): string {
+  return (path ?? []).map((p) => String(typeof p === 'object' ? p.key : p)).join('.');
+}
+
+function createTaskResult(task: TaskSnapshot, pollIntervalMs: number): CreateTaskResultV2 {
+  return {
+    resultType: 'task',
+    taskId: task.taskId,
+    status: 'working',
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: task.ttlMs,
+    pollIntervalMs,
+  } as CreateTaskResultV2;
+}
+
+/** A short, safe rendering of the call for the Temporal UI: truncated values, no long strings. */
+export function summarize(tool: string, args: Record<string, unknown>): string {
+  const parts = Object.entries(args).map(([k, v]) => {
+    const text = typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : JSON.stringify(v) ?? '';
+    return `${k}=${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
+  });
+  const line = `${tool}(${parts.join(', ')})`;
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}

@@ -1,0 +1,14 @@
+import { randomBytes } from 'node:crypto';
+
+/** A taskId is a bearer secret: 192 random bits, URL-safe, with a fixed prefix. It IS the workflow id. */
+const PREFIX = 'task_';
+const TASK_ID_PATTERN = /^task_[A-Za-z0-9_-]{32}$/;
+
+export function mintTaskId(): string {
+  return PREFIX + randomBytes(24).toString('base64url');
+}
+
+/** Checked before Temporal is touched: a malformed id is answered as unknown without a call. */
+export function isTaskId(value: unknown): value is string {
+  return typeof value === 'string' && TASK_ID_PATTERN.test(value);
+}

@@ -1,0 +1,34 @@
+import type { CallToolResult, InputRequest } from '../workflows/task-types';
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** What the store knows about one task, in MCP terms; produced only by TemporalTaskStore. */
+export interface TaskSnapshot {
+  taskId: string;
+  tool: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number;
+  owner?: string;
+  statusMessage?: string;
+  state: TaskState;
+}
+
+export type TaskState =
+  | { status: 'working' }
+  | { status: 'input_required'; inputRequests: Record<string, InputRequest> }
+  | { status: 'completed'; result: CallToolResult }
+  | { status: 'failed'; error: JsonRpcErrorObject }
+  | { status: 'cancelled' };
+
+/** Fixed metadata written into the workflow's memo at start. */
+export interface TaskMemo {
+  tool: string;
+  createdAt: string;
+  ttlMs: number;
+  owner?: string;
+}

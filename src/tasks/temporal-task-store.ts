@@ -1,0 +1,176 @@
+import {
+  Client,
+  WorkflowExecutionDescription,
+  WorkflowFailedError,
+  WorkflowHandle,
+  WorkflowNotFoundError,
+} from '@temporalio/client';
+import { ApplicationFailure, CancelledFailure, SearchAttributePair, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
+import { inputResponsesSignal, taskProgressQuery } from '../workflows/task-runtime';
+import type { CallToolResult, TaskProgress } from '../workflows/task-types';
+import { MCP_PROTOCOL_ERROR, PROGRESS_MEMO_KEY, TASK_MEMO_KEY } from '../workflows/task-types';
+import { MCP_TASK_STATUS, MCP_TOOL } from './search-attributes';
+import type { JsonRpcErrorObject, TaskMemo, TaskSnapshot, TaskState } from './task-snapshot';
+import { mintTaskId } from './task-id';
+
+export interface TaskStoreOptions {
+  taskQueue: string;
+  /** How long a task stays readable after createdAt (already capped by the namespace retention). */
+  ttlMs: number;
+  /** Bound on every Temporal call, so an unreachable server gives an error, not a hang. */
+  temporalTimeoutMs: number;
+  /** Bound on a query to a running workflow before answering from describe(). */
+  queryTimeoutMs: number;
+  /** Whether McpTool / McpTaskStatus are registered in the namespace. */
+  searchAttributes: boolean;
+}
+
+export interface StartTaskInput {
+  tool: string;
+  workflowType: string;
+  arguments: Record<string, unknown>;
+  owner?: string;
+  summary: string;
+}
+
+/** A JSON-RPC error raised by a tool's workflow; the sync path answers it as such. */
+export class ToolProtocolError extends Error {
+  constructor(readonly error: JsonRpcErrorObject) {
+    super(error.message);
+  }
+}
+
+/** All task state lives in Temporal: this is the one place that knows both vocabularies. */
+export class TemporalTaskStore {
+  constructor(private readonly client: Client, private readonly opts: TaskStoreOptions) {}
+
+  /** Starts the workflow; resolves only once Temporal has acknowledged (persisted) the start. */
+  async start(input: StartTaskInput): Promise<TaskSnapshot> {
+    const taskId = mintTaskId();
+    const memo: TaskMemo = { tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner: input.owner };
+    await this.bounded(() =>
+      this.client.workflow.start(input.workflowType, {
+        workflowId: taskId,
+        taskQueue: this.opts.taskQueue,
+        args: [input.arguments],
+        memo: { [TASK_MEMO_KEY]: memo },
+        staticSummary: input.summary,
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        workflowIdConflictPolicy: 'FAIL',
+        typedSearchAttributes: this.searchAttributes(input.tool),
+      }),
+    );
+    return { taskId, tool: input.tool, createdAt: memo.createdAt, lastUpdatedAt: memo.createdAt, ttlMs: memo.ttlMs, owner: memo.owner, state: { status: 'working' } };
+  }
+
+  /** The synchronous path: the same durable workflow, awaited. Throws ToolProtocolError for a failed one. */
+  async run(input: StartTaskInput): Promise<CallToolResult> {
+    const { taskId } = await this.start(input);
+    const snapshot = await this.outcome(this.client.workflow.getHandle(taskId));
+    if (snapshot.status === 'completed') return snapshot.result;
+    if (snapshot.status === 'failed') throw new ToolProtocolError(snapshot.error);
+    throw new ToolProtocolError({ code: -32603, message: 'The tool was cancelled' });
+  }
+
+  /** The task, or undefined when unknown or expired. Errors from Temporal propagate (not "unknown"). */
+  async read(taskId: string): Promise<TaskSnapshot | undefined> {
+    const handle = this.client.workflow.getHandle(taskId);
+    const description = await this.describe(handle);
+    if (!description) return undefined;
+    const memo = description.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined;
+    if (!memo) return undefined; // not a task of ours
+    const running = description.status.name === 'RUNNING';
+    if (!running && Date.now() > Date.parse(memo.createdAt) + memo.ttlMs) return undefined;
+    const base = { taskId, tool: memo.tool, createdAt: memo.createdAt, ttlMs: memo.ttlMs, owner: memo.owner };
+    if (running) {
+      const progress = await this.progress(handle, description);
+      const state: TaskState = progress.status === 'input_required'
+        ? { status: 'input_required', inputRequests: progress.inputRequests }
+        : { status: 'working' };
+      return { ...base, lastUpdatedAt: progress.lastUpdatedAt, statusMessage: progress.statusMessage, state };
+    }
+    const state = await this.bounded(() => this.outcome(handle));
+    const lastUpdatedAt = (description.closeTime ?? new Date()).toISOString();
+    const statusMessage = state.status === 'failed' ? state.error.message : undefined;
+    return { ...base, lastUpdatedAt, statusMessage, state };
+  }
+
+  /** Records the answers in the workflow's history (no worker needed). False when unknown. */
+  async sendInput(taskId: string, responses: Record<string, unknown>): Promise<boolean> {
+    return this.signalOrCheck(taskId, (h) => h.signal(inputResponsesSignal, responses));
+  }
+
+  /** Requests cooperative cancellation. False when unknown; true (a no-op) for a closed task. */
+  async cancel(taskId: string): Promise<boolean> {
+    return this.signalOrCheck(taskId, (h) => h.cancel().then(() => undefined));
+  }
+
+  private async signalOrCheck(taskId: string, send: (h: WorkflowHandle) => Promise<void>): Promise<boolean> {
+    const handle = this.client.workflow.getHandle(taskId);
+    try {
+      await this.bounded(() => send(handle));
+      return true;
+    } catch (err) {
+      // Closed workflows answer NotFound to signals and cancels: still a known task.
+      if (err instanceof WorkflowNotFoundError) return (await this.read(taskId)) !== undefined;
+      throw err;
+    }
+  }
+
+  private async describe(handle: WorkflowHandle): Promise<WorkflowExecutionDescription | undefined> {
+    try {
+      return await this.bounded(() => handle.describe());
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * The memo is current unless a workflow task is pending (e.g. a signal not yet applied);
+   * then a short query gets the fresh state, falling back to the memo when no worker answers.
+   */
+  private async progress(handle: WorkflowHandle, description: WorkflowExecutionDescription): Promise<TaskProgress> {
+    const memo = description.memo?.[PROGRESS_MEMO_KEY] as TaskProgress | undefined;
+    const fallback: TaskProgress = memo ?? { status: 'working', lastUpdatedAt: description.startTime.toISOString(), inputRequests: {} };
+    if (!description.raw.pendingWorkflowTask) return fallback;
+    try {
+      return await this.client.withDeadline(Date.now() + this.opts.queryTimeoutMs, () => handle.query(taskProgressQuery));
+    } catch {
+      return fallback;
+    }
+  }
+
+  private async outcome(handle: WorkflowHandle): Promise<Exclude<TaskState, { status: 'working' | 'input_required' }>> {
+    try {
+      return { status: 'completed', result: (await handle.result()) as CallToolResult };
+    } catch (err) {
+      if (!(err instanceof WorkflowFailedError)) throw err;
+      if (err.cause instanceof CancelledFailure) return { status: 'cancelled' };
+      return { status: 'failed', error: failureToError(err.cause) };
+    }
+  }
+
+  private searchAttributes(tool: string): SearchAttributePair[] | undefined {
+    if (!this.opts.searchAttributes) return undefined;
+    return [
+      { key: MCP_TOOL, value: tool },
+      { key: MCP_TASK_STATUS, value: 'working' },
+    ];
+  }
+
+  private bounded<R>(fn: () => Promise<R>): Promise<R> {
+    return this.client.withDeadline(Date.now() + this.opts.temporalTimeoutMs, fn);
+  }
+}
+
+/** A failed workflow becomes a JSON-RPC error: the tool's own, or an internal error saying why. */
+function failureToError(cause: Error | undefined): JsonRpcErrorObject {
+  if (cause instanceof ApplicationFailure && cause.type === MCP_PROTOCOL_ERROR) {
+    const detail = (cause.details?.[0] ?? {}) as { code?: number; data?: unknown };
+    return { code: detail.code ?? -32603, message: cause.message, ...(detail.data !== undefined ? { data: detail.data } : {}) };
+  }
+  if (cause instanceof TerminatedFailure) return { code: -32603, message: 'The task was terminated in Temporal' };
+  if (cause instanceof TimeoutFailure) return { code: -32603, message: 'The task timed out in Temporal' };
+  return { code: -32603, message: `The task failed: ${cause?.message ?? 'unknown error'}` };
+}

@@ -1,0 +1,87 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { SEARCH_ATTRIBUTES } from '../tasks/search-attributes';
+import { CLI_MISSING_HELP, findTemporalCli } from './cli-binary';
+
+export interface DevServerOptions {
+  dbFile: string;
+  host: string;
+  port: number;
+  uiPort: number;
+  namespace: string;
+  log?: (line: string) => void;
+}
+
+/** A running `temporal server start-dev`: a real Temporal server on SQLite, with its Web UI. */
+export interface DevServer {
+  address: string;
+  uiUrl: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 60_000;
+
+export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  const cli = findTemporalCli();
+  if (!cli) throw new Error(CLI_MISSING_HELP);
+  fs.mkdirSync(path.dirname(path.resolve(opts.dbFile)), { recursive: true });
+  const args = [
+    'server', 'start-dev',
+    '--db-filename', opts.dbFile,
+    '--ip', opts.host,
+    '--port', String(opts.port),
+    '--ui-port', String(opts.uiPort),
+    '--namespace', opts.namespace,
+    '--log-level', 'error',
+    ...SEARCH_ATTRIBUTES.flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
+  ];
+  const child = spawn(cli.path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (d: Buffer) => opts.log?.(d.toString()));
+  child.stderr?.on('data', (d: Buffer) => opts.log?.(d.toString()));
+  await waitForPort(opts.host, opts.port, child);
+  return {
+    address: `${opts.host}:${opts.port}`,
+    uiUrl: `http://${opts.host}:${opts.uiPort}`,
+    pid: child.pid!,
+    stop: () => stopChild(child),
+  };
+}
+
+async function waitForPort(host: string, port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let exited: number | null = null;
+  child.once('exit', (code) => (exited = code ?? -1));
+  while (Date.now() < deadline) {
+    if (exited !== null) throw new Error(`temporal server start-dev exited with code ${exited}`);
+    if (await canConnect(host, port)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stopChild(child);
+  throw new Error(`temporal server start-dev did not listen on ${host}:${port} within ${READY_TIMEOUT_MS} ms`);
+}
+
+function canConnect(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** SIGTERM, then SIGKILL if it has not exited within 10 s. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,13 @@
+/**
+ * Every tool's workflow, exported under the tool's name: the export name is the Temporal
+ * workflow type, so the Temporal UI shows each task under its tool.
+ */
+import { toolWorkflow } from './task-runtime';
+import { approveExpense } from './approve-expense';
+import { provisionEnvironment } from './provision-environment';
+import { waitAndEcho } from './wait-and-echo';
+
+export const wait_and_echo = toolWorkflow(waitAndEcho);
+export const approve_expense = toolWorkflow(approveExpense);
+export const provision_environment = toolWorkflow(provisionEnvironment);
+export * from './conformance-fixtures';

@@ -1,0 +1,151 @@
+/**
+ * The workflow-side task runtime that every tool workflow uses: it publishes the task's
+ * progress (statusMessage, pending input requests) where tasks/get reads it, receives
+ * tasks/update answers as a signal, and turns a tool's outcome into the workflow's result.
+ *
+ * Progress lives in the workflow's memo (read by describe(), which needs no worker) and is
+ * also served by a query (fresh even while a signal waits to be applied).
+ */
+import {
+  ApplicationFailure,
+  condition,
+  defineQuery,
+  defineSignal,
+  setCurrentDetails,
+  setHandler,
+  upsertMemo,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { CallToolResult, ElicitResult, InputRequest, TaskProgress } from './task-types';
+import { MCP_PROTOCOL_ERROR, PROGRESS_MEMO_KEY, STATUS_SEARCH_ATTRIBUTE } from './task-types';
+
+export const taskProgressQuery = defineQuery<TaskProgress>('mcp.taskProgress');
+export const inputResponsesSignal = defineSignal<[Record<string, unknown>]>('mcp.inputResponses');
+
+interface RuntimeState {
+  progress: TaskProgress;
+  responses: Map<string, unknown>;
+  usedKeys: Set<string>;
+}
+
+let state: RuntimeState | undefined;
+
+/** Installs the handlers once per workflow run; every helper below calls it. */
+export function runtime(): RuntimeState {
+  if (state) return state;
+  const s: RuntimeState = {
+    progress: { status: 'working', lastUpdatedAt: now(), inputRequests: {} },
+    responses: new Map(),
+    usedKeys: new Set(),
+  };
+  setHandler(taskProgressQuery, () => s.progress);
+  setHandler(inputResponsesSignal, (responses) => {
+    for (const [key, value] of Object.entries(responses ?? {})) {
+      // Keys not outstanding (never issued, already answered) are ignored.
+      if (key in s.progress.inputRequests && !s.responses.has(key)) s.responses.set(key, value);
+    }
+  });
+  state = s;
+  return s;
+}
+
+/** Sets the task's statusMessage: shown by tasks/get and in the Temporal UI. */
+export function setStatusMessage(message: string): void {
+  publish({ ...runtime().progress, statusMessage: message });
+}
+
+/**
+ * Asks the client for input during the task and waits for the answer (any duration).
+ * Keys are unique for the task's whole life.
+ */
+export async function requestInput<R = unknown>(key: string, request: InputRequest): Promise<R> {
+  const s = runtime();
+  if (s.usedKeys.has(key)) throw new Error(`input key "${key}" was already used in this task`);
+  s.usedKeys.add(key);
+  publishInputs({ ...s.progress.inputRequests, [key]: request });
+  await condition(() => s.responses.has(key));
+  const answer = s.responses.get(key) as R;
+  s.responses.delete(key);
+  const { [key]: _answered, ...rest } = s.progress.inputRequests;
+  publishInputs(rest);
+  return answer;
+}
+
+/** Asks several questions at once; resolves when all are answered. */
+export async function requestInputs(requests: Record<string, InputRequest>): Promise<Record<string, unknown>> {
+  const s = runtime();
+  for (const key of Object.keys(requests)) {
+    if (s.usedKeys.has(key)) throw new Error(`input key "${key}" was already used in this task`);
+    s.usedKeys.add(key);
+  }
+  publishInputs({ ...s.progress.inputRequests, ...requests });
+  const keys = Object.keys(requests);
+  const answers: Record<string, unknown> = {};
+  while (keys.some((k) => !(k in answers))) {
+    await condition(() => keys.some((k) => !(k in answers) && s.responses.has(k)));
+    const rest = { ...s.progress.inputRequests };
+    for (const k of keys) {
+      if (!(k in answers) && s.responses.has(k)) {
+        answers[k] = s.responses.get(k);
+        s.responses.delete(k);
+        delete rest[k];
+      }
+    }
+    publishInputs(rest);
+  }
+  return answers;
+}
+
+/** A form elicitation: the common case of requestInput. */
+export function elicit(key: string, message: string, requestedSchema: Record<string, unknown>): Promise<ElicitResult> {
+  return requestInput<ElicitResult>(key, {
+    method: 'elicitation/create',
+    params: { mode: 'form', message, requestedSchema },
+  } as InputRequest);
+}
+
+/** Ends the task as `failed` with this JSON-RPC error (a protocol-level failure, not a tool error). */
+export function protocolError(code: number, message: string, data?: unknown): ApplicationFailure {
+  return ApplicationFailure.create({ type: MCP_PROTOCOL_ERROR, message, details: [{ code, data }], nonRetryable: true });
+}
+
+export function textResult(text: string, isError = false): CallToolResult {
+  return { content: [{ type: 'text', text }], isError };
+}
+
+function publishInputs(inputRequests: Record<string, InputRequest>): void {
+  const status = Object.keys(inputRequests).length > 0 ? 'input_required' : 'working';
+  publish({ ...runtime().progress, status, inputRequests });
+}
+
+function publish(progress: Omit<TaskProgress, 'lastUpdatedAt'>): void {
+  const s = runtime();
+  const previousStatus = s.progress.status;
+  s.progress = { ...progress, lastUpdatedAt: now() };
+  upsertMemo({ [PROGRESS_MEMO_KEY]: s.progress });
+  setCurrentDetails(describeProgress(s.progress));
+  // The search attribute exists only where the server registered it and set it at start.
+  if (previousStatus !== s.progress.status && workflowInfo().searchAttributes?.[STATUS_SEARCH_ATTRIBUTE]) {
+    upsertSearchAttributes({ [STATUS_SEARCH_ATTRIBUTE]: [s.progress.status] });
+  }
+}
+
+function describeProgress(p: TaskProgress): string {
+  const waiting = Object.keys(p.inputRequests);
+  const lines = [`**${p.status}**${p.statusMessage ? `: ${p.statusMessage}` : ''}`];
+  if (waiting.length) lines.push(`waiting for input: ${waiting.join(', ')}`);
+  return lines.join('\n\n');
+}
+
+function now(): string {
+  return new Date().toISOString(); // workflow time: deterministic on replay
+}
+
+/** Wraps a tool's workflow function so the task runtime is installed before it runs. */
+export function toolWorkflow<A>(fn: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
+  return async (args: A) => {
+    runtime();
+    return fn(args);
+  };
+}
