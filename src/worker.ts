@@ -1,4 +1,4 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import * as activities from './activities';
 
 export interface WorkerOptions {
@@ -16,4 +16,13 @@ export async function createWorker({ connection, namespace, taskQueue }: WorkerO
     workflowsPath: require.resolve('./workflows'),
     activities,
   });
+}
+
+let runtimeInstalled = false;
+
+/** Our CLI stops the worker itself (in order: MCP endpoint, worker, dev server), so the SDK must not. */
+export function installWorkerRuntime(): void {
+  if (runtimeInstalled) return;
+  Runtime.install({ shutdownSignals: [] });
+  runtimeInstalled = true;
 }

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { NativeConnection } from '@temporalio/worker';
+import { installWorkerRuntime } from '../worker';
 
 /**
  * Temporal connection settings the way every Temporal tool reads them (@temporalio/envconfig):
@@ -24,6 +25,7 @@ export async function connectClient(settings: TemporalSettings): Promise<Client>
 }
 
 export function connectWorkerConnection(settings: TemporalSettings): Promise<NativeConnection> {
+  installWorkerRuntime();
   return NativeConnection.connect(settings.connectionOptions);
 }
 

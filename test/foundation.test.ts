@@ -1,0 +1,109 @@
+import { spawnSync } from 'node:child_process';
+import { findTemporalCli } from '../src/temporal/cli-binary';
+import { call, connectClient, rpc, startServe, startWorker } from './support/mcp';
+import { ROOT, stopAll, spawnCli } from './support/processes';
+import { freePort } from './support/ports';
+import { startTestTemporal, TestTemporal, tempDbFile } from './support/temporal';
+
+let temporal: TestTemporal;
+let url: string;
+
+beforeAll(async () => {
+  temporal = await startTestTemporal();
+  await startWorker(temporal.address);
+  ({ url } = await startServe(temporal.address));
+});
+
+afterAll(async () => {
+  await stopAll();
+  await temporal?.stop();
+});
+
+test('the Temporal CLI is found in the project folder, and TEMPORAL_CLI_PATH wins', () => {
+  const found = findTemporalCli({ PATH: '' });
+  expect(found).toEqual({ path: `${ROOT}/.temporal/bin/temporal`, source: 'project' });
+  expect(findTemporalCli({ TEMPORAL_CLI_PATH: found!.path, PATH: '' })?.source).toBe('TEMPORAL_CLI_PATH');
+  expect(findTemporalCli({ TEMPORAL_CLI_PATH: '/nonexistent/temporal', PATH: '' })).toBeUndefined();
+});
+
+test('doctor --json reports the CLI, a reachable address and the namespace', () => {
+  const out = spawnSync(process.execPath, ['dist/cli.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: temporal.address } });
+  expect(out.status).toBe(0);
+  const report = JSON.parse(out.stdout);
+  expect(report.cli.version).toMatch(/temporal version 1\.9\.1/);
+  expect(report.temporal).toMatchObject({ address: temporal.address, namespace: 'default', reachable: true });
+});
+
+test('doctor --json exits 1 and says why when Temporal does not answer', async () => {
+  const address = `127.0.0.1:${await freePort()}`;
+  const out = spawnSync(process.execPath, ['dist/cli.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: address } });
+  expect(out.status).toBe(1);
+  expect(JSON.parse(out.stdout).temporal).toMatchObject({ address, reachable: false, error: expect.any(String) });
+});
+
+test('tools/list over HTTP with the MCP client v2 shows wait_and_echo and its JSON Schema', async () => {
+  const client = await connectClient(url);
+  const { tools } = await client.listTools();
+  const tool = tools.find((t) => t.name === 'wait_and_echo');
+  expect(tool?.inputSchema).toMatchObject({
+    type: 'object',
+    properties: { text: { type: 'string' }, seconds: { type: 'number', minimum: 0, maximum: 86400 } },
+    required: ['text', 'seconds'],
+  });
+  await client.close();
+});
+
+test('tools/call of wait_and_echo returns the text, and its workflow exists with the tool name as type', async () => {
+  const client = await connectClient(url);
+  const result = await client.callTool({ name: 'wait_and_echo', arguments: { text: 'hello durable', seconds: 1 } });
+  expect(result.content).toEqual([{ type: 'text', text: 'hello durable' }]);
+  await client.close();
+  const workflows = [];
+  for await (const wf of temporal.client.workflow.list({ query: `WorkflowType = 'wait_and_echo'` })) workflows.push(wf);
+  // visibility lags; describe the ones listed, or poll until one shows
+  const deadline = Date.now() + 10_000;
+  while (workflows.length === 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 500));
+    for await (const wf of temporal.client.workflow.list({ query: `WorkflowType = 'wait_and_echo'` })) workflows.push(wf);
+  }
+  const description = await temporal.client.workflow.getHandle(workflows[0].workflowId).describe();
+  expect(description.type).toBe('wait_and_echo');
+  expect(description.status.name).toBe('COMPLETED');
+});
+
+test.each([
+  [{ text: 'x', seconds: -1 }, /seconds/],
+  [{ text: 'x', seconds: 90000 }, /seconds/],
+  [{ seconds: 1 }, /text/],
+  [{ text: 42, seconds: 1 }, /text/],
+])('bad arguments %j give a clear -32602', async (args, field) => {
+  const { body } = await rpc(url, 'tools/call', { name: 'wait_and_echo', arguments: args });
+  expect(body.error.code).toBe(-32602);
+  expect(body.error.message).toMatch(/Invalid arguments for tool wait_and_echo/);
+  expect(body.error.message).toMatch(field);
+});
+
+test('an unknown tool gives -32602 naming it', async () => {
+  const { body } = await rpc(url, 'tools/call', { name: 'no_such_tool', arguments: {} });
+  expect(body.error).toMatchObject({ code: -32602, message: 'Unknown tool: "no_such_tool"' });
+});
+
+test('dev started and stopped twice on one db file keeps a completed workflow', async () => {
+  const dbFile = tempDbFile();
+  const ports = async () => ['--port', String(await freePort()), '--temporal-port', String(await freePort()), '--ui-port', String(await freePort())];
+  const first = spawnCli(['dev', '--db-file', dbFile, ...(await ports())]);
+  const [, firstUrl] = await first.waitFor(/MCP endpoint:\s+(\S+)/);
+  await first.waitFor(/Temporal UI:\s+http:\/\/127\.0\.0\.1:\d+/);
+  const created = await call(firstUrl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'kept', seconds: 0 } });
+  expect(created.resultType).toBe('task');
+  const taskId = created.taskId;
+  const { pollTask } = await import('./support/mcp');
+  await pollTask(firstUrl, taskId);
+  expect(await first.stop('SIGINT')).toBe(0);
+
+  const second = spawnCli(['dev', '--db-file', dbFile, ...(await ports())]);
+  const [, secondUrl] = await second.waitFor(/MCP endpoint:\s+(\S+)/);
+  const task = await call(secondUrl, 'tasks/get', { taskId });
+  expect(task).toMatchObject({ taskId, status: 'completed', result: { content: [{ type: 'text', text: 'kept' }] } });
+  expect(await second.stop('SIGTERM')).toBe(0);
+});

@@ -1,0 +1,132 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createTaskSessionFromClient } from '@modelcontextprotocol/ext-tasks/client';
+import { spawnCli, CliProcess } from './processes';
+
+export const PROTOCOL = '2026-07-28';
+export const TASKS = 'io.modelcontextprotocol/tasks';
+export const DECLARING = { extensions: { [TASKS]: {} } };
+
+export interface RpcReply {
+  status: number;
+  body: any;
+}
+
+let nextId = 1;
+
+/** One raw JSON-RPC POST with the 2026-07-28 envelope and routing headers (overridable). */
+export async function rpc(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  opts: { capabilities?: Record<string, unknown>; headers?: Record<string, string | undefined>; rawBody?: string } = {},
+): Promise<RpcReply> {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': PROTOCOL,
+    'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': opts.capabilities ?? DECLARING,
+  };
+  const name = (params.taskId ?? params.name) as string | undefined;
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': PROTOCOL,
+    'mcp-method': method,
+    ...(name !== undefined ? { 'mcp-name': String(name) } : {}),
+  };
+  for (const [k, v] of Object.entries(opts.headers ?? {})) {
+    if (v === undefined) delete headers[k];
+    else headers[k] = v;
+  }
+  const body = opts.rawBody ?? JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta } });
+  const res = await fetch(url, { method: 'POST', headers, body });
+  const text = await res.text();
+  return { status: res.status, body: parseBody(text) };
+}
+
+function parseBody(text: string): any {
+  if (!text) return undefined;
+  if (text.startsWith('{') || text.startsWith('[')) return JSON.parse(text);
+  // an SSE answer: the last data frame is the response
+  const frames = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)));
+  return frames[frames.length - 1];
+}
+
+/** The result of a successful call, or throws with the JSON-RPC error. */
+export async function call(url: string, method: string, params: Record<string, unknown> = {}, opts = {}): Promise<any> {
+  const { body } = await rpc(url, method, params, opts);
+  if (body?.error) throw Object.assign(new Error(body.error.message), body.error);
+  return body.result;
+}
+
+/** The official MCP client v2 over Streamable HTTP. */
+export async function connectClient(url: string): Promise<Client> {
+  const client = new Client({ name: 'test-client', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+type SessionOptions = Parameters<typeof createTaskSessionFromClient>[1];
+
+/** The official Tasks client (ext-tasks) over our own raw dispatcher, as sdk-notes describes. */
+export async function taskSession(url: string, onInputRequest?: SessionOptions['onInputRequest']) {
+  const client = await connectClient(url);
+  const session = createTaskSessionFromClient(client, {
+    endpointId: url,
+    rawDispatch: async (request: any, options?: { context?: { headers?: Record<string, string> } }) => {
+      const name = request.method === 'tools/call' ? request.params?.name : request.params?.taskId;
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': PROTOCOL,
+          'mcp-method': request.method,
+          ...(name ? { 'mcp-name': name } : {}),
+          ...(options?.context?.headers ?? {}),
+        },
+        body: JSON.stringify(request),
+      });
+      const body = parseBody(await res.text());
+      return body.error ? { kind: 'error', error: body.error } : { kind: 'result', result: body.result };
+    },
+    v2RequestFraming: {
+      protocolVersion: PROTOCOL,
+      clientInfo: { name: 'ext-tasks-test', version: '1.0.0' },
+      clientCapabilities: { elicitation: { form: {} }, ...DECLARING },
+    },
+    ...(onInputRequest ? { onInputRequest } : {}),
+  } as SessionOptions);
+  return {
+    session,
+    close: async () => {
+      await session.close();
+      await client.close();
+    },
+  };
+}
+
+/** `serve` on a free port against the given Temporal; resolves with its URL. */
+export async function startServe(address: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ proc: CliProcess; url: string }> {
+  const proc = spawnCli(['serve', '--port', '0', ...args], { TEMPORAL_ADDRESS: address, ...env });
+  const [, url] = await proc.waitFor(/MCP endpoint: (\S+)/);
+  return { proc, url };
+}
+
+export async function startWorker(address: string, env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<CliProcess> {
+  const proc = spawnCli(['worker', ...args], { TEMPORAL_ADDRESS: address, ...env });
+  await proc.waitFor(/worker polling task queue/);
+  return proc;
+}
+
+/** Polls tasks/get until the task is terminal (or the predicate holds). */
+export async function pollTask(url: string, taskId: string, until: (t: any) => boolean = isTerminal, timeoutMs = 60_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const task = await call(url, 'tasks/get', { taskId });
+    if (until(task)) return task;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${task.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export const isTerminal = (t: any) => ['completed', 'failed', 'cancelled'].includes(t.status);
