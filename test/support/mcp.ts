@@ -58,12 +58,30 @@ export async function call(url: string, method: string, params: Record<string, u
   return body.result;
 }
 
-/** The official MCP client v2 over Streamable HTTP. */
-export async function connectClient(url: string): Promise<Client> {
-  const client = new Client({ name: 'test-client', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+/** The official MCP client v2 over Streamable HTTP, on 2026-07-28 unless asked for the 2025 handshake. */
+export async function connectClient(url: string, era: 'modern' | 'legacy' = 'modern'): Promise<Client> {
+  const client = new Client(
+    { name: 'test-client', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: era === 'modern' ? { pin: PROTOCOL } : 'legacy' } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: inRealmFetch }));
   return client;
 }
+
+/**
+ * Jest runs tests in a vm realm, but fetch's Response.json() builds objects of the outer realm,
+ * which ext-tasks' plain-object checks reject. Parse JSON in this realm instead.
+ */
+const inRealmFetch: typeof fetch = async (input, init) => {
+  const res = await fetch(input, init);
+  return new Proxy(res, {
+    get(target, prop) {
+      if (prop === 'json') return async () => JSON.parse(await target.text());
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+};
 
 type SessionOptions = Parameters<typeof createTaskSessionFromClient>[1];
 
@@ -73,18 +91,19 @@ export async function taskSession(url: string, onInputRequest?: SessionOptions['
   const session = createTaskSessionFromClient(client, {
     endpointId: url,
     rawDispatch: async (request: any, options?: { context?: { headers?: Record<string, string> } }) => {
-      const name = request.method === 'tools/call' ? request.params?.name : request.params?.taskId;
+      // ext-tasks passes Mcp-Name for tasks/*; the dispatcher adds the rest (sdk-notes)
+      const headers = new Headers({
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': PROTOCOL,
+        'mcp-method': request.method,
+      });
+      if (request.method === 'tools/call') headers.set('mcp-name', request.params?.name);
+      for (const [k, v] of Object.entries(options?.context?.headers ?? {})) headers.set(k, v);
       const res = await fetch(url, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': PROTOCOL,
-          'mcp-method': request.method,
-          ...(name ? { 'mcp-name': name } : {}),
-          ...(options?.context?.headers ?? {}),
-        },
-        body: JSON.stringify(request),
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, ...request }),
       });
       const body = parseBody(await res.text());
       return body.error ? { kind: 'error', error: body.error } : { kind: 'result', result: body.result };

@@ -1,0 +1,240 @@
+/** The exact 2026-07-28 Tasks wire, by raw HTTP, checked with ext-tasks' own schemas. */
+import {
+  CancelTaskResultV2Schema,
+  CreateTaskResultV2Schema,
+  GetTaskResultV2Schema,
+  UpdateTaskResultV2Schema,
+} from '@modelcontextprotocol/ext-tasks/core/v2';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { call, DECLARING, pollTask, rpc, startServe, startWorker } from './support/mcp';
+import { stopAll } from './support/processes';
+import { startTestTemporal, TestTemporal } from './support/temporal';
+
+let temporal: TestTemporal;
+let url: string;
+const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-ledger-'));
+
+beforeAll(async () => {
+  temporal = await startTestTemporal();
+  await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
+  ({ url } = await startServe(temporal.address, ['--conformance-tools', '--poll-interval-ms', '250']));
+});
+
+afterAll(async () => {
+  await stopAll();
+  await temporal?.stop();
+});
+
+const NON_DECLARING = {};
+const UNKNOWN_ID = 'task_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+async function createTask(name: string, args: Record<string, unknown>) {
+  const created = await call(url, 'tools/call', { name, arguments: args });
+  return CreateTaskResultV2Schema.parse(created);
+}
+
+/** An empty ack: resultType complete and nothing else but the SDK's serverInfo _meta. */
+function expectEmptyAck(ack: any) {
+  const { _meta, ...rest } = ack;
+  expect(rest).toEqual({ resultType: 'complete' });
+}
+
+const get = async (taskId: string) => GetTaskResultV2Schema.parse(await call(url, 'tasks/get', { taskId })) as any;
+
+describe('tools/call', () => {
+  test('a declaring request gets a flat CreateTaskResult, and tasks/get resolves at once', async () => {
+    const created = await createTask('wait_and_echo', { text: 'hi', seconds: 1 });
+    expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 86_400_000, pollIntervalMs: 250 });
+    expect(created.taskId).toMatch(/^task_[A-Za-z0-9_-]{32}$/);
+    expect(created).not.toHaveProperty('task');
+    const first = await get(created.taskId);
+    expect(first).toMatchObject({ resultType: 'complete', taskId: created.taskId, status: 'working', createdAt: created.createdAt });
+    const done = await pollTask(url, created.taskId);
+    expect(GetTaskResultV2Schema.parse(done)).toMatchObject({
+      status: 'completed',
+      result: { resultType: 'complete', content: [{ type: 'text', text: 'hi' }], isError: false },
+    });
+    const description = await temporal.client.workflow.getHandle(created.taskId).describe();
+    expect(description.type).toBe('wait_and_echo');
+  });
+
+  test('a non-declaring request for an optional tool runs synchronously; legacy params.task is ignored', async () => {
+    const { body } = await rpc(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'sync', seconds: 0 }, task: { ttl: 60000 } }, { capabilities: NON_DECLARING });
+    expect(body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'sync' }] });
+    expect(body.result).not.toHaveProperty('taskId');
+  });
+
+  test('a required tool without the declaration gets -32021 with data.requiredCapabilities, HTTP 400', async () => {
+    const { status, body } = await rpc(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 5, description: 'x' } }, { capabilities: NON_DECLARING });
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
+  });
+
+  test('a never-mode tool answers synchronously even to a declaring client', async () => {
+    const result = await call(url, 'tools/call', { name: 'greet', arguments: { name: 'Ada' } });
+    expect(result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Hello, Ada!' }] });
+  });
+
+  test('a protocol-level failure in a sync call is a JSON-RPC error', async () => {
+    // protocol_error_job is task-required; call it as a task and read the failure instead
+    const created = await createTask('protocol_error_job', {});
+    const failed = await pollTask(url, created.taskId);
+    expect(GetTaskResultV2Schema.parse(failed)).toMatchObject({
+      status: 'failed',
+      statusMessage: 'The job hit a protocol-level failure',
+      error: { code: -32603, message: 'The job hit a protocol-level failure' },
+    });
+    expect(failed).not.toHaveProperty('result');
+  });
+
+  test('a business failure is completed with isError:true', async () => {
+    const created = await createTask('failing_job', {});
+    const done = await pollTask(url, created.taskId);
+    expect(done).toMatchObject({ status: 'completed', result: { isError: true, resultType: 'complete' } });
+  });
+});
+
+describe('tasks/get', () => {
+  test.each([
+    ['unknown', UNKNOWN_ID],
+    ['malformed', 'not-a-task-id'],
+    ['too long', `task_${'A'.repeat(5000)}`],
+    ['not a string', 42],
+  ])('an %s taskId answers -32602', async (_label, taskId) => {
+    const { body } = await rpc(url, 'tasks/get', { taskId }, { headers: { 'mcp-name': String(taskId) } });
+    expect(body.error).toMatchObject({ code: -32602, message: 'Failed to retrieve task: Task not found' });
+  });
+
+  test.each(['tasks/get', 'tasks/update', 'tasks/cancel'])('%s from a non-declaring request answers -32021 before any lookup', async (method) => {
+    const { body } = await rpc(url, method, { taskId: 'gate-test', inputResponses: {} }, { capabilities: NON_DECLARING });
+    expect(body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
+  });
+
+  test('a terminated workflow reads as failed with an internal error', async () => {
+    const created = await createTask('wait_and_echo', { text: 'x', seconds: 600 });
+    await temporal.client.workflow.getHandle(created.taskId).terminate('operator stopped it');
+    const task = await get(created.taskId);
+    expect(task).toMatchObject({ status: 'failed', error: { code: -32603, message: 'The task was terminated in Temporal' } });
+  });
+
+  test('statusMessage tracks the workflow: provision_environment reports its steps', async () => {
+    const created = await createTask('provision_environment', { name: 'staging', steps: 2, stepMs: 800 });
+    const working = await pollTask(url, created.taskId, (t) => /^step \d\/2/.test(t.statusMessage ?? ''));
+    expect(working.status).toBe('working');
+    const done = await pollTask(url, created.taskId);
+    expect(done).toMatchObject({ status: 'completed', result: { content: [{ text: 'Environment staging provisioned in 2 steps.' }] } });
+    expect(Date.parse(done.lastUpdatedAt)).toBeGreaterThan(Date.parse(done.createdAt));
+  });
+});
+
+describe('input during a task', () => {
+  test('approve_expense asks by elicitation; unknown keys are ignored; the answer completes it', async () => {
+    const { taskId } = await createTask('approve_expense', { amount: 99.5, description: 'books' });
+    const waiting = await pollTask(url, taskId, (t) => t.status === 'input_required');
+    expect(waiting.inputRequests).toEqual({
+      approval: {
+        method: 'elicitation/create',
+        params: { mode: 'form', message: 'Approve the expense of 99.5 for "books"?', requestedSchema: expect.objectContaining({ required: ['approved'] }) },
+      },
+    });
+    const ack = await call(url, 'tasks/update', { taskId, inputResponses: { 'not-asked': { action: 'accept', content: {} } } });
+    expectEmptyAck(UpdateTaskResultV2Schema.parse(ack));
+    expect((await get(taskId)).status).toBe('input_required');
+    await call(url, 'tasks/update', { taskId, inputResponses: { approval: { action: 'accept', content: { approved: true } } } });
+    const next = await get(taskId);
+    expect(next.inputRequests?.approval).toBeUndefined();
+    const done = await pollTask(url, taskId);
+    expect(done.result.content[0].text).toBe('Expense of 99.5 for "books" was approved.');
+  });
+
+  test('partial answers keep the task input_required and answered keys vanish at once', async () => {
+    const { taskId } = await createTask('multi_input', {});
+    const waiting = await pollTask(url, taskId, (t) => Object.keys(t.inputRequests ?? {}).length === 2);
+    expect(Object.keys(waiting.inputRequests)).toEqual(['first', 'second']);
+    await call(url, 'tasks/update', { taskId, inputResponses: { first: { action: 'accept', content: { name: 'a' } } } });
+    const partial = await get(taskId);
+    expect(partial.status).toBe('input_required');
+    expect(Object.keys(partial.inputRequests)).toEqual(['second']);
+    await call(url, 'tasks/update', { taskId, inputResponses: { second: { action: 'accept', content: { name: 'b' } } } });
+    expect((await pollTask(url, taskId)).result.content[0].text).toBe('Received 2 inputs');
+  });
+
+  test('tasks/update for an unknown task answers -32602; for a finished one it is acked', async () => {
+    const { body } = await rpc(url, 'tasks/update', { taskId: UNKNOWN_ID, inputResponses: {} });
+    expect(body.error.code).toBe(-32602);
+    const { taskId } = await createTask('wait_and_echo', { text: 'x', seconds: 0 });
+    await pollTask(url, taskId);
+    expectEmptyAck(await call(url, 'tasks/update', { taskId, inputResponses: { any: { action: 'cancel' } } }));
+  });
+});
+
+describe('tasks/cancel', () => {
+  test('cancelling wait_and_echo mid-wait ends it cancelled; cancelling again is an empty ack', async () => {
+    const { taskId } = await createTask('wait_and_echo', { text: 'x', seconds: 600 });
+    const ack = await call(url, 'tasks/cancel', { taskId });
+    expectEmptyAck(CancelTaskResultV2Schema.parse(ack));
+    const cancelled = await pollTask(url, taskId);
+    expect(cancelled.status).toBe('cancelled');
+    expectEmptyAck(await call(url, 'tasks/cancel', { taskId }));
+    expect((await get(taskId)).status).toBe('cancelled');
+  });
+
+  test('cancelling provision_environment undoes the steps already done', async () => {
+    const { taskId } = await createTask('provision_environment', { name: 'doomed', steps: 5, stepMs: 700 });
+    await pollTask(url, taskId, (t) => /^step 3\/5/.test(t.statusMessage ?? ''));
+    await call(url, 'tasks/cancel', { taskId });
+    expect((await pollTask(url, taskId)).status).toBe('cancelled');
+    const files = fs.readdirSync(ledger).filter((f) => f.includes(taskId));
+    const provisioned = files.filter((f) => f.startsWith('provision-')).sort();
+    const undone = files.filter((f) => f.startsWith('deprovision-')).sort();
+    expect(provisioned.length).toBeGreaterThanOrEqual(2);
+    expect(undone.map((f) => f.replace('deprovision-', ''))).toEqual(provisioned.map((f) => f.replace('provision-', '')));
+  });
+
+  test('cancel of an unknown task answers -32602', async () => {
+    const { body } = await rpc(url, 'tasks/cancel', { taskId: UNKNOWN_ID });
+    expect(body.error.code).toBe(-32602);
+  });
+});
+
+describe('routing headers', () => {
+  test('a missing Mcp-Name on tasks/get is HTTP 400 / -32020', async () => {
+    const { status, body } = await rpc(url, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': undefined } });
+    expect(status).toBe(400);
+    expect(body.error.code).toBe(-32020);
+  });
+
+  test('a mismatched Mcp-Name or Mcp-Method is HTTP 400 / -32020', async () => {
+    const a = await rpc(url, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': 'task_other' } });
+    const b = await rpc(url, 'tools/call', { name: 'greet', arguments: { name: 'x' } }, { headers: { 'mcp-method': 'tasks/get' } });
+    expect([a.status, a.body.error.code, b.status, b.body.error.code]).toEqual([400, -32020, 400, -32020]);
+  });
+
+  test('--lenient-headers accepts missing routing headers but still rejects mismatched ones', async () => {
+    const { url: lenient } = await startServe(temporal.address, ['--lenient-headers']);
+    const ok = await rpc(lenient, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': undefined, 'mcp-method': undefined } });
+    expect(ok.body.error.code).toBe(-32602);
+    const bad = await rpc(lenient, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': 'task_other' } });
+    expect([bad.status, bad.body.error.code]).toEqual([400, -32020]);
+  });
+});
+
+describe('ttl', () => {
+  test('a finished task stays readable for its ttlMs, then answers -32602', async () => {
+    const { url: shortTtl } = await startServe(temporal.address, ['--ttl-ms', '3000']);
+    const created = CreateTaskResultV2Schema.parse(await call(shortTtl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 0 } }));
+    expect(created.ttlMs).toBe(3000);
+    await pollTask(shortTtl, created.taskId);
+    await new Promise((r) => setTimeout(r, Date.parse(created.createdAt) + 3100 - Date.now()));
+    const { body } = await rpc(shortTtl, 'tasks/get', { taskId: created.taskId });
+    expect(body.error.code).toBe(-32602);
+  });
+});
+
+test('server/discover advertises the extension (and no 2025 tasks capability)', async () => {
+  const result = await call(url, 'server/discover', {}, { capabilities: DECLARING });
+  expect(result.capabilities.extensions).toEqual({ 'io.modelcontextprotocol/tasks': {} });
+  expect(result.capabilities).not.toHaveProperty('tasks');
+});
