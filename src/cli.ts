@@ -17,6 +17,8 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--task-queue <name>', 'Temporal task queue (MCP_TASK_QUEUE, default mcp-tasks)')
     .option('--ttl-ms <ms>', 'how long a task stays readable (MCP_TASK_TTL_MS; capped by namespace retention)')
     .option('--poll-interval-ms <ms>', 'pollIntervalMs advised to clients (MCP_POLL_INTERVAL_MS)')
+    .option('--temporal-timeout-ms <ms>', 'bound on each Temporal call (MCP_TEMPORAL_TIMEOUT_MS, default 10000)')
+    .option('--history-limit <events>', 'history length after which long tools continue as new (MCP_HISTORY_LIMIT)')
     .option('--lenient-headers', 'accept requests without Mcp-Method/Mcp-Name (older clients)')
     .option('--allowed-host <host...>', 'extra Host names accepted (DNS rebinding protection)')
     .option('--no-demo-tools', 'do not register the demo tools')
@@ -30,6 +32,8 @@ function configFrom(opts: Record<string, unknown>): ServerConfig {
     taskQueue: opts.taskQueue,
     ttlMs: opts.ttlMs,
     pollIntervalMs: opts.pollIntervalMs,
+    temporalTimeoutMs: opts.temporalTimeoutMs,
+    historyLimit: opts.historyLimit,
     strictHeaders: opts.lenientHeaders ? false : undefined,
     allowedHosts: opts.allowedHost,
     demoTools: opts.demoTools,

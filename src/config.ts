@@ -12,6 +12,7 @@ export const ServerConfigSchema = z.object({
   conformanceTools: z.boolean().default(false),
   temporalTimeoutMs: z.coerce.number().int().positive().default(10_000),
   queryTimeoutMs: z.coerce.number().int().positive().default(500),
+  historyLimit: z.coerce.number().int().min(10).max(50_000).default(10_000),
   allowedHosts: z.array(z.string()).default([]),
   allowedOrigins: z.array(z.string()).default([]),
   maxBodyBytes: z.coerce.number().int().positive().default(4 * 1024 * 1024),
@@ -26,6 +27,8 @@ export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {
   ttlMs: 'MCP_TASK_TTL_MS',
   pollIntervalMs: 'MCP_POLL_INTERVAL_MS',
   strictHeaders: 'MCP_STRICT_HEADERS',
+  temporalTimeoutMs: 'MCP_TEMPORAL_TIMEOUT_MS',
+  historyLimit: 'MCP_HISTORY_LIMIT',
 };
 
 export class ConfigError extends Error {}

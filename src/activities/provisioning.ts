@@ -3,8 +3,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * The provisioning "side effects" are files in a ledger folder, one per idempotency key,
- * created exclusively: a retried or re-run activity finds its file and does nothing twice.
+ * The provisioning "side effects" land in a ledger folder: a marker file per idempotency key,
+ * created exclusively, guards the effect, so a retried or re-run activity applies it once.
+ * attempts.log records every execution, effects.log every applied effect.
  */
 function ledgerDir(): string {
   return process.env.MCP_TASKS_LEDGER_DIR ?? path.resolve('.data', 'ledger');
@@ -19,6 +20,7 @@ export interface ProvisionStepInput {
 }
 
 export async function provisionStep(input: ProvisionStepInput): Promise<void> {
+  await recordAttempt(`provision-${input.idempotencyKey}`);
   await workFor(input.durationMs);
   await applyOnce(`provision-${input.idempotencyKey}`, input);
 }
@@ -30,6 +32,7 @@ export interface DeprovisionStepInput {
 }
 
 export async function deprovisionStep(input: DeprovisionStepInput): Promise<void> {
+  await recordAttempt(`deprovision-${input.idempotencyKey}`);
   await applyOnce(`deprovision-${input.idempotencyKey}`, input);
 }
 
@@ -40,8 +43,15 @@ async function applyOnce(key: string, record: object): Promise<void> {
   try {
     await fs.writeFile(file, JSON.stringify({ ...record, at: new Date().toISOString() }), { flag: 'wx' });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // already applied
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return; // already applied
+    throw err;
   }
+  await fs.appendFile(path.join(dir, 'effects.log'), `${key}\n`);
+}
+
+async function recordAttempt(key: string): Promise<void> {
+  await fs.mkdir(ledgerDir(), { recursive: true });
+  await fs.appendFile(path.join(ledgerDir(), 'attempts.log'), `${key}\n`);
 }
 
 /** Simulated work that heartbeats, so a cancel or a dead worker is noticed quickly. */

@@ -14,6 +14,9 @@ export interface ToolsCallDeps {
   owner?: string;
 }
 
+/** Arguments become a Temporal payload (hard limit 2 MB): refuse larger ones before Temporal is touched. */
+export const MAX_ARGUMENT_BYTES = 1_500_000;
+
 const CallParamsSchema = z.looseObject({ name: z.unknown(), arguments: z.unknown().optional() });
 
 /**
@@ -49,6 +52,8 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
 }
 
 async function parseArguments(tool: ToolDefinition, raw: unknown): Promise<Record<string, unknown>> {
+  const bytes = Buffer.byteLength(JSON.stringify(raw) ?? '');
+  if (bytes > MAX_ARGUMENT_BYTES) throw new InvalidToolArgumentsError(tool.name, [`arguments are ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of a Temporal payload`]);
   const parsed = await tool.inputSchema['~standard'].validate(raw);
   if (parsed.issues) {
     throw new InvalidToolArgumentsError(tool.name, parsed.issues.map((i) => `${pathOf(i.path) || '(arguments)'}: ${i.message}`));

@@ -31,4 +31,6 @@ export interface TaskMemo {
   createdAt: string;
   ttlMs: number;
   owner?: string;
+  /** History length after which long tools continue as new. */
+  historyLimit?: number;
 }

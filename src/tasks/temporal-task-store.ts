@@ -21,6 +21,8 @@ export interface TaskStoreOptions {
   temporalTimeoutMs: number;
   /** Bound on a query to a running workflow before answering from describe(). */
   queryTimeoutMs: number;
+  /** History length after which long tools continue as new. */
+  historyLimit: number;
   /** Whether McpTool / McpTaskStatus are registered in the namespace. */
   searchAttributes: boolean;
 }
@@ -47,7 +49,7 @@ export class TemporalTaskStore {
   /** Starts the workflow; resolves only once Temporal has acknowledged (persisted) the start. */
   async start(input: StartTaskInput): Promise<TaskSnapshot> {
     const taskId = mintTaskId();
-    const memo: TaskMemo = { tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner: input.owner };
+    const memo: TaskMemo = { tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner: input.owner, historyLimit: this.opts.historyLimit };
     await this.bounded(() =>
       this.client.workflow.start(input.workflowType, {
         workflowId: taskId,

@@ -32,4 +32,20 @@ export const provisionEnvironment = defineTool({
   taskMode: 'optional',
 });
 
-export const DEMO_TOOLS = [waitAndEcho, approveExpense, provisionEnvironment];
+export const collectApprovals = defineTool({
+  name: 'collect_approvals',
+  description: 'Asks each approver in turn (one elicitation each); completes when all approved.',
+  inputSchema: z.object({
+    approvers: z.array(z.string().min(1).max(200)).min(1).max(1000).describe('Approvers, asked in this order'),
+  }),
+  taskMode: 'required',
+});
+
+export const exportReport = defineTool({
+  name: 'export_report',
+  description: 'Exports a CSV report of `rows` rows as text. Results over 1.5 MB fail the task clearly.',
+  inputSchema: z.object({ rows: z.number().int().min(1).max(1_000_000).describe('Number of rows') }),
+  taskMode: 'optional',
+});
+
+export const DEMO_TOOLS = [waitAndEcho, approveExpense, provisionEnvironment, collectApprovals, exportReport];

@@ -4,10 +4,14 @@
  */
 import { toolWorkflow } from './task-runtime';
 import { approveExpense } from './approve-expense';
+import { collectApprovals } from './collect-approvals';
+import { exportReport } from './export-report';
 import { provisionEnvironment } from './provision-environment';
 import { waitAndEcho } from './wait-and-echo';
 
 export const wait_and_echo = toolWorkflow(waitAndEcho);
 export const approve_expense = toolWorkflow(approveExpense);
 export const provision_environment = toolWorkflow(provisionEnvironment);
+export const collect_approvals = toolWorkflow(collectApprovals);
+export const export_report = toolWorkflow(exportReport);
 export * from './conformance-fixtures';

@@ -9,6 +9,7 @@
 import {
   ApplicationFailure,
   condition,
+  makeContinueAsNewFunc,
   defineQuery,
   defineSignal,
   setCurrentDetails,
@@ -18,7 +19,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CallToolResult, ElicitResult, InputRequest, TaskProgress } from './task-types';
-import { MCP_PROTOCOL_ERROR, PROGRESS_MEMO_KEY, STATUS_SEARCH_ATTRIBUTE } from './task-types';
+import { MCP_PROTOCOL_ERROR, MAX_RESULT_BYTES, PROGRESS_MEMO_KEY, STATUS_SEARCH_ATTRIBUTE, TASK_MEMO_KEY } from './task-types';
 
 export const taskProgressQuery = defineQuery<TaskProgress>('mcp.taskProgress');
 export const inputResponsesSignal = defineSignal<[Record<string, unknown>]>('mcp.inputResponses');
@@ -29,15 +30,22 @@ interface RuntimeState {
   usedKeys: Set<string>;
 }
 
+/** The runtime's state handed from one run to the next by continue-as-new. */
+export interface RuntimeCarry {
+  progress: TaskProgress;
+  responses: Record<string, unknown>;
+  usedKeys: string[];
+}
+
 let state: RuntimeState | undefined;
 
 /** Installs the handlers once per workflow run; every helper below calls it. */
-export function runtime(): RuntimeState {
+function runtime(carry?: RuntimeCarry): RuntimeState {
   if (state) return state;
   const s: RuntimeState = {
-    progress: { status: 'working', lastUpdatedAt: now(), inputRequests: {} },
-    responses: new Map(),
-    usedKeys: new Set(),
+    progress: carry?.progress ?? { status: 'working', lastUpdatedAt: now(), inputRequests: {} },
+    responses: new Map(Object.entries(carry?.responses ?? {})),
+    usedKeys: new Set(carry?.usedKeys ?? []),
   };
   setHandler(taskProgressQuery, () => s.progress);
   setHandler(inputResponsesSignal, (responses) => {
@@ -61,9 +69,12 @@ export function setStatusMessage(message: string): void {
  */
 export async function requestInput<R = unknown>(key: string, request: InputRequest): Promise<R> {
   const s = runtime();
-  if (s.usedKeys.has(key)) throw new Error(`input key "${key}" was already used in this task`);
-  s.usedKeys.add(key);
-  publishInputs({ ...s.progress.inputRequests, [key]: request });
+  const carriedOver = key in s.progress.inputRequests; // still pending from before a continue-as-new
+  if (!carriedOver) {
+    if (s.usedKeys.has(key)) throw new Error(`input key "${key}" was already used in this task`);
+    s.usedKeys.add(key);
+    publishInputs({ ...s.progress.inputRequests, [key]: request });
+  }
   await condition(() => s.responses.has(key));
   const answer = s.responses.get(key) as R;
   s.responses.delete(key);
@@ -142,10 +153,39 @@ function now(): string {
   return new Date().toISOString(); // workflow time: deterministic on replay
 }
 
-/** Wraps a tool's workflow function so the task runtime is installed before it runs. */
-export function toolWorkflow<A>(fn: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
-  return async (args: A) => {
-    runtime();
-    return fn(args);
+/**
+ * Long processes call this between steps: when the history grows past the task's limit, the
+ * workflow continues as new under the same workflow id (= taskId) with `nextArgs`, carrying
+ * statusMessage, pending input requests and unconsumed answers.
+ */
+export async function continueAsNewIfNeeded<A>(nextArgs: A): Promise<void> {
+  const info = workflowInfo();
+  const limit = (info.memo?.[TASK_MEMO_KEY] as { historyLimit?: number } | undefined)?.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+  if (info.historyLength < limit && !info.continueAsNewSuggested) return;
+  const s = runtime();
+  const carry: RuntimeCarry = { progress: s.progress, responses: Object.fromEntries(s.responses), usedKeys: [...s.usedKeys] };
+  // memo (task metadata, progress) and search attributes go along explicitly
+  const next = makeContinueAsNewFunc<(args: A, carry: RuntimeCarry) => Promise<CallToolResult>>({
+    memo: info.memo,
+    typedSearchAttributes: info.typedSearchAttributes,
+  });
+  await next(nextArgs, carry);
+}
+
+const DEFAULT_HISTORY_LIMIT = 10_000;
+
+/**
+ * Wraps a tool's workflow function: installs the task runtime before it runs, and refuses a
+ * result too large for a Temporal payload with a clear, typed failure instead of a stuck task.
+ */
+export function toolWorkflow<A>(fn: (args: A) => Promise<CallToolResult>): (args: A, carry?: RuntimeCarry) => Promise<CallToolResult> {
+  return async (args: A, carry?: RuntimeCarry) => {
+    runtime(carry);
+    const result = await fn(args);
+    const bytes = new TextEncoder().encode(JSON.stringify(result)).length;
+    if (bytes > MAX_RESULT_BYTES) {
+      throw protocolError(-32603, `The tool's result is ${bytes} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, { resultBytes: bytes, limitBytes: MAX_RESULT_BYTES });
+    }
+    return result;
   };
 }

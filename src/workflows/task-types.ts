@@ -26,3 +26,6 @@ export const PROGRESS_MEMO_KEY = 'mcpProgress';
 export const TASK_MEMO_KEY = 'mcpTask';
 export const STATUS_SEARCH_ATTRIBUTE = 'McpTaskStatus';
 export const MCP_PROTOCOL_ERROR = 'McpProtocolError';
+
+/** Results above this fail the task clearly (Temporal refuses payloads over 2 MB). */
+export const MAX_RESULT_BYTES = 1_500_000;

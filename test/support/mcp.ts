@@ -141,9 +141,13 @@ export async function startWorker(address: string, env: NodeJS.ProcessEnv = {}, 
 export async function pollTask(url: string, taskId: string, until: (t: any) => boolean = isTerminal, timeoutMs = 60_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const task = await call(url, 'tasks/get', { taskId });
-    if (until(task)) return task;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${task.status} after ${timeoutMs} ms`);
+    // -32603 means the store is unreachable for now (e.g. Temporal restarting): keep polling
+    const task = await call(url, 'tasks/get', { taskId }).catch((err) => {
+      if (err.code === -32603 && Date.now() < deadline) return undefined;
+      throw err;
+    });
+    if (task && until(task)) return task;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${task?.status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

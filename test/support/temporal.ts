@@ -14,8 +14,8 @@ export interface TestTemporal {
 }
 
 /** A real Temporal dev server (the CLI's start-dev) on free ports and a fresh SQLite file. */
-export async function startTestTemporal(dbFile = tempDbFile()): Promise<TestTemporal> {
-  const port = await freePort();
+export async function startTestTemporal(dbFile = tempDbFile(), fixedPort?: number): Promise<TestTemporal> {
+  const port = fixedPort ?? (await freePort());
   const server = await startDevServer({ dbFile, host: '127.0.0.1', port, uiPort: await freePort(), namespace: 'default' });
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection, namespace: 'default' });

@@ -1,0 +1,222 @@
+'use strict';
+/**
+ * The processes a benchmark run owns: a Temporal dev server (SQLite in a temp dir), one worker
+ * and one MCP server (`serve`), all on 127.0.0.1; plus /proc sampling of their RSS and CPU.
+ * Everything started here is registered with a Cleanup and stopped by it, also on errors/signals.
+ */
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const HOST = '127.0.0.1';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, HOST, () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Stop functions run last-in first-out; pids get a synchronous SIGKILL if the process exits first. */
+class Cleanup {
+  constructor() {
+    this.steps = [];
+    this.pids = new Set();
+    this.done = false;
+  }
+
+  add(name, pid, stop) {
+    this.steps.push({ name, pid, stop });
+    if (pid) this.pids.add(pid);
+  }
+
+  async run() {
+    if (this.done) return;
+    this.done = true;
+    for (const { name, pid, stop } of this.steps.reverse()) {
+      try {
+        await stop();
+        this.pids.delete(pid);
+      } catch (err) {
+        console.error(`cleanup ${name}: ${err.message}`);
+      }
+    }
+    this.killLeftovers();
+  }
+
+  /** Last resort (process 'exit'): SIGKILL whatever we started and is still alive. */
+  killLeftovers() {
+    for (const pid of this.pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    this.pids.clear();
+  }
+}
+
+/** `node dist/cli.js ...args` with its output collected; waitFor resolves on a regex match. */
+function spawnCli(args, env) {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const waiters = new Set();
+  const onData = (d) => {
+    out = (out + d.toString()).slice(-64 * 1024);
+    waiters.forEach((w) => w());
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => {
+    waiters.forEach((w) => w());
+    resolve(code ?? signal);
+  }));
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  return {
+    child,
+    output: () => out,
+    waitFor: (pattern, timeoutMs = 60_000) => waitForOutput(pattern, timeoutMs, () => out, alive, waiters),
+    stop: (timeoutMs = 15_000) => stopProcess(child, exited, alive, timeoutMs),
+  };
+}
+
+function waitForOutput(pattern, timeoutMs, output, alive, waiters) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`timed out waiting for ${pattern}:\n${output()}`)), timeoutMs);
+    const finish = (err, match) => {
+      clearTimeout(timer);
+      waiters.delete(check);
+      err ? reject(err) : resolve(match);
+    };
+    const check = () => {
+      const m = output().match(pattern);
+      if (m) finish(null, m);
+      else if (!alive()) finish(new Error(`process exited before ${pattern}:\n${output()}`));
+    };
+    waiters.add(check);
+    check();
+  });
+}
+
+/** SIGTERM, then SIGKILL after timeoutMs. */
+async function stopProcess(child, exited, alive, timeoutMs) {
+  if (!alive()) return exited;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => alive() && child.kill('SIGKILL'), timeoutMs);
+  const code = await exited;
+  clearTimeout(timer);
+  return code;
+}
+
+/** Temporal dev server + worker + `serve`, all registered with cleanup. */
+async function startInfra(cleanup, { pollIntervalMs }) {
+  const { startDevServer } = require('../dist/temporal/dev-server');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-bench-'));
+  const dbFile = path.join(dir, 'temporal.db');
+  const temporal = await startDevServer({ dbFile, host: HOST, port: await freePort(), uiPort: await freePort(), namespace: 'default' });
+  cleanup.add('temporal dev server', temporal.pid, async () => {
+    await temporal.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const env = { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: 'default' };
+  const worker = spawnCli(['worker'], env);
+  cleanup.add('worker', worker.child.pid, () => worker.stop());
+  await worker.waitFor(/worker polling task queue/);
+  const serve = spawnCli(['serve', '--port', '0', '--poll-interval-ms', String(pollIntervalMs)], env);
+  cleanup.add('serve', serve.child.pid, () => serve.stop());
+  const [, url] = await serve.waitFor(/MCP endpoint: (\S+)/);
+  return {
+    url,
+    dbFile,
+    address: temporal.address,
+    pids: { server: serve.child.pid, worker: worker.child.pid, temporal: temporal.pid },
+    outputs: { server: serve.output, worker: worker.output },
+  };
+}
+
+// ---- /proc sampling -------------------------------------------------------------------------
+
+const CLOCK_TICKS = 100; // getconf CLK_TCK on Linux
+
+function readRssMb(pid) {
+  try {
+    const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+)\s+kB/m);
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** utime + stime of a process in seconds. */
+function readCpuSeconds(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // fields 14 and 15 of stat
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Samples the RSS of each pid every intervalMs: overall peak and a peak since the last
+ * resetWindow(); cpuSnapshot() gives CPU seconds per process (and of this bench process).
+ */
+function startSampler(pids, intervalMs = 200) {
+  const names = Object.keys(pids);
+  const peak = Object.fromEntries(names.map((n) => [n, 0]));
+  let windowPeak = { ...peak };
+  const sample = () => {
+    for (const n of names) {
+      const rss = readRssMb(pids[n]);
+      if (rss > peak[n]) peak[n] = rss;
+      if (rss > windowPeak[n]) windowPeak[n] = rss;
+    }
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  timer.unref();
+  return {
+    peak: () => ({ ...peak }),
+    current: () => Object.fromEntries(names.map((n) => [n, readRssMb(pids[n])])),
+    resetWindow: () => {
+      sample();
+      windowPeak = Object.fromEntries(names.map((n) => [n, readRssMb(pids[n])]));
+    },
+    windowPeak: () => {
+      sample();
+      return { ...windowPeak };
+    },
+    cpuSnapshot: () => {
+      const own = process.cpuUsage();
+      return { ...Object.fromEntries(names.map((n) => [n, readCpuSeconds(pids[n])])), bench: (own.user + own.system) / 1e6 };
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+function machineInfo() {
+  const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
+  const model = (cpuinfo.match(/^model name\s*:\s*(.+)$/m) ?? [])[1] ?? os.cpus()[0]?.model;
+  const { temporalCliVersion, findTemporalCli } = require('../dist/temporal/cli-binary');
+  const cli = findTemporalCli();
+  return {
+    nproc: os.availableParallelism ? os.availableParallelism() : os.cpus().length,
+    cpuModel: model,
+    memTotalMb: Math.round(os.totalmem() / 2 ** 20),
+    kernel: os.release(),
+    node: process.version,
+    temporalCli: cli ? temporalCliVersion(cli.path) : undefined,
+  };
+}
+
+module.exports = { Cleanup, startInfra, startSampler, machineInfo, HOST };
