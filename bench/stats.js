@@ -43,7 +43,11 @@ function fmt(value, digits = 1) {
 
 /** A markdown table from a header row and rows of cells (numbers formatted with fmt). */
 function markdownTable(header, rows) {
-  const cell = (v) => (typeof v === 'number' ? fmt(v, Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2) : fmt(v));
+  const cell = (v) => {
+    if (typeof v !== 'number') return fmt(v);
+    if (Number.isInteger(v)) return String(v);
+    return fmt(v, Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2);
+  };
   const lines = [
     `| ${header.join(' | ')} |`,
     `| ${header.map(() => '---').join(' | ')} |`,

@@ -142,6 +142,11 @@ describe('input during a task', () => {
     const ack = await call(url, 'tasks/update', { taskId, inputResponses: { 'not-asked': { action: 'accept', content: {} } } });
     expectEmptyAck(UpdateTaskResultV2Schema.parse(ack));
     expect((await get(taskId)).status).toBe('input_required');
+    for (const wrong of [{ action: 'accept', content: { approved: 'yes' } }, { action: 'accept', content: {} }, { action: 'maybe' }, 'approved']) {
+      const { body } = await rpc(url, 'tasks/update', { taskId, inputResponses: { approval: wrong } });
+      expect(body.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^inputResponses\.approval: /) });
+    }
+    expect((await get(taskId)).inputRequests).toHaveProperty('approval');
     await call(url, 'tasks/update', { taskId, inputResponses: { approval: { action: 'accept', content: { approved: true } } } });
     const next = await get(taskId);
     expect(next.inputRequests?.approval).toBeUndefined();

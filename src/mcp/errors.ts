@@ -15,6 +15,13 @@ export class InvalidToolArgumentsError extends ProtocolError {
   }
 }
 
+/** -32602 for a tasks/update answer that does not fit its request; the task keeps waiting. */
+export class InvalidInputResponseError extends ProtocolError {
+  constructor(message: string) {
+    super(ProtocolErrorCode.InvalidParams, message);
+  }
+}
+
 export class UnknownToolError extends ProtocolError {
   constructor(name: unknown) {
     super(ProtocolErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name)}`);

@@ -2,8 +2,8 @@ import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { toDetailedTask } from '../tasks/detailed-task';
 import { isTaskId } from '../tasks/task-id';
-import { TemporalTaskStore } from '../tasks/temporal-task-store';
-import { asProtocolError, TaskNotFoundError, tasksCapabilityRequired } from './errors';
+import { InputResponseError, TemporalTaskStore } from '../tasks/temporal-task-store';
+import { asProtocolError, InvalidInputResponseError, TaskNotFoundError, tasksCapabilityRequired } from './errors';
 import { declaresTasks } from './negotiation';
 
 export interface TasksMethodsDeps {
@@ -26,7 +26,10 @@ export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps):
   );
   low.setRequestHandler('tasks/update', { params: TaskParamsSchema }, (params, ctx) =>
     guarded(params, ctx, async (taskId) => {
-      const responses = ctx.mcpReq.inputResponses ?? {}; // lifted out of params by the SDK
+      // lifted out of params by the SDK; entries it dropped as malformed are kept as null, so an
+      // outstanding key answered badly is refused while unknown keys stay ignored
+      const dropped = Object.fromEntries((ctx.mcpReq.droppedInputResponseKeys ?? []).map((k) => [k, null]));
+      const responses = { ...dropped, ...ctx.mcpReq.inputResponses };
       if (!(await deps.store.sendInput(taskId, responses))) throw new TaskNotFoundError();
       return { resultType: 'complete' as const };
     }),
@@ -45,6 +48,7 @@ async function guarded<R>(params: { taskId: unknown }, ctx: ServerContext, fn: (
   try {
     return await fn(params.taskId);
   } catch (err) {
+    if (err instanceof InputResponseError) throw new InvalidInputResponseError(err.message);
     throw asProtocolError(err);
   }
 }

@@ -11,6 +11,7 @@ import type { CallToolResult, TaskProgress } from '../workflows/task-types';
 import { MCP_PROTOCOL_ERROR, PROGRESS_MEMO_KEY, TASK_MEMO_KEY } from '../workflows/task-types';
 import { MCP_TASK_STATUS, MCP_TOOL } from './search-attributes';
 import type { JsonRpcErrorObject, TaskMemo, TaskSnapshot, TaskState } from './task-snapshot';
+import { whyResponseDoesNotFit } from './input-responses';
 import { mintTaskId } from './task-id';
 
 export interface TaskStoreOptions {
@@ -33,6 +34,13 @@ export interface StartTaskInput {
   arguments: Record<string, unknown>;
   owner?: string;
   summary: string;
+}
+
+/** An answer in tasks/update that does not fit the pending request it answers. */
+export class InputResponseError extends Error {
+  constructor(readonly key: string, readonly reason: string) {
+    super(`inputResponses.${key}: ${reason}`);
+  }
 }
 
 /** A JSON-RPC error raised by a tool's workflow; the sync path answers it as such. */
@@ -97,9 +105,22 @@ export class TemporalTaskStore {
     return { ...base, lastUpdatedAt, statusMessage, state };
   }
 
-  /** Records the answers in the workflow's history (no worker needed). False when unknown. */
-  async sendInput(taskId: string, responses: Record<string, unknown>): Promise<boolean> {
-    return this.signalOrCheck(taskId, (h) => h.signal(inputResponsesSignal, responses));
+  /**
+   * Answers pending input requests. Keys not outstanding are dropped (no history is written for
+   * them); an answer that does not fit its request throws InputResponseError and nothing is sent.
+   * The ack comes once Temporal has recorded the signal: no worker is needed.
+   */
+  async sendInput(taskId: string, responses: Record<string, unknown>): Promise<TaskSnapshot | undefined> {
+    const task = await this.read(taskId);
+    if (!task || task.state.status !== 'input_required') return task;
+    const pending = task.state.inputRequests;
+    const answers = Object.fromEntries(Object.entries(responses).filter(([key]) => key in pending));
+    for (const [key, answer] of Object.entries(answers)) {
+      const why = whyResponseDoesNotFit(pending[key], answer);
+      if (why) throw new InputResponseError(key, why);
+    }
+    if (Object.keys(answers).length > 0) await this.signalOrCheck(taskId, (h) => h.signal(inputResponsesSignal, answers));
+    return task;
   }
 
   /** Requests cooperative cancellation. False when unknown; true (a no-op) for a closed task. */

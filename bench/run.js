@@ -1,0 +1,546 @@
+'use strict';
+/**
+ * Benchmark: the MCP Tasks wire of mcp-temporal-tasks beside raw @temporalio/client calls on the
+ * same Temporal dev server, in the same run. See bench/README.md for what each number means.
+ *
+ *   npm run bench                 full run (several minutes)
+ *   BENCH_QUICK=1 npm run bench   smoke run (well under a minute of measuring)
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const { performance } = require('node:perf_hooks');
+const { Client, Connection } = require('@temporalio/client');
+const { Cleanup, startInfra, startSampler, machineInfo } = require('./infra');
+const { mcpTasks } = require('./mcp');
+const { summarize, median, ratio, markdownTable } = require('./stats');
+
+const TASK_QUEUE = 'mcp-tasks';
+const RESULTS_FILE = path.join(__dirname, 'results', 'latest.json');
+const now = () => performance.now();
+const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+const log = (msg) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+// ---- configuration ----------------------------------------------------------------------
+
+function envInt(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return n;
+}
+
+function loadConfig() {
+  const quick = process.env.BENCH_QUICK === '1';
+  const pick = (full, small) => (quick ? small : full);
+  return {
+    quick,
+    pollIntervalMs: 1000,
+    warmupCalls: pick(20, 5),
+    measureTimeLimitMs: 120_000, // per measured batch: stop starting new calls after this
+    create: { levels: [1, 8, 32], calls: pick(200, 20), callsAtC1: pick(100, 20), seconds: 600 },
+    get: { tasks: pick(200, 20), seconds: 600 },
+    update: { tasks: pick(200, 20), seconds: 600 },
+    poll: {
+      liveTasks: envInt('BENCH_LIVE_TASKS', pick(1000, 100)),
+      seconds: envInt('BENCH_POLL_SECONDS', pick(60, 10)),
+      createConcurrency: 32,
+    },
+    e2e: {
+      tasks: envInt('BENCH_E2E_TASKS', pick(500, 50)),
+      seconds: 1,
+      createConcurrency: 32,
+      pollMs: envInt('BENCH_E2E_POLL_MS', 250),
+      timeoutMs: 180_000,
+    },
+    setupConcurrency: 32, // creating fixtures, settling, terminating
+  };
+}
+
+// ---- measuring ------------------------------------------------------------------------------
+
+/**
+ * Runs fn(i) for i < count with `concurrency` lanes; times each successful call.
+ * Stops starting new calls after timeLimitMs. Returns stats and the results by index.
+ */
+async function measure(count, concurrency, fn, timeLimitMs = 120_000) {
+  const latencies = [];
+  const results = new Array(count);
+  const failure = { errors: 0, firstError: undefined };
+  let next = 0;
+  const start = now();
+  const stopAt = start + timeLimitMs;
+  const lane = async () => {
+    while (next < count && now() < stopAt) {
+      const i = next++;
+      const t = now();
+      try {
+        results[i] = await fn(i);
+        latencies.push(now() - t);
+      } catch (err) {
+        failure.errors++;
+        failure.firstError ??= err.message;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
+  const wallMs = now() - start;
+  const stat = { concurrency, ...summarize(latencies), perSecond: latencies.length / (wallMs / 1000), wallMs, ...failure };
+  return { stat, results };
+}
+
+/** Runs fn over items with bounded concurrency, ignoring (but counting) failures. */
+async function forEachBounded(items, concurrency, fn) {
+  const { stat } = await measure(items.length, concurrency, (i) => fn(items[i]), 600_000);
+  return stat.errors;
+}
+
+// ---- the two clients ------------------------------------------------------------------------
+
+/** Our server: tools/call → CreateTaskResult; every created taskId is remembered for cleanup. */
+async function createOurs(ctx, seconds) {
+  const created = await ctx.mcp.createWaitAndEcho(seconds);
+  ctx.live.add(created.taskId);
+  return created;
+}
+
+function randomWorkflowId() {
+  return `bench-raw-${crypto.randomUUID()}`;
+}
+
+/** Raw start, as plain as it gets. */
+async function startRaw(ctx, seconds) {
+  const workflowId = randomWorkflowId();
+  await ctx.client.workflow.start('wait_and_echo', { taskQueue: TASK_QUEUE, workflowId, args: [{ text: 'x', seconds }] });
+  ctx.live.add(workflowId);
+  return workflowId;
+}
+
+/** Raw start with the options our server sends (memo, summary, search attributes, id policies). */
+async function startRawLikeServer(ctx, seconds) {
+  const { MCP_TOOL, MCP_TASK_STATUS } = require('../dist/tasks/search-attributes');
+  const workflowId = randomWorkflowId();
+  const createdAt = new Date().toISOString();
+  await ctx.client.workflow.start('wait_and_echo', {
+    taskQueue: TASK_QUEUE,
+    workflowId,
+    args: [{ text: 'x', seconds }],
+    memo: { mcpTask: { tool: 'wait_and_echo', createdAt, ttlMs: 86_400_000 } },
+    staticSummary: `wait_and_echo(text="x", seconds=${seconds})`,
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    workflowIdConflictPolicy: 'FAIL',
+    typedSearchAttributes: [
+      { key: MCP_TOOL, value: 'wait_and_echo' },
+      { key: MCP_TASK_STATUS, value: 'working' },
+    ],
+  });
+  ctx.live.add(workflowId);
+  return workflowId;
+}
+
+const handle = (ctx, id) => ctx.client.workflow.getHandle(id);
+const rawDescribe = (ctx, id) => handle(ctx, id).describe();
+const rawQuery = (ctx, id) => handle(ctx, id).query('mcp.taskProgress');
+const rawSignal = (ctx, id) => handle(ctx, id).signal('mcp.inputResponses', {});
+
+/** What tasks/get does in Temporal for a completed task: describe(), then the result. */
+async function rawDescribeAndResult(ctx, id) {
+  await handle(ctx, id).describe();
+  return handle(ctx, id).result();
+}
+
+async function getExpecting(ctx, taskId, status) {
+  const task = await ctx.mcp.getTask(taskId);
+  if (task.status !== status) throw new Error(`task ${taskId} is ${task.status}, expected ${status}`);
+  return task;
+}
+
+// ---- fixtures and cleanup -------------------------------------------------------------------
+
+async function createFixtureTasks(ctx, count, seconds) {
+  const { stat, results } = await measure(count, ctx.cfg.setupConcurrency, () => createOurs(ctx, seconds), 600_000);
+  if (stat.errors) throw new Error(`creating ${count} fixture tasks: ${stat.errors} errors (${stat.firstError})`);
+  return { ids: results.map((r) => r.taskId), pollIntervalMs: results[0].pollIntervalMs, createStat: stat };
+}
+
+/** Waits (bounded) until no workflow task is pending, so tasks/get answers from describe() alone. */
+async function waitSettled(ctx, ids, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  await forEachBounded(ids, ctx.cfg.setupConcurrency, async (id) => {
+    while (Date.now() < deadline) {
+      const d = await rawDescribe(ctx, id);
+      if (!d.raw.pendingWorkflowTask) return;
+      await sleep(100);
+    }
+  });
+}
+
+async function waitCompleted(ctx, ids, timeoutMs = 60_000) {
+  const errors = await forEachBounded(ids, ctx.cfg.setupConcurrency, (id) =>
+    ctx.client.withDeadline(Date.now() + timeoutMs, () => handle(ctx, id).result()),
+  );
+  if (errors) throw new Error(`${errors} of ${ids.length} tasks did not complete`);
+  ids.forEach((id) => ctx.live.delete(id));
+}
+
+/** Terminates every task/workflow still remembered as live (closed ones answer NotFound: fine). */
+async function terminateLive(ctx) {
+  const ids = [...ctx.live];
+  ctx.live.clear();
+  if (!ids.length) return;
+  const t = now();
+  await forEachBounded(ids, ctx.cfg.setupConcurrency, (id) => handle(ctx, id).terminate('bench cleanup'));
+  log(`terminated ${ids.length} workflows in ${((now() - t) / 1000).toFixed(1)} s`);
+}
+
+// ---- 1. create ------------------------------------------------------------------------------
+
+async function benchCreate(ctx) {
+  const { levels, calls, callsAtC1, seconds } = ctx.cfg.create;
+  const limit = ctx.cfg.measureTimeLimitMs;
+  const rows = [];
+  for (const concurrency of levels) {
+    const n = concurrency === 1 ? callsAtC1 : calls;
+    log(`create: ${n} calls at c=${concurrency}`);
+    const ours = (await measure(n, concurrency, () => createOurs(ctx, seconds), limit)).stat;
+    const raw = (await measure(n, concurrency, () => startRaw(ctx, seconds), limit)).stat;
+    const rawLikeServer = (await measure(n, concurrency, () => startRawLikeServer(ctx, seconds), limit)).stat;
+    rows.push({ concurrency, ours, raw, rawLikeServer });
+    await terminateLive(ctx);
+  }
+  const toolsList = (await measure(callsAtC1, 1, () => ctx.mcp.listTools(), limit)).stat;
+  return { rows, toolsList };
+}
+
+function renderCreate({ rows, toolsList }) {
+  const main = markdownTable(
+    ['c', 'n', 'ours p50', 'p95', 'p99', 'ours/s', 'raw p50', 'p95', 'p99', 'raw/s', 'ratio p50', 'ratio p95', 'ratio p99', 'ratio /s', 'errors ours/raw'],
+    rows.map(({ concurrency, ours, raw }) => [
+      concurrency, ours.n, ours.p50, ours.p95, ours.p99, ours.perSecond, raw.p50, raw.p95, raw.p99, raw.perSecond,
+      ratio(ours.p50, raw.p50), ratio(ours.p95, raw.p95), ratio(ours.p99, raw.p99), ratio(ours.perSecond, raw.perSecond),
+      `${ours.errors}/${raw.errors}`,
+    ]),
+  );
+  const explain = markdownTable(
+    ['c', 'raw+server options p50', 'p95', 'p99', '/s', 'ours / raw+options p50', 'ours − raw+options p50 (ms)'],
+    rows.map(({ concurrency, ours, rawLikeServer: r }) => [concurrency, r.p50, r.p95, r.p99, r.perSecond, ratio(ours.p50, r.p50), ours.p50 - r.p50]),
+  );
+  return [
+    '## 1. Create: tools/call → CreateTaskResult vs raw workflow.start (ms)',
+    main,
+    '',
+    'Where the difference goes: raw start with the same options the server sends (memo, staticSummary, search attributes, id policies):',
+    explain,
+    '',
+    `MCP floor (tools/list, no Temporal call, c=1, n=${toolsList.n}): p50 ${toolsList.p50.toFixed(2)} ms, p95 ${toolsList.p95.toFixed(2)} ms, p99 ${toolsList.p99.toFixed(2)} ms`,
+  ].join('\n');
+}
+
+// ---- 2. get ---------------------------------------------------------------------------------
+
+/** tasks/get beside raw describe(), raw query and the server's own Temporal calls, all at c=1. */
+async function compareGets(ctx, ids, status, equivalent) {
+  const limit = ctx.cfg.measureTimeLimitMs;
+  const n = ids.length;
+  return {
+    ours: (await measure(n, 1, (i) => getExpecting(ctx, ids[i], status), limit)).stat,
+    describe: (await measure(n, 1, (i) => rawDescribe(ctx, ids[i]), limit)).stat,
+    query: (await measure(n, 1, (i) => rawQuery(ctx, ids[i]), limit)).stat,
+    equivalent: (await measure(n, 1, (i) => equivalent(ctx, ids[i]), limit)).stat,
+  };
+}
+
+async function benchGet(ctx) {
+  const { tasks, seconds } = ctx.cfg.get;
+  log(`get: ${tasks} running tasks`);
+  const running = await createFixtureTasks(ctx, tasks, seconds);
+  await waitSettled(ctx, running.ids);
+  const runningRow = await compareGets(ctx, running.ids, 'working', rawDescribe);
+  await terminateLive(ctx);
+  log(`get: ${tasks} completed tasks`);
+  const done = await createFixtureTasks(ctx, tasks, 0);
+  await waitCompleted(ctx, done.ids);
+  const completedRow = await compareGets(ctx, done.ids, 'completed', rawDescribeAndResult);
+  return { running: runningRow, completed: completedRow };
+}
+
+function renderGet(data) {
+  const rows = ['running', 'completed'].map((kind) => [kind, data[kind]]).map(([kind, r]) => [
+    kind, r.ours.n, r.ours.p50, r.ours.p95, r.ours.p99,
+    r.describe.p50, r.describe.p99, r.query.p50, r.query.p99,
+    ratio(r.ours.p50, r.describe.p50), ratio(r.ours.p50, r.query.p50),
+    r.equivalent.p50, ratio(r.ours.p50, r.equivalent.p50),
+    `${r.ours.errors}/${r.describe.errors}/${r.query.errors}`,
+  ]);
+  return [
+    '## 2. Get: tasks/get vs raw describe() and raw query (c=1, ms)',
+    markdownTable(
+      ['task', 'n', 'ours p50', 'p95', 'p99', 'describe p50', 'p99', 'query p50', 'p99', 'ours/describe p50', 'ours/query p50', 'server-equivalent p50', 'ours/equivalent p50', 'errors ours/desc/query'],
+      rows,
+    ),
+    '',
+    'server-equivalent = the Temporal calls tasks/get itself makes: describe() for a running task, describe() + result() for a completed one.',
+  ].join('\n');
+}
+
+// ---- 3. update ------------------------------------------------------------------------------
+
+async function benchUpdate(ctx) {
+  const { tasks, seconds } = ctx.cfg.update;
+  const limit = ctx.cfg.measureTimeLimitMs;
+  log(`update: ${tasks} running tasks`);
+  const { ids } = await createFixtureTasks(ctx, tasks, seconds);
+  await waitSettled(ctx, ids);
+  const answer = { x: { action: 'accept', content: {} } };
+  const ours = (await measure(ids.length, 1, (i) => ctx.mcp.updateTask(ids[i], answer), limit)).stat;
+  const raw = (await measure(ids.length, 1, (i) => rawSignal(ctx, ids[i]), limit)).stat;
+  await terminateLive(ctx);
+  return { ours, raw };
+}
+
+function renderUpdate({ ours, raw }) {
+  return [
+    '## 3. Update: tasks/update ack vs raw signal (c=1, ms)',
+    markdownTable(
+      ['n', 'ours p50', 'p95', 'p99', 'raw p50', 'p95', 'p99', 'ratio p50', 'ratio p99', 'errors ours/raw'],
+      [[ours.n, ours.p50, ours.p95, ours.p99, raw.p50, raw.p95, raw.p99, ratio(ours.p50, raw.p50), ratio(ours.p99, raw.p99), `${ours.errors}/${raw.errors}`]],
+    ),
+  ].join('\n');
+}
+
+// ---- 4. poll load ---------------------------------------------------------------------------
+
+/** One client polling one task at intervalMs from its staggered first slot until endAt. */
+async function pollOne(ctx, taskId, firstSlot, endAt, intervalMs, acc) {
+  let slot = firstSlot;
+  await sleep(slot - now());
+  while (now() < endAt) {
+    acc.lag.push(Math.max(0, now() - slot));
+    const t = now();
+    try {
+      const task = await ctx.mcp.getTask(taskId);
+      acc.latencies.push(now() - t);
+      if (task.status !== 'working') acc.unexpected++;
+    } catch (err) {
+      acc.errors++;
+      acc.firstError ??= err.message;
+    }
+    slot = Math.max(slot + intervalMs, now()); // missed slots are skipped, not burst
+    await sleep(slot - now());
+  }
+}
+
+async function benchPollLoad(ctx) {
+  const { liveTasks, seconds } = ctx.cfg.poll;
+  log(`poll: creating ${liveTasks} live tasks`);
+  const fixtures = await createFixtureTasks(ctx, liveTasks, 600);
+  await waitSettled(ctx, fixtures.ids);
+  const intervalMs = fixtures.pollIntervalMs;
+  log(`poll: ${liveTasks} tasks polled every ${intervalMs} ms for ${seconds} s`);
+  ctx.sampler.resetWindow();
+  const rssBefore = ctx.sampler.current().server;
+  const acc = { latencies: [], lag: [], errors: 0, unexpected: 0, firstError: undefined };
+  const start = now() + 100;
+  const endAt = start + seconds * 1000;
+  await Promise.all(fixtures.ids.map((id, i) => pollOne(ctx, id, start + (i / liveTasks) * intervalMs, endAt, intervalMs, acc)));
+  const elapsedS = (now() - start) / 1000;
+  const serverRssPeakMb = ctx.sampler.windowPeak().server;
+  await terminateLive(ctx);
+  return {
+    liveTasks, seconds, intervalMs,
+    targetPerSecond: liveTasks / (intervalMs / 1000),
+    achievedPerSecond: acc.latencies.length / elapsedS,
+    polls: acc.latencies.length, errors: acc.errors, notWorking: acc.unexpected, firstError: acc.firstError,
+    latency: summarize(acc.latencies), scheduleLag: summarize(acc.lag),
+    serverRssBeforeMb: rssBefore, serverRssPeakMb,
+    create: fixtures.createStat,
+  };
+}
+
+function renderPoll(p) {
+  return [
+    `## 4. Poll load: ${p.liveTasks} live tasks, each polled every ${p.intervalMs} ms for ${p.seconds} s`,
+    markdownTable(
+      ['live tasks', 'target polls/s', 'achieved polls/s', 'polls', 'errors', 'get p50', 'get p95', 'get p99', 'get max', 'schedule lag p99', 'server RSS before (MB)', 'server RSS peak (MB)'],
+      [[p.liveTasks, p.targetPerSecond, p.achievedPerSecond, p.polls, p.errors + p.notWorking, p.latency.p50, p.latency.p95, p.latency.p99, p.latency.max, p.scheduleLag.p99, p.serverRssBeforeMb, p.serverRssPeakMb]],
+    ),
+    '',
+    `Creating the ${p.liveTasks} tasks at c=${p.create.concurrency}: ${p.create.perSecond.toFixed(0)}/s, p50 ${p.create.p50.toFixed(1)} ms, p99 ${p.create.p99.toFixed(1)} ms.`,
+  ].join('\n');
+}
+
+// ---- 5. end to end --------------------------------------------------------------------------
+
+/** Polls tasks/get from notBefore every pollMs until completed; resolves with the time observed. */
+async function pollUntilCompleted(ctx, taskId, notBefore, pollMs, deadline) {
+  await sleep(notBefore - now());
+  for (;;) {
+    const task = await ctx.mcp.getTask(taskId);
+    if (task.status === 'completed') return now();
+    if (task.status !== 'working') throw new Error(`task ${taskId} ended ${task.status}`);
+    if (now() > deadline) throw new Error(`task ${taskId} not completed by the deadline`);
+    await sleep(pollMs);
+  }
+}
+
+/** Temporal's own view: closeTime − startTime − task duration, from describe(). */
+async function temporalSideOverheads(ctx, ids, taskMs) {
+  const { results } = await measure(ids.length, ctx.cfg.setupConcurrency, (i) => rawDescribe(ctx, ids[i]), 600_000);
+  return results.filter((d) => d?.closeTime).map((d) => d.closeTime.getTime() - d.startTime.getTime() - taskMs);
+}
+
+async function benchE2e(ctx) {
+  const { tasks, seconds, createConcurrency, pollMs, timeoutMs } = ctx.cfg.e2e;
+  const taskMs = seconds * 1000;
+  log(`e2e: ${tasks} tasks of ${seconds} s`);
+  const start = now();
+  const deadline = start + timeoutMs;
+  const done = [];
+  const pollers = [];
+  const failures = { errors: 0, firstError: undefined };
+  const { stat: create } = await measure(tasks, createConcurrency, async () => {
+    const { taskId } = await createOurs(ctx, seconds);
+    const createdAt = now();
+    pollers.push(pollUntilCompleted(ctx, taskId, createdAt + taskMs, pollMs, deadline).then(
+      (doneAt) => done.push({ taskId, createdAt, doneAt }),
+      (err) => { failures.errors++; failures.firstError ??= err.message; },
+    ));
+  }, timeoutMs);
+  await Promise.all(pollers);
+  const totalMs = done.length ? Math.max(...done.map((d) => d.doneAt)) - start : NaN;
+  done.forEach((d) => ctx.live.delete(d.taskId));
+  const perTask = done.map((d) => d.doneAt - d.createdAt - taskMs);
+  const temporalSide = await temporalSideOverheads(ctx, done.map((d) => d.taskId), taskMs);
+  await terminateLive(ctx);
+  return {
+    tasks, completed: done.length, taskSeconds: seconds, pollMs,
+    totalMs, overheadPerTaskMs: (totalMs - taskMs) / tasks,
+    observedMinusTask: summarize(perTask), medianObservedMinusTaskMs: median(perTask),
+    temporalCloseMinusStartMinusTask: summarize(temporalSide),
+    create, ...failures,
+  };
+}
+
+function renderE2e(e) {
+  return [
+    `## 5. End to end: ${e.tasks} wait_and_echo tasks of ${e.taskSeconds} s, created at c=${e.create.concurrency}, polled every ${e.pollMs} ms after their first ${e.taskSeconds} s`,
+    markdownTable(
+      ['tasks', 'completed', 'errors', 'total (ms)', '(total − 1 s)/tasks (ms)', 'median observed − created − 1 s (ms)', 'p95', 'p99', 'Temporal close − start − 1 s p50 (ms)', 'p99', 'creates/s'],
+      [[e.tasks, e.completed, e.errors, e.totalMs, e.overheadPerTaskMs, e.medianObservedMinusTaskMs, e.observedMinusTask.p95, e.observedMinusTask.p99, e.temporalCloseMinusStartMinusTask.p50, e.temporalCloseMinusStartMinusTask.p99, e.create.perSecond]],
+    ),
+    '',
+    `The observed times include up to one poll interval (${e.pollMs} ms) of polling granularity.`,
+  ].join('\n');
+}
+
+// ---- resources ------------------------------------------------------------------------------
+
+function renderResources(sections, peak) {
+  const rows = Object.entries(sections).map(([name, s]) => {
+    const r = s.resources;
+    const pct = (cpu) => (100 * cpu) / r.wallSeconds;
+    return [name, r.wallSeconds, r.cpuSeconds.server, pct(r.cpuSeconds.server), r.cpuSeconds.worker, pct(r.cpuSeconds.worker), r.cpuSeconds.temporal, pct(r.cpuSeconds.temporal), r.cpuSeconds.bench, pct(r.cpuSeconds.bench), r.rssPeakMb.server];
+  });
+  return [
+    '## Resources per section (CPU seconds and % of one core, from /proc)',
+    markdownTable(['section', 'wall s', 'server cpu s', '%', 'worker cpu s', '%', 'temporal cpu s', '%', 'bench cpu s', '%', 'server RSS peak MB'], rows),
+    '',
+    `Peak RSS over the whole run (MB): server ${peak.server.toFixed(0)}, worker ${peak.worker.toFixed(0)}, temporal ${peak.temporal.toFixed(0)}.`,
+  ].join('\n');
+}
+
+// ---- main -----------------------------------------------------------------------------------
+
+const SECTIONS = [
+  { key: 'create', run: benchCreate, render: renderCreate },
+  { key: 'get', run: benchGet, render: renderGet },
+  { key: 'update', run: benchUpdate, render: renderUpdate },
+  { key: 'pollLoad', run: benchPollLoad, render: renderPoll },
+  { key: 'endToEnd', run: benchE2e, render: renderE2e },
+];
+
+/** Runs one section, recording wall time, CPU seconds per process and the server's peak RSS. */
+async function runSection(ctx, section) {
+  ctx.sampler.resetWindow();
+  const cpu0 = ctx.sampler.cpuSnapshot();
+  const t0 = now();
+  const data = await section.run(ctx);
+  const cpu1 = ctx.sampler.cpuSnapshot();
+  const cpuSeconds = Object.fromEntries(Object.keys(cpu1).map((k) => [k, cpu1[k] - cpu0[k]]));
+  data.resources = { wallSeconds: (now() - t0) / 1000, cpuSeconds, rssPeakMb: ctx.sampler.windowPeak() };
+  console.log(`\n${section.render(data)}\n`);
+  return data;
+}
+
+async function warmUp(ctx) {
+  const n = ctx.cfg.warmupCalls;
+  log(`warm-up: ${n} calls of each kind`);
+  await measure(n, 1, () => ctx.mcp.listTools());
+  const { results } = await measure(n, 1, () => createOurs(ctx, 600));
+  await measure(n, 1, () => startRaw(ctx, 600));
+  const ids = results.filter(Boolean).map((r) => r.taskId);
+  await measure(ids.length, 1, (i) => ctx.mcp.getTask(ids[i]));
+  await measure(ids.length, 1, (i) => rawDescribe(ctx, ids[i]));
+  await measure(ids.length, 1, (i) => rawQuery(ctx, ids[i]));
+  await terminateLive(ctx);
+}
+
+async function connectRaw(cleanup, address) {
+  const connection = await Connection.connect({ address });
+  cleanup.add('raw Temporal connection', undefined, () => connection.close());
+  return new Client({ connection, namespace: 'default' });
+}
+
+function writeResults(report) {
+  fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
+  log(`results written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
+}
+
+async function main(cleanup) {
+  const cfg = loadConfig();
+  const machine = machineInfo();
+  const startedAt = new Date().toISOString();
+  log(`${cfg.quick ? 'QUICK' : 'full'} run on ${machine.nproc} × ${machine.cpuModel}`);
+  const infra = await startInfra(cleanup, { pollIntervalMs: cfg.pollIntervalMs });
+  log(`Temporal ${infra.address}, MCP ${infra.url}, server pid ${infra.pids.server}`);
+  const sampler = startSampler(infra.pids);
+  cleanup.add('sampler', undefined, () => sampler.stop());
+  const ctx = { cfg, mcp: mcpTasks(infra.url), client: await connectRaw(cleanup, infra.address), sampler, live: new Set() };
+  try {
+    await warmUp(ctx);
+    const results = {};
+    for (const section of SECTIONS) results[section.key] = await runSection(ctx, section);
+    console.log(`${renderResources(results, sampler.peak())}\n`);
+    writeResults({ startedAt, finishedAt: new Date().toISOString(), machine, config: cfg, serverRssPeakMb: sampler.peak().server, rssPeakMb: sampler.peak(), results });
+  } finally {
+    await terminateLive(ctx).catch(() => undefined);
+  }
+}
+
+function installSignalHandlers(cleanup) {
+  const onSignal = (signal) => {
+    log(`${signal}: stopping everything`);
+    cleanup.run().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.on('exit', () => cleanup.killLeftovers());
+}
+
+if (require.main === module) {
+  const cleanup = new Cleanup();
+  installSignalHandlers(cleanup);
+  main(cleanup)
+    .then(() => 0, (err) => {
+      console.error(`bench failed: ${err.stack ?? err}`);
+      return 1;
+    })
+    .then(async (code) => {
+      await cleanup.run();
+      process.exit(code);
+    });
+}
+
+module.exports = { measure, loadConfig };

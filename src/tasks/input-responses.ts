@@ -1,0 +1,40 @@
+import { fromJsonSchema } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import type { InputRequest } from '../workflows/task-types';
+
+const ElicitResultSchema = z.object({
+  action: z.enum(['accept', 'decline', 'cancel']),
+  content: z.record(z.string(), z.unknown()).optional(),
+});
+
+const CreateMessageResultSchema = z.looseObject({
+  role: z.enum(['user', 'assistant']),
+  content: z.unknown(),
+  model: z.string(),
+});
+
+const ListRootsResultSchema = z.looseObject({ roots: z.array(z.looseObject({ uri: z.string() })) });
+
+/**
+ * Checks one tasks/update answer against the request it answers (for a form elicitation:
+ * its requestedSchema). Returns why it does not fit, or undefined when it does.
+ */
+export function whyResponseDoesNotFit(request: InputRequest, response: unknown): string | undefined {
+  switch (request.method) {
+    case 'elicitation/create': {
+      const parsed = ElicitResultSchema.safeParse(response);
+      if (!parsed.success) return 'an elicitation answer must be {action: "accept"|"decline"|"cancel", content?}';
+      const schema = (request.params as { requestedSchema?: Record<string, unknown> }).requestedSchema;
+      if (parsed.data.action !== 'accept' || !schema) return undefined;
+      const checked = fromJsonSchema(schema as never)['~standard'].validate(parsed.data.content ?? {});
+      if (checked instanceof Promise) return undefined; // the SDK's validators are synchronous
+      return checked.issues ? `content does not fit the requested schema: ${checked.issues.map((i) => i.message).join('; ')}` : undefined;
+    }
+    case 'sampling/createMessage':
+      return CreateMessageResultSchema.safeParse(response).success ? undefined : 'a sampling answer must be a CreateMessageResult';
+    case 'roots/list':
+      return ListRootsResultSchema.safeParse(response).success ? undefined : 'a roots answer must be {roots: [{uri}]}';
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,46 @@
+/** Case 5: Temporal down: clear -32603 errors in bounded time, never "task not found"; recovers by itself. */
+import { call, pollTask, rpc, startServe, startWorker } from '../support/mcp';
+import { stopAll } from '../support/processes';
+import { freePort } from '../support/ports';
+import { startTestTemporal, TestTemporal } from '../support/temporal';
+import { createTask, report, sleep } from './support';
+
+let temporal: TestTemporal;
+afterAll(async () => {
+  await stopAll();
+  await temporal?.stop();
+});
+
+test('Temporal unreachable: tools/call and tasks/get answer -32603 within the bound, then recover', async () => {
+  const port = await freePort();
+  temporal = await startTestTemporal(undefined, port);
+  const { dbFile, address } = temporal;
+  await startWorker(address);
+  const { url } = await startServe(address, ['--temporal-timeout-ms', '2000']);
+  const taskId = await createTask(url, 'wait_and_echo', { text: 'survives', seconds: 3 });
+
+  process.kill(temporal.server.pid, 'SIGKILL');
+  await temporal.stop().catch(() => undefined);
+
+  let started = Date.now();
+  const create = await rpc(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 1 } });
+  const createMs = Date.now() - started;
+  expect(create.body.result).toBeUndefined();
+  expect(create.body.error).toMatchObject({ code: -32603, message: expect.stringMatching(/Temporal\) is unavailable/) });
+  expect(createMs).toBeLessThan(10_000);
+
+  started = Date.now();
+  const get = await rpc(url, 'tasks/get', { taskId });
+  expect(get.body.error.code).toBe(-32603);
+  expect(Date.now() - started).toBeLessThan(10_000);
+  const update = await rpc(url, 'tasks/update', { taskId, inputResponses: {} });
+  expect(update.body.error.code).toBe(-32603);
+
+  await sleep(500);
+  temporal = await startTestTemporal(dbFile, port);
+  const done = await pollTask(url, taskId, undefined, 90_000);
+  expect(done).toMatchObject({ status: 'completed', result: { content: [{ text: 'survives' }] } });
+  const again = await createTask(url, 'wait_and_echo', { text: 'after', seconds: 0 });
+  expect((await pollTask(url, again)).result.content[0].text).toBe('after');
+  report('temporal unreachable', { createErrorMs: createMs, createResultsWhileDown: 0, notFoundWhileDown: 0, lost: 0 });
+});
