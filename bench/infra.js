@@ -66,8 +66,8 @@ class Cleanup {
 }
 
 /** `node dist/cli.js ...args` with its output collected; waitFor resolves on a regex match. */
-function spawnCli(args, env) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnCli(args, env, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const waiters = new Set();
   const onData = (d) => {
@@ -117,8 +117,11 @@ async function stopProcess(child, exited, alive, timeoutMs) {
   return code;
 }
 
-/** Temporal dev server + worker + `serve`, all registered with cleanup. */
-async function startInfra(cleanup, { pollIntervalMs }) {
+/**
+ * Temporal dev server + worker + `serve`, all registered with cleanup. With profileDir, `serve`
+ * runs under --cpu-prof and writes a .cpuprofile there when it exits.
+ */
+async function startInfra(cleanup, { pollIntervalMs, profileDir }) {
   const { startDevServer } = require('../dist/temporal/dev-server');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-bench-'));
   const dbFile = path.join(dir, 'temporal.db');
@@ -131,7 +134,8 @@ async function startInfra(cleanup, { pollIntervalMs }) {
   const worker = spawnCli(['worker'], env);
   cleanup.add('worker', worker.child.pid, () => worker.stop());
   await worker.waitFor(/worker polling task queue/);
-  const serve = spawnCli(['serve', '--port', '0', '--poll-interval-ms', String(pollIntervalMs)], env);
+  const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const serve = spawnCli(['serve', '--port', '0', '--poll-interval-ms', String(pollIntervalMs)], env, profiling);
   cleanup.add('serve', serve.child.pid, () => serve.stop());
   const [, url] = await serve.waitFor(/MCP endpoint: (\S+)/);
   return {

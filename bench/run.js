@@ -53,8 +53,12 @@ function loadConfig() {
       createConcurrency: 32,
       pollMs: envInt('BENCH_E2E_POLL_MS', 250),
       timeoutMs: 180_000,
+      unloadedTasks: pick(5, 3), // one at a time, polled every 50 ms: the floor without load
+      unloadedPollMs: 50,
     },
     setupConcurrency: 32, // creating fixtures, settling, terminating
+    // BENCH_PROFILE_SERVER=1: the MCP server runs under --cpu-prof (skews its latencies a little)
+    profileDir: process.env.BENCH_PROFILE_SERVER === '1' ? path.join(__dirname, 'results', 'profiles') : undefined,
   };
 }
 
@@ -87,7 +91,40 @@ async function measure(count, concurrency, fn, timeLimitMs = 120_000) {
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
   const wallMs = now() - start;
   const stat = { concurrency, ...summarize(latencies), perSecond: latencies.length / (wallMs / 1000), wallMs, ...failure };
-  return { stat, results };
+  return { stat, results, latencies };
+}
+
+/** Several measure() runs of the same thing as one: percentiles over all calls, summed wall time. */
+function mergeRuns(runs) {
+  const latencies = runs.flatMap((r) => r.latencies);
+  const wallMs = runs.reduce((a, r) => a + r.stat.wallMs, 0);
+  const errors = runs.reduce((a, r) => a + r.stat.errors, 0);
+  const firstError = runs.map((r) => r.stat.firstError).find(Boolean);
+  return { concurrency: runs[0].stat.concurrency, ...summarize(latencies), perSecond: latencies.length / (wallMs / 1000), wallMs, errors, firstError };
+}
+
+/**
+ * Sequential (c=1) latencies of several operations, interleaved: for call i every op runs once,
+ * in an order rotated by i, so that background noise and drift hit all of them alike.
+ */
+async function measureInterleaved(count, ops, timeLimitMs = 120_000) {
+  const names = Object.keys(ops);
+  const acc = Object.fromEntries(names.map((n) => [n, { latencies: [], errors: 0, firstError: undefined }]));
+  const stopAt = now() + timeLimitMs;
+  for (let i = 0; i < count && now() < stopAt; i++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(i + k) % names.length];
+      const t = now();
+      try {
+        await ops[name](i);
+        acc[name].latencies.push(now() - t);
+      } catch (err) {
+        acc[name].errors++;
+        acc[name].firstError ??= err.message;
+      }
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, { concurrency: 1, ...summarize(acc[n].latencies), errors: acc[n].errors, firstError: acc[n].firstError }]));
 }
 
 /** Runs fn over items with bounded concurrency, ignoring (but counting) failures. */
@@ -202,12 +239,15 @@ async function benchCreate(ctx) {
   const rows = [];
   for (const concurrency of levels) {
     const n = concurrency === 1 ? callsAtC1 : calls;
-    log(`create: ${n} calls at c=${concurrency}`);
-    const ours = (await measure(n, concurrency, () => createOurs(ctx, seconds), limit)).stat;
-    const raw = (await measure(n, concurrency, () => startRaw(ctx, seconds), limit)).stat;
-    const rawLikeServer = (await measure(n, concurrency, () => startRawLikeServer(ctx, seconds), limit)).stat;
-    rows.push({ concurrency, ours, raw, rawLikeServer });
-    await terminateLive(ctx);
+    log(`create: ${n} calls at c=${concurrency} (of each kind)`);
+    const kinds = { ours: createOurs, raw: startRaw, rawLikeServer: startRawLikeServer };
+    const runs = { ours: [], raw: [], rawLikeServer: [] };
+    // two halves, in order ours, raw, raw+options and then reversed, against drift
+    for (const order of [Object.keys(kinds), Object.keys(kinds).reverse()]) {
+      for (const kind of order) runs[kind].push(await measure(Math.ceil(n / 2), concurrency, () => kinds[kind](ctx, seconds), limit));
+      await terminateLive(ctx);
+    }
+    rows.push({ concurrency, ours: mergeRuns(runs.ours), raw: mergeRuns(runs.raw), rawLikeServer: mergeRuns(runs.rawLikeServer) });
   }
   const toolsList = (await measure(callsAtC1, 1, () => ctx.mcp.listTools(), limit)).stat;
   return { rows, toolsList };
@@ -239,16 +279,14 @@ function renderCreate({ rows, toolsList }) {
 
 // ---- 2. get ---------------------------------------------------------------------------------
 
-/** tasks/get beside raw describe(), raw query and the server's own Temporal calls, all at c=1. */
-async function compareGets(ctx, ids, status, equivalent) {
-  const limit = ctx.cfg.measureTimeLimitMs;
-  const n = ids.length;
-  return {
-    ours: (await measure(n, 1, (i) => getExpecting(ctx, ids[i], status), limit)).stat,
-    describe: (await measure(n, 1, (i) => rawDescribe(ctx, ids[i]), limit)).stat,
-    query: (await measure(n, 1, (i) => rawQuery(ctx, ids[i]), limit)).stat,
-    equivalent: (await measure(n, 1, (i) => equivalent(ctx, ids[i]), limit)).stat,
-  };
+/** tasks/get beside raw describe(), raw query and the server's own Temporal calls: c=1, interleaved. */
+function compareGets(ctx, ids, status, equivalent) {
+  return measureInterleaved(ids.length, {
+    ours: (i) => getExpecting(ctx, ids[i], status),
+    describe: (i) => rawDescribe(ctx, ids[i]),
+    query: (i) => rawQuery(ctx, ids[i]),
+    equivalent: (i) => equivalent(ctx, ids[i]),
+  }, ctx.cfg.measureTimeLimitMs);
 }
 
 async function benchGet(ctx) {
@@ -289,14 +327,21 @@ function renderGet(data) {
 async function benchUpdate(ctx) {
   const { tasks, seconds } = ctx.cfg.update;
   const limit = ctx.cfg.measureTimeLimitMs;
-  log(`update: ${tasks} running tasks`);
-  const { ids } = await createFixtureTasks(ctx, tasks, seconds);
-  await waitSettled(ctx, ids);
+  log(`update: 2 × ${tasks} running tasks`);
+  // separate task sets, so neither signal lands while the other's workflow task is in flight
+  const forOurs = (await createFixtureTasks(ctx, tasks, seconds)).ids;
+  const forRaw = (await createFixtureTasks(ctx, tasks, seconds)).ids;
+  await waitSettled(ctx, [...forOurs, ...forRaw]);
   const answer = { x: { action: 'accept', content: {} } };
-  const ours = (await measure(ids.length, 1, (i) => ctx.mcp.updateTask(ids[i], answer), limit)).stat;
-  const raw = (await measure(ids.length, 1, (i) => rawSignal(ctx, ids[i]), limit)).stat;
+  const result = await measureInterleaved(tasks, {
+    ours: async (i) => {
+      const ack = await ctx.mcp.updateTask(forOurs[i], answer);
+      if (ack.resultType !== 'complete') throw new Error(`unexpected ack ${JSON.stringify(ack)}`);
+    },
+    raw: (i) => rawSignal(ctx, forRaw[i]),
+  }, limit);
   await terminateLive(ctx);
-  return { ours, raw };
+  return result;
 }
 
 function renderUpdate({ ours, raw }) {
@@ -327,6 +372,7 @@ async function pollOne(ctx, taskId, firstSlot, endAt, intervalMs, acc) {
       acc.firstError ??= err.message;
     }
     slot = Math.max(slot + intervalMs, now()); // missed slots are skipped, not burst
+    if (slot >= endAt) return;
     await sleep(slot - now());
   }
 }
@@ -344,7 +390,7 @@ async function benchPollLoad(ctx) {
   const start = now() + 100;
   const endAt = start + seconds * 1000;
   await Promise.all(fixtures.ids.map((id, i) => pollOne(ctx, id, start + (i / liveTasks) * intervalMs, endAt, intervalMs, acc)));
-  const elapsedS = (now() - start) / 1000;
+  const elapsedS = Math.max(seconds, (now() - start) / 1000); // includes calls still running at the end
   const serverRssPeakMb = ctx.sampler.windowPeak().server;
   await terminateLive(ctx);
   return {
@@ -390,15 +436,61 @@ async function temporalSideOverheads(ctx, ids, taskMs) {
   return results.filter((d) => d?.closeTime).map((d) => d.closeTime.getTime() - d.startTime.getTime() - taskMs);
 }
 
-async function benchE2e(ctx) {
+const tsMs = (ts) => Number(ts.seconds) * 1000 + Math.floor((ts.nanos ?? 0) / 1e6);
+
+/** Where one finished wait_and_echo spent its time beyond the timer, from its history (ms). */
+function historyPhases(events, taskMs) {
+  const at = (attr, nth = 0) => {
+    const event = events.filter((e) => e[attr])[nth];
+    return event ? tsMs(event.eventTime) : NaN;
+  };
+  const completed = at('workflowExecutionCompletedEventAttributes');
+  return {
+    firstTaskPickup: at('workflowTaskStartedEventAttributes', 0) - at('workflowExecutionStartedEventAttributes'),
+    firstTaskRun: at('workflowTaskCompletedEventAttributes', 0) - at('workflowTaskStartedEventAttributes', 0),
+    timerLate: at('timerFiredEventAttributes') - at('timerStartedEventAttributes') - taskMs,
+    secondTaskPickup: at('workflowTaskStartedEventAttributes', 1) - at('timerFiredEventAttributes'),
+    secondTaskRun: completed - at('workflowTaskStartedEventAttributes', 1),
+    total: completed - at('workflowExecutionStartedEventAttributes') - taskMs,
+  };
+}
+
+/** historyPhases of up to `sample` tasks, summarized per phase. */
+async function historyBreakdown(ctx, ids, taskMs, sample = 100) {
+  const picked = ids.slice(0, sample);
+  const { results } = await measure(picked.length, 16, (i) => handle(ctx, picked[i]).fetchHistory(), 600_000);
+  const phases = results.filter(Boolean).map((h) => historyPhases(h.events ?? [], taskMs));
+  const names = Object.keys(phases[0] ?? {});
+  return Object.fromEntries(names.map((n) => [n, summarize(phases.map((p) => p[n]).filter(Number.isFinite))]));
+}
+
+/** One task at a time, polled closely: what a single task costs beyond its timer without load. */
+async function unloadedE2e(ctx) {
+  const { unloadedTasks, unloadedPollMs, seconds } = ctx.cfg.e2e;
+  const taskMs = seconds * 1000;
+  const observed = [];
+  const ids = [];
+  for (let i = 0; i < unloadedTasks; i++) {
+    const sent = now();
+    const { taskId } = await createOurs(ctx, seconds);
+    const doneAt = await pollUntilCompleted(ctx, taskId, now() + taskMs, unloadedPollMs, now() + 60_000);
+    observed.push(doneAt - sent - taskMs);
+    ids.push(taskId);
+    ctx.live.delete(taskId);
+  }
+  const temporalSide = await temporalSideOverheads(ctx, ids, taskMs);
+  return { tasks: unloadedTasks, pollMs: unloadedPollMs, observedMinusTask: summarize(observed), temporalCloseMinusStartMinusTask: summarize(temporalSide) };
+}
+
+/** The batch: all tasks created at once (bounded concurrency), each polled until completed. */
+async function batchE2e(ctx) {
   const { tasks, seconds, createConcurrency, pollMs, timeoutMs } = ctx.cfg.e2e;
   const taskMs = seconds * 1000;
-  log(`e2e: ${tasks} tasks of ${seconds} s`);
-  const start = now();
-  const deadline = start + timeoutMs;
   const done = [];
   const pollers = [];
   const failures = { errors: 0, firstError: undefined };
+  const start = now(); // before the first create
+  const deadline = start + timeoutMs;
   const { stat: create } = await measure(tasks, createConcurrency, async () => {
     const { taskId } = await createOurs(ctx, seconds);
     const createdAt = now();
@@ -408,19 +500,38 @@ async function benchE2e(ctx) {
     ));
   }, timeoutMs);
   await Promise.all(pollers);
-  const totalMs = done.length ? Math.max(...done.map((d) => d.doneAt)) - start : NaN;
   done.forEach((d) => ctx.live.delete(d.taskId));
+  const totalMs = done.length ? Math.max(...done.map((d) => d.doneAt)) - start : NaN;
   const perTask = done.map((d) => d.doneAt - d.createdAt - taskMs);
-  const temporalSide = await temporalSideOverheads(ctx, done.map((d) => d.taskId), taskMs);
-  await terminateLive(ctx);
   return {
     tasks, completed: done.length, taskSeconds: seconds, pollMs,
     totalMs, overheadPerTaskMs: (totalMs - taskMs) / tasks,
     observedMinusTask: summarize(perTask), medianObservedMinusTaskMs: median(perTask),
-    temporalCloseMinusStartMinusTask: summarize(temporalSide),
-    create, ...failures,
+    create, ...failures, ids: done.map((d) => d.taskId),
   };
 }
+
+async function benchE2e(ctx) {
+  const { tasks, seconds, unloadedTasks } = ctx.cfg.e2e;
+  const taskMs = seconds * 1000;
+  log(`e2e: ${unloadedTasks} tasks one at a time`);
+  const unloaded = await unloadedE2e(ctx);
+  log(`e2e: ${tasks} tasks of ${seconds} s`);
+  const { ids, ...batch } = await batchE2e(ctx);
+  const temporalSide = await temporalSideOverheads(ctx, ids, taskMs);
+  const breakdown = await historyBreakdown(ctx, ids, taskMs);
+  await terminateLive(ctx);
+  return { ...batch, temporalCloseMinusStartMinusTask: summarize(temporalSide), historyBreakdown: breakdown, unloaded };
+}
+
+const PHASES = {
+  firstTaskPickup: 'start → worker picks up 1st workflow task',
+  firstTaskRun: '1st workflow task run (schedules the timer)',
+  timerLate: 'timer fired − timer started − 1 s',
+  secondTaskPickup: 'timer fired → worker picks up 2nd workflow task',
+  secondTaskRun: '2nd workflow task → completed',
+  total: 'close − start − 1 s',
+};
 
 function renderE2e(e) {
   return [
@@ -431,6 +542,16 @@ function renderE2e(e) {
     ),
     '',
     `The observed times include up to one poll interval (${e.pollMs} ms) of polling granularity.`,
+    `Without load (${e.unloaded.tasks} tasks one at a time, polled every ${e.unloaded.pollMs} ms): sent → completed observed − 1 s p50 ${e.unloaded.observedMinusTask.p50.toFixed(0)} ms (max ${e.unloaded.observedMinusTask.max.toFixed(0)}), Temporal close − start − 1 s p50 ${e.unloaded.temporalCloseMinusStartMinusTask.p50.toFixed(0)} ms.`,
+    '',
+    `Temporal-side breakdown from the histories of ${e.historyBreakdown.total?.n ?? 0} tasks (ms beyond the ${e.taskSeconds} s timer):`,
+    markdownTable(
+      ['phase', 'p50', 'p95', 'p99', 'max'],
+      Object.entries(PHASES).map(([key, label]) => {
+        const s = e.historyBreakdown[key] ?? {};
+        return [label, s.p50, s.p95, s.p99, s.max];
+      }),
+    ),
   ].join('\n');
 }
 
@@ -503,7 +624,7 @@ async function main(cleanup) {
   const machine = machineInfo();
   const startedAt = new Date().toISOString();
   log(`${cfg.quick ? 'QUICK' : 'full'} run on ${machine.nproc} × ${machine.cpuModel}`);
-  const infra = await startInfra(cleanup, { pollIntervalMs: cfg.pollIntervalMs });
+  const infra = await startInfra(cleanup, { pollIntervalMs: cfg.pollIntervalMs, profileDir: cfg.profileDir });
   log(`Temporal ${infra.address}, MCP ${infra.url}, server pid ${infra.pids.server}`);
   const sampler = startSampler(infra.pids);
   cleanup.add('sampler', undefined, () => sampler.stop());

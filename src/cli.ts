@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import path from 'node:path';
 import { ConfigError, parseServerConfig, ServerConfig } from './config';
+import { StaticTokenVerifier } from './mcp/auth';
 import { startMcpServer } from './mcp-server';
 import { findTemporalCli, temporalCliVersion } from './temporal/cli-binary';
 import { connectWorkerConnection, temporalSettings } from './temporal/connection';
@@ -21,6 +22,7 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--history-limit <events>', 'history length after which long tools continue as new (MCP_HISTORY_LIMIT)')
     .option('--lenient-headers', 'accept requests without Mcp-Method/Mcp-Name (older clients)')
     .option('--allowed-host <host...>', 'extra Host names accepted (DNS rebinding protection)')
+    .option('--auth-tokens-file <file>', 'require bearer tokens: "principal:token" per line (or MCP_AUTH_TOKENS="p:t,p2:t2")')
     .option('--no-demo-tools', 'do not register the demo tools')
     .option('--conformance-tools', 'register the conformance suite fixture tools');
 }
@@ -52,7 +54,7 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
     const workerConnection = await connectWorkerConnection(settings);
     const worker = await createWorker({ connection: workerConnection, namespace: settings.namespace, taskQueue: config.taskQueue });
     const running = worker.run();
-    const mcp = await startMcpServer(config, settings);
+    const mcp = await startMcpServer(config, settings, { tokenVerifier: tokenVerifierFrom(opts) });
     console.log(`MCP endpoint:     ${mcp.url}`);
     console.log(`Temporal UI:      ${dev.uiUrl}/namespaces/default/workflows`);
     console.log(`Temporal address: ${dev.address} (db ${opts.dbFile})`);
@@ -65,8 +67,15 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
     });
   });
 
+/** Bearer tokens from --auth-tokens-file or MCP_AUTH_TOKENS; none means no authentication. */
+function tokenVerifierFrom(opts: Record<string, unknown>): StaticTokenVerifier | undefined {
+  if (typeof opts.authTokensFile === 'string') return StaticTokenVerifier.fromFile(opts.authTokensFile);
+  if (process.env.MCP_AUTH_TOKENS) return StaticTokenVerifier.parse(process.env.MCP_AUTH_TOKENS, 'MCP_AUTH_TOKENS');
+  return undefined;
+}
+
 serverOptions(program.command('serve').description('MCP endpoint only, on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE'), '3000').action(async (opts) => {
-  const mcp = await startMcpServer(configFrom(opts), temporalSettings());
+  const mcp = await startMcpServer(configFrom(opts), temporalSettings(), { tokenVerifier: tokenVerifierFrom(opts) });
   console.log(`MCP endpoint: ${mcp.url}`);
   onStop(() => mcp.close());
 });

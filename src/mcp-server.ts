@@ -1,3 +1,4 @@
+import type { OAuthTokenVerifier } from '@modelcontextprotocol/server';
 import type { ServerConfig } from './config';
 import { createServerFactory } from './mcp/server-factory';
 import { RunningHttpServer, startHttpServer } from './mcp/http-server';
@@ -13,13 +14,20 @@ export interface McpServerHandle extends RunningHttpServer {
 }
 
 /** The MCP endpoint: stateless itself, every task lives in Temporal, so any replica answers any task. */
-export async function startMcpServer(config: ServerConfig, temporal: TemporalSettings, log = console.error): Promise<McpServerHandle> {
+export interface McpServerExtras {
+  /** Bearer-token verification (static tokens, or the SDK's OAuth resource-server verifier). */
+  tokenVerifier?: OAuthTokenVerifier;
+  log?: (message: string) => void;
+}
+
+export async function startMcpServer(config: ServerConfig, temporal: TemporalSettings, extras: McpServerExtras = {}): Promise<McpServerHandle> {
+  const log = extras.log ?? console.error;
   const client = await connectClient(temporal);
   const { ttlMs, searchAttributes } = await namespaceFacts(client, config, log);
   const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes });
   const registry = buildRegistry(config);
   const factory = createServerFactory({ registry, store, pollIntervalMs: config.pollIntervalMs, version: VERSION });
-  const http = await startHttpServer(factory, config);
+  const http = await startHttpServer(factory, { ...config, tokenVerifier: extras.tokenVerifier });
   return {
     ...http,
     close: async () => {

@@ -4,7 +4,9 @@ import {
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   type McpServerFactory,
+  type OAuthTokenVerifier,
   originValidationResponse,
+  requireBearerAuth,
 } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import http from 'node:http';
@@ -19,6 +21,8 @@ export interface HttpServerOptions {
   allowedOrigins: string[];
   strictHeaders: boolean;
   maxBodyBytes: number;
+  /** When set, every request needs `Authorization: Bearer <token>`; its principal owns the tasks it creates. */
+  tokenVerifier?: OAuthTokenVerifier;
 }
 
 export interface RunningHttpServer {
@@ -34,10 +38,13 @@ export async function startHttpServer(factory: McpServerFactory, opts: HttpServe
   const mcp = createMcpHandler(factory, { legacy: 'stateless' });
   const hosts = [...localhostAllowedHostnames(), ...opts.allowedHosts];
   const origins = [...localhostAllowedOrigins(), ...opts.allowedOrigins];
+  const gate = opts.tokenVerifier ? requireBearerAuth({ verifier: opts.tokenVerifier }) : undefined;
   const fetch = async (request: Request, options?: Parameters<typeof mcp.fetch>[1]) => {
     const rejected = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
     if (rejected) return rejected;
-    return mcp.fetch(opts.strictHeaders ? request : await withRoutingHeaders(request), options);
+    const auth = gate ? await gate(request) : undefined;
+    if (auth instanceof Response) return auth;
+    return mcp.fetch(opts.strictHeaders ? request : await withRoutingHeaders(request), { ...options, ...(auth ? { authInfo: auth } : {}) });
   };
   const node = toNodeHandler({ fetch }, { maxRequestBodySize: opts.maxBodyBytes });
   const server = http.createServer((req, res) => {

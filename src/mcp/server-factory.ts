@@ -36,7 +36,7 @@ export function createServerFactory(deps: ServerDeps) {
         return (await handleToolsCall(request.params, reqCtx, { ...deps, owner: ctx.authInfo?.clientId })) as never;
       };
     }
-    if (modern) registerTasksMethods(server, deps);
+    if (modern) registerTasksMethods(server, { ...deps, principal: ctx.authInfo?.clientId });
     return server;
   };
 }

@@ -9,6 +9,8 @@ import { declaresTasks } from './negotiation';
 export interface TasksMethodsDeps {
   store: TemporalTaskStore;
   pollIntervalMs: number;
+  /** The authenticated caller; a task is visible only to the principal that created it. */
+  principal?: string;
 }
 
 // taskId is checked by hand so that the capability check (-32021) comes before it (-32602).
@@ -19,7 +21,7 @@ export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps):
   const low = server.server;
   low.setRequestHandler('tasks/get', { params: TaskParamsSchema }, (params, ctx) =>
     guarded(params, ctx, async (taskId) => {
-      const task = await deps.store.read(taskId);
+      const task = await deps.store.read(taskId, deps.principal);
       if (!task) throw new TaskNotFoundError();
       return { ...toDetailedTask(task, deps.pollIntervalMs), resultType: 'complete' as const };
     }),
@@ -30,13 +32,13 @@ export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps):
       // outstanding key answered badly is refused while unknown keys stay ignored
       const dropped = Object.fromEntries((ctx.mcpReq.droppedInputResponseKeys ?? []).map((k) => [k, null]));
       const responses = { ...dropped, ...ctx.mcpReq.inputResponses };
-      if (!(await deps.store.sendInput(taskId, responses))) throw new TaskNotFoundError();
+      if (!(await deps.store.sendInput(taskId, deps.principal, responses))) throw new TaskNotFoundError();
       return { resultType: 'complete' as const };
     }),
   );
   low.setRequestHandler('tasks/cancel', { params: TaskParamsSchema }, (params, ctx) =>
     guarded(params, ctx, async (taskId) => {
-      if (!(await deps.store.cancel(taskId))) throw new TaskNotFoundError();
+      if (!(await deps.store.cancel(taskId, deps.principal))) throw new TaskNotFoundError();
       return { resultType: 'complete' as const };
     }),
   );

@@ -11,6 +11,7 @@ import type { CallToolResult, TaskProgress } from '../workflows/task-types';
 import { MCP_PROTOCOL_ERROR, PROGRESS_MEMO_KEY, TASK_MEMO_KEY } from '../workflows/task-types';
 import { MCP_TASK_STATUS, MCP_TOOL } from './search-attributes';
 import type { JsonRpcErrorObject, TaskMemo, TaskSnapshot, TaskState } from './task-snapshot';
+import { isTerminal } from './detailed-task';
 import { whyResponseDoesNotFit } from './input-responses';
 import { mintTaskId } from './task-id';
 
@@ -82,13 +83,16 @@ export class TemporalTaskStore {
     throw new ToolProtocolError({ code: -32603, message: 'The tool was cancelled' });
   }
 
-  /** The task, or undefined when unknown or expired. Errors from Temporal propagate (not "unknown"). */
-  async read(taskId: string): Promise<TaskSnapshot | undefined> {
+  /**
+   * The task, or undefined when unknown, expired or owned by another principal (all answered
+   * alike, after the same single describe()). Errors from Temporal propagate (not "unknown").
+   */
+  async read(taskId: string, principal?: string): Promise<TaskSnapshot | undefined> {
     const handle = this.client.workflow.getHandle(taskId);
     const description = await this.describe(handle);
     if (!description) return undefined;
     const memo = description.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined;
-    if (!memo) return undefined; // not a task of ours
+    if (!memo || memo.owner !== principal) return undefined; // not a task of ours, or not this caller's
     const running = description.status.name === 'RUNNING';
     if (!running && Date.now() > Date.parse(memo.createdAt) + memo.ttlMs) return undefined;
     const base = { taskId, tool: memo.tool, createdAt: memo.createdAt, ttlMs: memo.ttlMs, owner: memo.owner };
@@ -110,8 +114,8 @@ export class TemporalTaskStore {
    * them); an answer that does not fit its request throws InputResponseError and nothing is sent.
    * The ack comes once Temporal has recorded the signal: no worker is needed.
    */
-  async sendInput(taskId: string, responses: Record<string, unknown>): Promise<TaskSnapshot | undefined> {
-    const task = await this.read(taskId);
+  async sendInput(taskId: string, principal: string | undefined, responses: Record<string, unknown>): Promise<TaskSnapshot | undefined> {
+    const task = await this.read(taskId, principal);
     if (!task || task.state.status !== 'input_required') return task;
     const pending = task.state.inputRequests;
     const answers = Object.fromEntries(Object.entries(responses).filter(([key]) => key in pending));
@@ -119,24 +123,23 @@ export class TemporalTaskStore {
       const why = whyResponseDoesNotFit(pending[key], answer);
       if (why) throw new InputResponseError(key, why);
     }
-    if (Object.keys(answers).length > 0) await this.signalOrCheck(taskId, (h) => h.signal(inputResponsesSignal, answers));
+    if (Object.keys(answers).length > 0) await this.toRunning(taskId, (h) => h.signal(inputResponsesSignal, answers));
     return task;
   }
 
-  /** Requests cooperative cancellation. False when unknown; true (a no-op) for a closed task. */
-  async cancel(taskId: string): Promise<boolean> {
-    return this.signalOrCheck(taskId, (h) => h.cancel().then(() => undefined));
+  /** Requests cooperative cancellation; a no-op for a task that already ended. Undefined when unknown. */
+  async cancel(taskId: string, principal?: string): Promise<TaskSnapshot | undefined> {
+    const task = await this.read(taskId, principal);
+    if (task && !isTerminal(task)) await this.toRunning(taskId, (h) => h.cancel().then(() => undefined));
+    return task;
   }
 
-  private async signalOrCheck(taskId: string, send: (h: WorkflowHandle) => Promise<void>): Promise<boolean> {
-    const handle = this.client.workflow.getHandle(taskId);
+  /** Sends to a running workflow; one that closed in the meantime answers NotFound, which is fine. */
+  private async toRunning(taskId: string, send: (h: WorkflowHandle) => Promise<void>): Promise<void> {
     try {
-      await this.bounded(() => send(handle));
-      return true;
+      await this.bounded(() => send(this.client.workflow.getHandle(taskId)));
     } catch (err) {
-      // Closed workflows answer NotFound to signals and cancels: still a known task.
-      if (err instanceof WorkflowNotFoundError) return (await this.read(taskId)) !== undefined;
-      throw err;
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
     }
   }
 
