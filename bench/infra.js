@@ -171,6 +171,13 @@ function readCpuSeconds(pid) {
   }
 }
 
+/** Busy CPU seconds of the whole machine (all cores) since boot, from /proc/stat. */
+function readMachineBusySeconds() {
+  const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+  return (user + nice + system + irq + softirq + (steal || 0)) / CLOCK_TICKS;
+}
+
 /**
  * Samples the RSS of each pid every intervalMs: overall peak and a peak since the last
  * resetWindow(); cpuSnapshot() gives CPU seconds per process (and of this bench process).
@@ -202,7 +209,11 @@ function startSampler(pids, intervalMs = 200) {
     },
     cpuSnapshot: () => {
       const own = process.cpuUsage();
-      return { ...Object.fromEntries(names.map((n) => [n, readCpuSeconds(pids[n])])), bench: (own.user + own.system) / 1e6 };
+      return {
+        ...Object.fromEntries(names.map((n) => [n, readCpuSeconds(pids[n])])),
+        bench: (own.user + own.system) / 1e6,
+        machine: readMachineBusySeconds(),
+      };
     },
     stop: () => clearInterval(timer),
   };
@@ -223,4 +234,11 @@ function machineInfo() {
   };
 }
 
-module.exports = { Cleanup, startInfra, startSampler, machineInfo, HOST };
+/** % of one core the whole machine is busy over ms (before our processes exist: the background). */
+async function machineBusyPercent(ms = 2000) {
+  const before = readMachineBusySeconds();
+  await new Promise((r) => setTimeout(r, ms));
+  return (100 * (readMachineBusySeconds() - before)) / (ms / 1000);
+}
+
+module.exports = { Cleanup, startInfra, startSampler, machineInfo, machineBusyPercent, HOST };

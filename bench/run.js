@@ -8,10 +8,11 @@
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { Client, Connection } = require('@temporalio/client');
-const { Cleanup, startInfra, startSampler, machineInfo } = require('./infra');
+const { Cleanup, startInfra, startSampler, machineInfo, machineBusyPercent } = require('./infra');
 const { mcpTasks } = require('./mcp');
 const { summarize, median, ratio, markdownTable } = require('./stats');
 
@@ -51,7 +52,7 @@ function loadConfig() {
       tasks: envInt('BENCH_E2E_TASKS', pick(500, 50)),
       seconds: 1,
       createConcurrency: 32,
-      pollMs: envInt('BENCH_E2E_POLL_MS', 250),
+      pollMs: envInt('BENCH_E2E_POLL_MS', 0), // 0: the pollIntervalMs the server advises
       timeoutMs: 180_000,
       unloadedTasks: pick(5, 3), // one at a time, polled every 50 ms: the floor without load
       unloadedPollMs: 50,
@@ -356,17 +357,17 @@ function renderUpdate({ ours, raw }) {
 
 // ---- 4. poll load ---------------------------------------------------------------------------
 
-/** One client polling one task at intervalMs from its staggered first slot until endAt. */
-async function pollOne(ctx, taskId, firstSlot, endAt, intervalMs, acc) {
+/** One client polling one task with op(taskId) every intervalMs from firstSlot until endAt. */
+async function pollOne(op, taskId, firstSlot, endAt, intervalMs, acc) {
   let slot = firstSlot;
   await sleep(slot - now());
   while (now() < endAt) {
     acc.lag.push(Math.max(0, now() - slot));
     const t = now();
     try {
-      const task = await ctx.mcp.getTask(taskId);
+      const running = await op(taskId);
       acc.latencies.push(now() - t);
-      if (task.status !== 'working') acc.unexpected++;
+      if (!running) acc.unexpected++;
     } catch (err) {
       acc.errors++;
       acc.firstError ??= err.message;
@@ -377,41 +378,65 @@ async function pollOne(ctx, taskId, firstSlot, endAt, intervalMs, acc) {
   }
 }
 
+/** Every task polled by op at intervalMs (first polls staggered over one interval) for `seconds`. */
+async function pollWindow(ctx, ids, intervalMs, seconds, op) {
+  ctx.sampler.resetWindow();
+  const rssBefore = ctx.sampler.current().server;
+  const cpu0 = ctx.sampler.cpuSnapshot();
+  const acc = { latencies: [], lag: [], errors: 0, unexpected: 0, firstError: undefined };
+  const start = now() + 100;
+  const endAt = start + seconds * 1000;
+  await Promise.all(ids.map((id, i) => pollOne(op, id, start + (i / ids.length) * intervalMs, endAt, intervalMs, acc)));
+  const elapsedS = Math.max(seconds, (now() - start) / 1000); // includes calls still running at the end
+  return {
+    achievedPerSecond: acc.latencies.length / elapsedS,
+    polls: acc.latencies.length, errors: acc.errors, notRunning: acc.unexpected, firstError: acc.firstError,
+    latency: summarize(acc.latencies), scheduleLag: summarize(acc.lag),
+    serverRssBeforeMb: rssBefore, serverRssPeakMb: ctx.sampler.windowPeak().server,
+    cpuPercent: cpuPercentSince(ctx, cpu0, elapsedS),
+  };
+}
+
+/** CPU of each process (and of the rest of the machine) since cpu0, as % of one core. */
+function cpuPercentSince(ctx, cpu0, seconds) {
+  const cpu1 = ctx.sampler.cpuSnapshot();
+  const pct = Object.fromEntries(Object.keys(cpu1).map((k) => [k, (100 * (cpu1[k] - cpu0[k])) / seconds]));
+  pct.others = pct.machine - pct.server - pct.worker - pct.temporal - pct.bench;
+  return pct;
+}
+
 async function benchPollLoad(ctx) {
   const { liveTasks, seconds } = ctx.cfg.poll;
   log(`poll: creating ${liveTasks} live tasks`);
   const fixtures = await createFixtureTasks(ctx, liveTasks, 600);
   await waitSettled(ctx, fixtures.ids);
   const intervalMs = fixtures.pollIntervalMs;
-  log(`poll: ${liveTasks} tasks polled every ${intervalMs} ms for ${seconds} s`);
-  ctx.sampler.resetWindow();
-  const rssBefore = ctx.sampler.current().server;
-  const acc = { latencies: [], lag: [], errors: 0, unexpected: 0, firstError: undefined };
-  const start = now() + 100;
-  const endAt = start + seconds * 1000;
-  await Promise.all(fixtures.ids.map((id, i) => pollOne(ctx, id, start + (i / liveTasks) * intervalMs, endAt, intervalMs, acc)));
-  const elapsedS = Math.max(seconds, (now() - start) / 1000); // includes calls still running at the end
-  const serverRssPeakMb = ctx.sampler.windowPeak().server;
+  log(`poll: ${liveTasks} tasks, tasks/get every ${intervalMs} ms for ${seconds} s`);
+  const ours = await pollWindow(ctx, fixtures.ids, intervalMs, seconds, async (id) => (await ctx.mcp.getTask(id)).status === 'working');
+  await sleep(2000); // let the server drain
+  log(`poll: the same ${liveTasks} tasks, raw describe() every ${intervalMs} ms for ${seconds} s`);
+  const raw = await pollWindow(ctx, fixtures.ids, intervalMs, seconds, async (id) => (await rawDescribe(ctx, id)).status.name === 'RUNNING');
   await terminateLive(ctx);
-  return {
-    liveTasks, seconds, intervalMs,
-    targetPerSecond: liveTasks / (intervalMs / 1000),
-    achievedPerSecond: acc.latencies.length / elapsedS,
-    polls: acc.latencies.length, errors: acc.errors, notWorking: acc.unexpected, firstError: acc.firstError,
-    latency: summarize(acc.latencies), scheduleLag: summarize(acc.lag),
-    serverRssBeforeMb: rssBefore, serverRssPeakMb,
-    create: fixtures.createStat,
-  };
+  return { liveTasks, seconds, intervalMs, targetPerSecond: liveTasks / (intervalMs / 1000), ours, raw, create: fixtures.createStat };
 }
 
 function renderPoll(p) {
+  const row = (name, r) => [
+    name, p.targetPerSecond, r.achievedPerSecond, r.polls, r.errors + r.notRunning, r.latency.p50, r.latency.p95, r.latency.p99, r.latency.max,
+    r.scheduleLag.p99, r.serverRssBeforeMb, r.serverRssPeakMb,
+  ];
+  const cpuRow = (name, r) => [name, r.cpuPercent.server, r.cpuPercent.worker, r.cpuPercent.temporal, r.cpuPercent.bench, r.cpuPercent.others, r.cpuPercent.machine];
   return [
     `## 4. Poll load: ${p.liveTasks} live tasks, each polled every ${p.intervalMs} ms for ${p.seconds} s`,
     markdownTable(
-      ['live tasks', 'target polls/s', 'achieved polls/s', 'polls', 'errors', 'get p50', 'get p95', 'get p99', 'get max', 'schedule lag p99', 'server RSS before (MB)', 'server RSS peak (MB)'],
-      [[p.liveTasks, p.targetPerSecond, p.achievedPerSecond, p.polls, p.errors + p.notWorking, p.latency.p50, p.latency.p95, p.latency.p99, p.latency.max, p.scheduleLag.p99, p.serverRssBeforeMb, p.serverRssPeakMb]],
+      ['poll', 'target polls/s', 'achieved polls/s', 'polls', 'errors', 'p50', 'p95', 'p99', 'max', 'schedule lag p99', 'server RSS before (MB)', 'server RSS peak (MB)'],
+      [row('tasks/get (ours)', p.ours), row('raw describe()', p.raw)],
     ),
     '',
+    'CPU while polling (% of one core; machine = all cores, others = processes not started by this run):',
+    markdownTable(['poll', 'server', 'worker', 'temporal', 'bench client', 'others', 'machine'], [cpuRow('tasks/get (ours)', p.ours), cpuRow('raw describe()', p.raw)]),
+    '',
+    `Ratio achieved polls/s ours/raw: ${ratio(p.ours.achievedPerSecond, p.raw.achievedPerSecond).toFixed(2)}; p50 latency ours/raw: ${ratio(p.ours.latency.p50, p.raw.latency.p50).toFixed(2)}.`,
     `Creating the ${p.liveTasks} tasks at c=${p.create.concurrency}: ${p.create.perSecond.toFixed(0)}/s, p50 ${p.create.p50.toFixed(1)} ms, p99 ${p.create.p99.toFixed(1)} ms.`,
   ].join('\n');
 }
@@ -491,10 +516,12 @@ async function batchE2e(ctx) {
   const failures = { errors: 0, firstError: undefined };
   const start = now(); // before the first create
   const deadline = start + timeoutMs;
+  let advisedMs;
   const { stat: create } = await measure(tasks, createConcurrency, async () => {
-    const { taskId } = await createOurs(ctx, seconds);
+    const { taskId, pollIntervalMs } = await createOurs(ctx, seconds);
     const createdAt = now();
-    pollers.push(pollUntilCompleted(ctx, taskId, createdAt + taskMs, pollMs, deadline).then(
+    advisedMs = pollIntervalMs;
+    pollers.push(pollUntilCompleted(ctx, taskId, createdAt + taskMs, pollMs || pollIntervalMs, deadline).then(
       (doneAt) => done.push({ taskId, createdAt, doneAt }),
       (err) => { failures.errors++; failures.firstError ??= err.message; },
     ));
@@ -504,7 +531,7 @@ async function batchE2e(ctx) {
   const totalMs = done.length ? Math.max(...done.map((d) => d.doneAt)) - start : NaN;
   const perTask = done.map((d) => d.doneAt - d.createdAt - taskMs);
   return {
-    tasks, completed: done.length, taskSeconds: seconds, pollMs,
+    tasks, completed: done.length, taskSeconds: seconds, pollMs: pollMs || advisedMs,
     totalMs, overheadPerTaskMs: (totalMs - taskMs) / tasks,
     observedMinusTask: summarize(perTask), medianObservedMinusTaskMs: median(perTask),
     create, ...failures, ids: done.map((d) => d.taskId),
@@ -561,11 +588,15 @@ function renderResources(sections, peak) {
   const rows = Object.entries(sections).map(([name, s]) => {
     const r = s.resources;
     const pct = (cpu) => (100 * cpu) / r.wallSeconds;
-    return [name, r.wallSeconds, r.cpuSeconds.server, pct(r.cpuSeconds.server), r.cpuSeconds.worker, pct(r.cpuSeconds.worker), r.cpuSeconds.temporal, pct(r.cpuSeconds.temporal), r.cpuSeconds.bench, pct(r.cpuSeconds.bench), r.rssPeakMb.server];
+    const c = r.cpuSeconds;
+    const others = c.machine - c.server - c.worker - c.temporal - c.bench;
+    return [name, r.wallSeconds, pct(c.server), pct(c.worker), pct(c.temporal), pct(c.bench), pct(others), pct(c.machine), r.rssPeakMb.server];
   });
   return [
-    '## Resources per section (CPU seconds and % of one core, from /proc)',
-    markdownTable(['section', 'wall s', 'server cpu s', '%', 'worker cpu s', '%', 'temporal cpu s', '%', 'bench cpu s', '%', 'server RSS peak MB'], rows),
+    '## Resources per section (CPU as % of one core over the section, from /proc; machine = all cores)',
+    markdownTable(['section', 'wall s', 'server %', 'worker %', 'temporal %', 'bench client %', 'others %', 'machine %', 'server RSS peak MB'], rows),
+    '',
+    `"others" = every process not started by this run (a busy machine skews the results: check it is near 0). ${os.availableParallelism()} cores.`,
     '',
     `Peak RSS over the whole run (MB): server ${peak.server.toFixed(0)}, worker ${peak.worker.toFixed(0)}, temporal ${peak.temporal.toFixed(0)}.`,
   ].join('\n');
@@ -580,6 +611,14 @@ const SECTIONS = [
   { key: 'pollLoad', run: benchPollLoad, render: renderPoll },
   { key: 'endToEnd', run: benchE2e, render: renderE2e },
 ];
+
+/** BENCH_SECTIONS=create,get,... runs only those (default: all). */
+function selectedSections() {
+  const wanted = (process.env.BENCH_SECTIONS ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  const unknown = wanted.filter((w) => !SECTIONS.some((s) => s.key === w));
+  if (unknown.length) throw new Error(`unknown BENCH_SECTIONS ${unknown.join(', ')}; known: ${SECTIONS.map((s) => s.key).join(', ')}`);
+  return wanted.length ? SECTIONS.filter((s) => wanted.includes(s.key)) : SECTIONS;
+}
 
 /** Runs one section, recording wall time, CPU seconds per process and the server's peak RSS. */
 async function runSection(ctx, section) {
@@ -624,6 +663,10 @@ async function main(cleanup) {
   const machine = machineInfo();
   const startedAt = new Date().toISOString();
   log(`${cfg.quick ? 'QUICK' : 'full'} run on ${machine.nproc} × ${machine.cpuModel}`);
+  machine.backgroundCpuPercentAtStart = await machineBusyPercent();
+  if (machine.backgroundCpuPercentAtStart > 20) {
+    log(`WARNING: the machine is already ${machine.backgroundCpuPercentAtStart.toFixed(0)}% busy (of one core) before the run: results will be skewed`);
+  }
   const infra = await startInfra(cleanup, { pollIntervalMs: cfg.pollIntervalMs, profileDir: cfg.profileDir });
   log(`Temporal ${infra.address}, MCP ${infra.url}, server pid ${infra.pids.server}`);
   const sampler = startSampler(infra.pids);
@@ -632,8 +675,8 @@ async function main(cleanup) {
   try {
     await warmUp(ctx);
     const results = {};
-    for (const section of SECTIONS) results[section.key] = await runSection(ctx, section);
-    console.log(`${renderResources(results, sampler.peak())}\n`);
+    for (const section of selectedSections()) results[section.key] = await runSection(ctx, section);
+    console.log(`${renderResources(results, sampler.peak())}\nBackground CPU before the run: ${machine.backgroundCpuPercentAtStart.toFixed(0)}% of one core.\n`);
     writeResults({ startedAt, finishedAt: new Date().toISOString(), machine, config: cfg, serverRssPeakMb: sampler.peak().server, rssPeakMb: sampler.peak(), results });
   } finally {
     await terminateLive(ctx).catch(() => undefined);
