@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import path from 'node:path';
 import { ConfigError, parseServerConfig, ServerConfig } from './config';
 import { StaticTokenVerifier } from './mcp/auth';
-import { startMcpServer } from './mcp-server';
+import { runMcpStdio, startMcpServer } from './mcp-server';
 import { findTemporalCli, temporalCliVersion } from './temporal/cli-binary';
 import { connectWorkerConnection, temporalSettings } from './temporal/connection';
 import { startDevServer } from './temporal/dev-server';
@@ -74,11 +74,17 @@ function tokenVerifierFrom(opts: Record<string, unknown>): StaticTokenVerifier |
   return undefined;
 }
 
-serverOptions(program.command('serve').description('MCP endpoint only, on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE'), '3000').action(async (opts) => {
-  const mcp = await startMcpServer(configFrom(opts), temporalSettings(), { tokenVerifier: tokenVerifierFrom(opts) });
-  console.log(`MCP endpoint: ${mcp.url}`);
-  onStop(() => mcp.close());
-});
+serverOptions(program.command('serve').description('MCP endpoint only, on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE'), '3000')
+  .option('--stdio', 'serve MCP over stdin/stdout (desktop clients) instead of HTTP')
+  .action(async (opts) => {
+    if (opts.stdio) {
+      await runMcpStdio(configFrom(opts), temporalSettings()); // stdout carries MCP: logs go to stderr
+      process.exit(0);
+    }
+    const mcp = await startMcpServer(configFrom(opts), temporalSettings(), { tokenVerifier: tokenVerifierFrom(opts) });
+    console.log(`MCP endpoint: ${mcp.url}`);
+    onStop(() => mcp.close());
+  });
 
 program
   .command('worker')

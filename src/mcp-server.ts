@@ -1,7 +1,9 @@
-import type { OAuthTokenVerifier } from '@modelcontextprotocol/server';
+import type { McpServerFactory, OAuthTokenVerifier } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Client } from '@temporalio/client';
 import type { ServerConfig } from './config';
-import { createServerFactory } from './mcp/server-factory';
 import { RunningHttpServer, startHttpServer } from './mcp/http-server';
+import { createServerFactory } from './mcp/server-factory';
 import { SEARCH_ATTRIBUTES } from './tasks/search-attributes';
 import { TemporalTaskStore } from './tasks/temporal-task-store';
 import { connectClient, hasSearchAttributes, namespaceRetentionMs, TemporalSettings } from './temporal/connection';
@@ -9,24 +11,19 @@ import { buildRegistry } from './tools';
 
 const VERSION: string = require('../package.json').version;
 
-export interface McpServerHandle extends RunningHttpServer {
-  close(): Promise<void>;
-}
-
-/** The MCP endpoint: stateless itself, every task lives in Temporal, so any replica answers any task. */
 export interface McpServerExtras {
   /** Bearer-token verification (static tokens, or the SDK's OAuth resource-server verifier). */
   tokenVerifier?: OAuthTokenVerifier;
   log?: (message: string) => void;
 }
 
+export interface McpServerHandle extends RunningHttpServer {
+  close(): Promise<void>;
+}
+
+/** The MCP endpoint over HTTP: stateless itself, every task lives in Temporal, so any replica answers any task. */
 export async function startMcpServer(config: ServerConfig, temporal: TemporalSettings, extras: McpServerExtras = {}): Promise<McpServerHandle> {
-  const log = extras.log ?? console.error;
-  const client = await connectClient(temporal);
-  const { ttlMs, searchAttributes } = await namespaceFacts(client, config, log);
-  const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes });
-  const registry = buildRegistry(config);
-  const factory = createServerFactory({ registry, store, pollIntervalMs: config.pollIntervalMs, version: VERSION });
+  const { client, factory } = await taskServer(config, temporal, extras.log ?? console.error);
   const http = await startHttpServer(factory, { ...config, tokenVerifier: extras.tokenVerifier });
   return {
     ...http,
@@ -37,8 +34,26 @@ export async function startMcpServer(config: ServerConfig, temporal: TemporalSet
   };
 }
 
+/** The same server over stdio, for desktop clients; resolves when the client closes stdin. */
+export async function runMcpStdio(config: ServerConfig, temporal: TemporalSettings, log = console.error): Promise<void> {
+  const { client, factory } = await taskServer(config, temporal, log);
+  await new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve);
+    serveStdio(factory, { onerror: (err) => log(`stdio: ${err.message}`) });
+  });
+  await client.connection.close();
+}
+
+async function taskServer(config: ServerConfig, temporal: TemporalSettings, log: (m: string) => void): Promise<{ client: Client; factory: McpServerFactory }> {
+  const client = await connectClient(temporal);
+  const { ttlMs, searchAttributes } = await namespaceFacts(client, config, log);
+  const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes });
+  const factory = createServerFactory({ registry: buildRegistry(config), store, pollIntervalMs: config.pollIntervalMs, version: VERSION });
+  return { client, factory };
+}
+
 /** ttlMs never promises more than the namespace retention keeps; unknown when Temporal is down at start. */
-async function namespaceFacts(client: Awaited<ReturnType<typeof connectClient>>, config: ServerConfig, log: (m: string) => void) {
+async function namespaceFacts(client: Client, config: ServerConfig, log: (m: string) => void) {
   try {
     const retention = await client.withDeadline(Date.now() + 5000, () => namespaceRetentionMs(client));
     const searchAttributes = await client.withDeadline(Date.now() + 5000, () => hasSearchAttributes(client, SEARCH_ATTRIBUTES));

@@ -29,8 +29,9 @@ export function createServerFactory(deps: ServerDeps) {
     server.server.removeRequestHandler('tools/call');
     // The fallback serves tools/call (so -32021 and task results pass unaltered). It is
     // installed only when the request is a tools/call, so other unknown methods still get
-    // the SDK's own 404 / -32601. On 2026 requests the SDK has checked Mcp-Method against the body.
-    if (!modern || ctx.requestInfo?.headers.get('mcp-method') === 'tools/call') {
+    // the SDK's own 404 / -32601. On 2026 requests the SDK has checked Mcp-Method against the body;
+    // stdio has no headers and one instance per connection.
+    if (!modern || !ctx.requestInfo || ctx.requestInfo.headers.get('mcp-method') === 'tools/call') {
       server.server.fallbackRequestHandler = async (request, reqCtx) => {
         if (request.method !== 'tools/call') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
         return (await handleToolsCall(request.params, reqCtx, { ...deps, owner: ctx.authInfo?.clientId })) as never;

@@ -1,0 +1,38 @@
+/** `serve --stdio` driven by the official MCP client over stdio, with a real Temporal behind it. */
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import path from 'node:path';
+import { startWorker } from './support/mcp';
+import { ROOT, stopAll } from './support/processes';
+import { startTestTemporal, TestTemporal } from './support/temporal';
+
+let temporal: TestTemporal;
+
+beforeAll(async () => {
+  temporal = await startTestTemporal();
+  await startWorker(temporal.address);
+});
+
+afterAll(async () => {
+  await stopAll();
+  await temporal?.stop();
+});
+
+test.each(['modern', 'legacy'] as const)('tools/list and a durable tools/call over stdio (%s handshake)', async (era) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(ROOT, 'dist', 'cli.js'), 'serve', '--stdio'],
+    env: { ...process.env, TEMPORAL_ADDRESS: temporal.address } as Record<string, string>,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' }, { versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } });
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['wait_and_echo', 'approve_expense']));
+    const result = await client.callTool({ name: 'wait_and_echo', arguments: { text: `over stdio (${era})`, seconds: 0 } });
+    expect(result.content).toEqual([{ type: 'text', text: `over stdio (${era})` }]);
+  } finally {
+    await client.close();
+  }
+});
