@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import path from 'node:path';
 import { ConfigError, parseServerConfig, ServerConfig } from './config';
+import { LOG_LEVELS, setLogLevel } from './logging';
 import { StaticTokenVerifier } from './mcp/auth';
 import { runMcpStdio, startMcpServer } from './mcp-server';
 import { findTemporalCli, temporalCliVersion } from './temporal/cli-binary';
@@ -9,7 +10,10 @@ import { connectWorkerConnection, temporalSettings } from './temporal/connection
 import { startDevServer } from './temporal/dev-server';
 import { createWorker } from './worker';
 
-const program = new Command('mcp-temporal-tasks').description('An MCP server whose tool calls are durable Temporal workflows');
+const program = new Command('mcp-temporal-tasks')
+  .description('An MCP server whose tool calls are durable Temporal workflows')
+  .addOption(new Option('--log-level <level>', 'JSON log level on stderr (MCP_LOG_LEVEL)').choices(LOG_LEVELS).default(process.env.MCP_LOG_LEVEL ?? 'info'))
+  .hook('preAction', (cmd) => setLogLevel(cmd.opts().logLevel));
 
 function serverOptions(cmd: Command, defaultPort: string): Command {
   return cmd

@@ -1,4 +1,5 @@
-import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, LogEntry, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { logger } from './logging';
 import * as activities from './activities';
 
 export interface WorkerOptions {
@@ -23,6 +24,15 @@ let runtimeInstalled = false;
 /** Our CLI stops the worker itself (in order: MCP endpoint, worker, dev server), so the SDK must not. */
 export function installWorkerRuntime(): void {
   if (runtimeInstalled) return;
-  Runtime.install({ shutdownSignals: [] });
+  const level = logger.level === 'trace' ? 'TRACE' : (logger.level.toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR');
+  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger(level, toJsonLog) });
   runtimeInstalled = true;
+}
+
+/** The SDK's log entries (workflows, activities, worker) as our JSON lines, with taskId/tool/runId. */
+function toJsonLog({ level, message, meta = {} }: LogEntry): void {
+  const { workflowId, workflowType, runId, workflowRunId, ...rest } = meta as Record<string, unknown>;
+  const fields = workflowId ? { taskId: workflowId, tool: workflowType, runId: runId ?? workflowRunId, ...rest } : rest;
+  const method = level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');
+  logger[method](fields, message);
 }

@@ -1,4 +1,5 @@
-import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { type McpServer, ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
+import { logger, taskLog } from '../logging';
 import * as z from 'zod';
 import { toDetailedTask } from '../tasks/detailed-task';
 import { isTaskId } from '../tasks/task-id';
@@ -32,13 +33,17 @@ export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps):
       // outstanding key answered badly is refused while unknown keys stay ignored
       const dropped = Object.fromEntries((ctx.mcpReq.droppedInputResponseKeys ?? []).map((k) => [k, null]));
       const responses = { ...dropped, ...ctx.mcpReq.inputResponses };
-      if (!(await deps.store.sendInput(taskId, deps.principal, responses))) throw new TaskNotFoundError();
+      const task = await deps.store.sendInput(taskId, deps.principal, responses);
+      if (!task) throw new TaskNotFoundError();
+      taskLog(task).info({ event: 'task.input', keys: Object.keys(responses) }, 'input responses received');
       return { resultType: 'complete' as const };
     }),
   );
   low.setRequestHandler('tasks/cancel', { params: TaskParamsSchema }, (params, ctx) =>
     guarded(params, ctx, async (taskId) => {
-      if (!(await deps.store.cancel(taskId, deps.principal))) throw new TaskNotFoundError();
+      const task = await deps.store.cancel(taskId, deps.principal);
+      if (!task) throw new TaskNotFoundError();
+      taskLog(task).info({ event: 'task.cancel', status: task.state.status }, 'cancellation requested');
       return { resultType: 'complete' as const };
     }),
   );
@@ -51,6 +56,7 @@ async function guarded<R>(params: { taskId: unknown }, ctx: ServerContext, fn: (
     return await fn(params.taskId);
   } catch (err) {
     if (err instanceof InputResponseError) throw new InvalidInputResponseError(err.message);
+    if (!(err instanceof ProtocolError)) logger.error({ event: 'tasks.failed', taskId: params.taskId, err: (err as Error).message }, 'task store error');
     throw asProtocolError(err);
   }
 }

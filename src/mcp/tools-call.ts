@@ -6,6 +6,7 @@ import { TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-sto
 import { ToolDefinition, ToolRegistry, workflowTypeOf } from '../tools/registry';
 import { asProtocolError, InvalidToolArgumentsError, tasksCapabilityRequired, UnknownToolError } from './errors';
 import { declaresTasks } from './negotiation';
+import { logger, taskLog } from '../logging';
 
 export interface ToolsCallDeps {
   registry: ToolRegistry;
@@ -43,10 +44,15 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
 
   const input = { tool: tool.name, workflowType: workflowTypeOf(tool), arguments: args, owner: deps.owner, summary: summarize(tool.name, args) };
   try {
-    if (asTask) return createTaskResult(await deps.store.start(input), deps.pollIntervalMs);
+    if (asTask) {
+      const task = await deps.store.start(input);
+      taskLog(task).info({ event: 'task.created' }, 'task created');
+      return createTaskResult(task, deps.pollIntervalMs);
+    }
     return { ...(await deps.store.run(input)), resultType: 'complete' as const };
   } catch (err) {
     if (err instanceof ToolProtocolError) throw new ProtocolError(err.error.code, err.error.message, err.error.data);
+    logger.error({ event: 'tools.call.failed', tool: tool.name, err: (err as Error).message }, 'tools/call failed');
     throw asProtocolError(err);
   }
 }

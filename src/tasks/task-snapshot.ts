@@ -10,6 +10,8 @@ export interface JsonRpcErrorObject {
 export interface TaskSnapshot {
   taskId: string;
   tool: string;
+  /** The workflow run that answered (changes with continue-as-new). */
+  runId?: string;
   createdAt: string;
   lastUpdatedAt: string;
   ttlMs: number;

@@ -59,7 +59,7 @@ export class TemporalTaskStore {
   async start(input: StartTaskInput): Promise<TaskSnapshot> {
     const taskId = mintTaskId();
     const memo: TaskMemo = { tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner: input.owner, historyLimit: this.opts.historyLimit };
-    await this.bounded(() =>
+    const handle = await this.bounded(() =>
       this.client.workflow.start(input.workflowType, {
         workflowId: taskId,
         taskQueue: this.opts.taskQueue,
@@ -71,7 +71,10 @@ export class TemporalTaskStore {
         typedSearchAttributes: this.searchAttributes(input.tool),
       }),
     );
-    return { taskId, tool: input.tool, createdAt: memo.createdAt, lastUpdatedAt: memo.createdAt, ttlMs: memo.ttlMs, owner: memo.owner, state: { status: 'working' } };
+    return {
+      taskId, tool: input.tool, runId: handle.firstExecutionRunId, createdAt: memo.createdAt, lastUpdatedAt: memo.createdAt,
+      ttlMs: memo.ttlMs, owner: memo.owner, state: { status: 'working' },
+    };
   }
 
   /** The synchronous path: the same durable workflow, awaited. Throws ToolProtocolError for a failed one. */
@@ -95,7 +98,7 @@ export class TemporalTaskStore {
     if (!memo || memo.owner !== principal) return undefined; // not a task of ours, or not this caller's
     const running = description.status.name === 'RUNNING';
     if (!running && Date.now() > Date.parse(memo.createdAt) + memo.ttlMs) return undefined;
-    const base = { taskId, tool: memo.tool, createdAt: memo.createdAt, ttlMs: memo.ttlMs, owner: memo.owner };
+    const base = { taskId, tool: memo.tool, runId: description.runId, createdAt: memo.createdAt, ttlMs: memo.ttlMs, owner: memo.owner };
     if (running) {
       const progress = await this.progress(handle, description);
       const state: TaskState = progress.status === 'input_required'

@@ -12,6 +12,7 @@ import {
   makeContinueAsNewFunc,
   defineQuery,
   defineSignal,
+  log,
   setCurrentDetails,
   setHandler,
   upsertMemo,
@@ -135,6 +136,7 @@ function publish(progress: Omit<TaskProgress, 'lastUpdatedAt'>): void {
   const previousStatus = s.progress.status;
   s.progress = { ...progress, lastUpdatedAt: now() };
   upsertMemo({ [PROGRESS_MEMO_KEY]: s.progress });
+  log.info('task progress', { status: s.progress.status, statusMessage: s.progress.statusMessage, waitingFor: Object.keys(s.progress.inputRequests) });
   setCurrentDetails(describeProgress(s.progress));
   // The search attribute exists only where the server registered it and set it at start.
   if (previousStatus !== s.progress.status && workflowInfo().searchAttributes?.[STATUS_SEARCH_ATTRIBUTE]) {
