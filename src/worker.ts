@@ -1,5 +1,6 @@
 import { DefaultLogger, LogEntry, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { logger } from './logging';
+import { loadDataConverter } from './temporal/data-converter';
 import * as activities from './activities';
 
 export interface WorkerOptions {
@@ -16,6 +17,7 @@ export async function createWorker({ connection, namespace, taskQueue }: WorkerO
     taskQueue,
     workflowsPath: require.resolve('./workflows'),
     activities,
+    dataConverter: loadDataConverter(),
   });
 }
 

@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { NativeConnection } from '@temporalio/worker';
 import { installWorkerRuntime } from '../worker';
+import { loadDataConverter } from './data-converter';
 
 /**
  * Temporal connection settings the way every Temporal tool reads them (@temporalio/envconfig):
@@ -21,7 +22,7 @@ export type TemporalSettings = ReturnType<typeof temporalSettings>;
 export async function connectClient(settings: TemporalSettings): Promise<Client> {
   // lazy: the server starts and reports errors per request when Temporal is down, and recovers by itself
   const connection = Connection.lazy({ ...settings.connectionOptions, tls: settings.connectionOptions.tls as never });
-  return new Client({ connection, namespace: settings.namespace });
+  return new Client({ connection, namespace: settings.namespace, dataConverter: loadDataConverter() });
 }
 
 export function connectWorkerConnection(settings: TemporalSettings): Promise<NativeConnection> {
