@@ -171,12 +171,14 @@ function readCpuSeconds(pid) {
   }
 }
 
-/** Busy CPU seconds of the whole machine (all cores) since boot, from /proc/stat. */
-function readMachineBusySeconds() {
+/** CPU seconds of the whole machine (all cores) since boot, from /proc/stat: busy and irq+softirq. */
+function readMachineCpu() {
   const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
   const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
-  return (user + nice + system + irq + softirq + (steal || 0)) / CLOCK_TICKS;
+  return { busy: (user + nice + system + irq + softirq + (steal || 0)) / CLOCK_TICKS, irq: (irq + softirq) / CLOCK_TICKS };
 }
+
+const readMachineBusySeconds = () => readMachineCpu().busy;
 
 /**
  * Samples the RSS of each pid every intervalMs: overall peak and a peak since the last
@@ -213,6 +215,7 @@ function startSampler(pids, intervalMs = 200) {
         ...Object.fromEntries(names.map((n) => [n, readCpuSeconds(pids[n])])),
         bench: (own.user + own.system) / 1e6,
         machine: readMachineBusySeconds(),
+        irq: readMachineCpu().irq, // not attributed to any process (loopback networking is mostly softirq)
       };
     },
     stop: () => clearInterval(timer),
@@ -234,6 +237,32 @@ function machineInfo() {
   };
 }
 
+/** Named counters of one protocol ("TcpExt", "Tcp") from /proc/net/netstat or /proc/net/snmp. */
+function readProtoCounters(file, proto) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith(`${proto}:`));
+  const names = lines[0].split(/\s+/).slice(1);
+  const values = lines[1].split(/\s+/).slice(1).map(Number);
+  return Object.fromEntries(names.map((n, i) => [n, values[i]]));
+}
+
+/**
+ * Machine-wide TCP counters (loopback included): accept-queue overflows of listening sockets,
+ * SYN retransmissions (a dropped connect is retried after 1, 2, 4, 8… s) and connections opened.
+ */
+function readTcpCounters() {
+  try {
+    const ext = readProtoCounters('/proc/net/netstat', 'TcpExt');
+    const tcp = readProtoCounters('/proc/net/snmp', 'Tcp');
+    return { listenOverflows: ext.ListenOverflows, synRetrans: ext.TCPSynRetrans, activeOpens: tcp.ActiveOpens };
+  } catch {
+    return {};
+  }
+}
+
+function tcpDelta(before, after = readTcpCounters()) {
+  return Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]]));
+}
+
 /** % of one core the whole machine is busy over ms (before our processes exist: the background). */
 async function machineBusyPercent(ms = 2000) {
   const before = readMachineBusySeconds();
@@ -241,4 +270,4 @@ async function machineBusyPercent(ms = 2000) {
   return (100 * (readMachineBusySeconds() - before)) / (ms / 1000);
 }
 
-module.exports = { Cleanup, startInfra, startSampler, machineInfo, machineBusyPercent, HOST };
+module.exports = { Cleanup, startInfra, startSampler, machineInfo, machineBusyPercent, readTcpCounters, tcpDelta, HOST };

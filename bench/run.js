@@ -12,7 +12,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { Client, Connection } = require('@temporalio/client');
-const { Cleanup, startInfra, startSampler, machineInfo, machineBusyPercent } = require('./infra');
+const { Cleanup, startInfra, startSampler, machineInfo, machineBusyPercent, readTcpCounters, tcpDelta } = require('./infra');
 const { mcpTasks } = require('./mcp');
 const { summarize, median, ratio, markdownTable } = require('./stats');
 
@@ -383,6 +383,7 @@ async function pollWindow(ctx, ids, intervalMs, seconds, op) {
   ctx.sampler.resetWindow();
   const rssBefore = ctx.sampler.current().server;
   const cpu0 = ctx.sampler.cpuSnapshot();
+  const tcp0 = readTcpCounters();
   const acc = { latencies: [], lag: [], errors: 0, unexpected: 0, firstError: undefined };
   const start = now() + 100;
   const endAt = start + seconds * 1000;
@@ -394,6 +395,7 @@ async function pollWindow(ctx, ids, intervalMs, seconds, op) {
     latency: summarize(acc.latencies), scheduleLag: summarize(acc.lag),
     serverRssBeforeMb: rssBefore, serverRssPeakMb: ctx.sampler.windowPeak().server,
     cpuPercent: cpuPercentSince(ctx, cpu0, elapsedS),
+    tcp: tcpDelta(tcp0),
   };
 }
 
@@ -401,7 +403,7 @@ async function pollWindow(ctx, ids, intervalMs, seconds, op) {
 function cpuPercentSince(ctx, cpu0, seconds) {
   const cpu1 = ctx.sampler.cpuSnapshot();
   const pct = Object.fromEntries(Object.keys(cpu1).map((k) => [k, (100 * (cpu1[k] - cpu0[k])) / seconds]));
-  pct.others = pct.machine - pct.server - pct.worker - pct.temporal - pct.bench;
+  pct.others = pct.machine - pct.irq - pct.server - pct.worker - pct.temporal - pct.bench;
   return pct;
 }
 
@@ -425,7 +427,10 @@ function renderPoll(p) {
     name, p.targetPerSecond, r.achievedPerSecond, r.polls, r.errors + r.notRunning, r.latency.p50, r.latency.p95, r.latency.p99, r.latency.max,
     r.scheduleLag.p99, r.serverRssBeforeMb, r.serverRssPeakMb,
   ];
-  const cpuRow = (name, r) => [name, r.cpuPercent.server, r.cpuPercent.worker, r.cpuPercent.temporal, r.cpuPercent.bench, r.cpuPercent.others, r.cpuPercent.machine];
+  const cpuRow = (name, r) => [
+    name, r.cpuPercent.server, r.cpuPercent.worker, r.cpuPercent.temporal, r.cpuPercent.bench, r.cpuPercent.irq, r.cpuPercent.others, r.cpuPercent.machine,
+    r.tcp.activeOpens, r.tcp.listenOverflows, r.tcp.synRetrans,
+  ];
   return [
     `## 4. Poll load: ${p.liveTasks} live tasks, each polled every ${p.intervalMs} ms for ${p.seconds} s`,
     markdownTable(
@@ -433,8 +438,11 @@ function renderPoll(p) {
       [row('tasks/get (ours)', p.ours), row('raw describe()', p.raw)],
     ),
     '',
-    'CPU while polling (% of one core; machine = all cores, others = processes not started by this run):',
-    markdownTable(['poll', 'server', 'worker', 'temporal', 'bench client', 'others', 'machine'], [cpuRow('tasks/get (ours)', p.ours), cpuRow('raw describe()', p.raw)]),
+    'CPU while polling (% of one core; machine = all cores; others = processes not started by this run and kernel threads) and TCP counters (machine-wide):',
+    markdownTable(
+      ['poll', 'server', 'worker', 'temporal', 'bench client', 'irq/softirq', 'others', 'machine', 'TCP connects', 'listen overflows', 'SYN retransmits'],
+      [cpuRow('tasks/get (ours)', p.ours), cpuRow('raw describe()', p.raw)],
+    ),
     '',
     `Ratio achieved polls/s ours/raw: ${ratio(p.ours.achievedPerSecond, p.raw.achievedPerSecond).toFixed(2)}; p50 latency ours/raw: ${ratio(p.ours.latency.p50, p.raw.latency.p50).toFixed(2)}.`,
     `Creating the ${p.liveTasks} tasks at c=${p.create.concurrency}: ${p.create.perSecond.toFixed(0)}/s, p50 ${p.create.p50.toFixed(1)} ms, p99 ${p.create.p99.toFixed(1)} ms.`,
@@ -589,14 +597,14 @@ function renderResources(sections, peak) {
     const r = s.resources;
     const pct = (cpu) => (100 * cpu) / r.wallSeconds;
     const c = r.cpuSeconds;
-    const others = c.machine - c.server - c.worker - c.temporal - c.bench;
-    return [name, r.wallSeconds, pct(c.server), pct(c.worker), pct(c.temporal), pct(c.bench), pct(others), pct(c.machine), r.rssPeakMb.server];
+    const others = c.machine - c.irq - c.server - c.worker - c.temporal - c.bench;
+    return [name, r.wallSeconds, pct(c.server), pct(c.worker), pct(c.temporal), pct(c.bench), pct(c.irq), pct(others), pct(c.machine), r.rssPeakMb.server, r.tcp.listenOverflows, r.tcp.synRetrans];
   });
   return [
     '## Resources per section (CPU as % of one core over the section, from /proc; machine = all cores)',
-    markdownTable(['section', 'wall s', 'server %', 'worker %', 'temporal %', 'bench client %', 'others %', 'machine %', 'server RSS peak MB'], rows),
+    markdownTable(['section', 'wall s', 'server %', 'worker %', 'temporal %', 'bench client %', 'irq/softirq %', 'others %', 'machine %', 'server RSS peak MB', 'listen overflows', 'SYN retransmits'], rows),
     '',
-    `"others" = every process not started by this run (a busy machine skews the results: check it is near 0). ${os.availableParallelism()} cores.`,
+    `"others" = processes not started by this run and kernel threads (a busy machine skews the results: check it is near 0); irq/softirq is mostly loopback networking. ${os.availableParallelism()} cores.`,
     '',
     `Peak RSS over the whole run (MB): server ${peak.server.toFixed(0)}, worker ${peak.worker.toFixed(0)}, temporal ${peak.temporal.toFixed(0)}.`,
   ].join('\n');
@@ -624,11 +632,12 @@ function selectedSections() {
 async function runSection(ctx, section) {
   ctx.sampler.resetWindow();
   const cpu0 = ctx.sampler.cpuSnapshot();
+  const tcp0 = readTcpCounters();
   const t0 = now();
   const data = await section.run(ctx);
   const cpu1 = ctx.sampler.cpuSnapshot();
   const cpuSeconds = Object.fromEntries(Object.keys(cpu1).map((k) => [k, cpu1[k] - cpu0[k]]));
-  data.resources = { wallSeconds: (now() - t0) / 1000, cpuSeconds, rssPeakMb: ctx.sampler.windowPeak() };
+  data.resources = { wallSeconds: (now() - t0) / 1000, cpuSeconds, rssPeakMb: ctx.sampler.windowPeak(), tcp: tcpDelta(tcp0) };
   console.log(`\n${section.render(data)}\n`);
   return data;
 }
