@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { findTemporalCli } from '../src/temporal/cli-binary';
 import { call, connectClient, rpc, startServe, startWorker } from './support/mcp';
 import { ROOT, stopAll, spawnCli } from './support/processes';
@@ -39,6 +42,28 @@ test('doctor --json exits 1 and says why when Temporal does not answer', async (
   const out = spawnSync(process.execPath, ['dist/cli.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: address } });
   expect(out.status).toBe(1);
   expect(JSON.parse(out.stdout).temporal).toMatchObject({ address, reachable: false, error: expect.any(String) });
+});
+
+test('Temporal settings come from a temporal.toml profile (envconfig), TEMPORAL_ADDRESS overriding', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-toml-'));
+  const file = path.join(dir, 'temporal.toml');
+  fs.writeFileSync(file, `[profile.default]\naddress = "127.0.0.1:1"\nnamespace = "nowhere"\n\n[profile.local]\naddress = "${temporal.address}"\nnamespace = "default"\n`);
+  const doctor = (env: Record<string, string>) => {
+    const { TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ...rest } = process.env;
+    const out = spawnSync(process.execPath, ['dist/cli.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...rest, TEMPORAL_CONFIG_FILE: file, ...env } });
+    return JSON.parse(out.stdout).temporal;
+  };
+  expect(doctor({ TEMPORAL_PROFILE: 'local' })).toMatchObject({ address: temporal.address, namespace: 'default', reachable: true });
+  expect(doctor({})).toMatchObject({ address: '127.0.0.1:1', namespace: 'nowhere', reachable: false });
+  expect(doctor({ TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: 'default' })).toMatchObject({ address: temporal.address, reachable: true });
+});
+
+test('a bad setting is refused with a clear message and exit code 2', () => {
+  const out = spawnSync(process.execPath, ['dist/cli.js', 'serve', '--port', 'abc'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, MCP_POLL_INTERVAL_MS: '-1' } });
+  expect(out.status).toBe(2);
+  expect(out.stderr).toMatch(/Invalid configuration:/);
+  expect(out.stderr).toMatch(/port \(--port or MCP_PORT\)/);
+  expect(out.stderr).toMatch(/pollIntervalMs \(--poll-interval-ms or MCP_POLL_INTERVAL_MS\)/);
 });
 
 test('tools/list over HTTP with the MCP client v2 shows wait_and_echo and its JSON Schema', async () => {
