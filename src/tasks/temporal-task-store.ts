@@ -14,6 +14,7 @@ import type { JsonRpcErrorObject, TaskMemo, TaskSnapshot, TaskState } from './ta
 import { isTerminal } from './detailed-task';
 import { whyResponseDoesNotFit } from './input-responses';
 import { mintTaskId } from './task-id';
+import { TerminalTaskCache } from './terminal-cache';
 
 export interface TaskStoreOptions {
   taskQueue: string;
@@ -53,6 +54,8 @@ export class ToolProtocolError extends Error {
 
 /** All task state lives in Temporal: this is the one place that knows both vocabularies. */
 export class TemporalTaskStore {
+  private readonly finished = new TerminalTaskCache();
+
   constructor(private readonly client: Client, private readonly opts: TaskStoreOptions) {}
 
   /** Starts the workflow; resolves only once Temporal has acknowledged (persisted) the start. */
@@ -91,6 +94,13 @@ export class TemporalTaskStore {
    * alike, after the same single describe()). Errors from Temporal propagate (not "unknown").
    */
   async read(taskId: string, principal?: string): Promise<TaskSnapshot | undefined> {
+    const cached = this.finished.get(taskId);
+    if (cached && Date.now() > Date.parse(cached.createdAt) + cached.ttlMs) this.finished.delete(taskId);
+    else if (cached && cached.owner === principal) return cached;
+    return this.readFromTemporal(taskId, principal);
+  }
+
+  private async readFromTemporal(taskId: string, principal?: string): Promise<TaskSnapshot | undefined> {
     const handle = this.client.workflow.getHandle(taskId);
     const description = await this.describe(handle);
     if (!description) return undefined;
@@ -109,7 +119,9 @@ export class TemporalTaskStore {
     const state = await this.bounded(() => this.outcome(handle));
     const lastUpdatedAt = (description.closeTime ?? new Date()).toISOString();
     const statusMessage = state.status === 'failed' ? state.error.message : undefined;
-    return { ...base, lastUpdatedAt, statusMessage, state };
+    const task = { ...base, lastUpdatedAt, statusMessage, state };
+    this.finished.put(task);
+    return task;
   }
 
   /**
