@@ -2,6 +2,7 @@ import { McpServer, type McpRequestContext, ProtocolError, ProtocolErrorCode } f
 import type { TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { ToolRegistry } from '../tools/registry';
 import { TASKS_EXTENSION } from './negotiation';
+import { LEGACY_TASKS_CAPABILITY, registerLegacyTasksMethods } from './legacy-tasks';
 import { registerTasksMethods } from './tasks-methods';
 import { handleToolsCall } from './tools-call';
 
@@ -18,7 +19,7 @@ export function createServerFactory(deps: ServerDeps) {
     const modern = ctx.era === 'modern';
     const server = new McpServer(
       { name: 'mcp-temporal-tasks', version: deps.version },
-      { capabilities: { tools: { listChanged: false }, ...(modern ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) } },
+      { capabilities: { tools: { listChanged: false }, ...(modern ? { extensions: { [TASKS_EXTENSION]: {} } } : { tasks: LEGACY_TASKS_CAPABILITY }) } },
     );
     for (const tool of deps.registry.list()) {
       // registerTool gives tools/list its JSON Schema; tools/call is served below instead.
@@ -34,10 +35,12 @@ export function createServerFactory(deps: ServerDeps) {
     if (!modern || !ctx.requestInfo || ctx.requestInfo.headers.get('mcp-method') === 'tools/call') {
       server.server.fallbackRequestHandler = async (request, reqCtx) => {
         if (request.method !== 'tools/call') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
-        return (await handleToolsCall(request.params, reqCtx, { ...deps, owner: ctx.authInfo?.clientId })) as never;
+        return (await handleToolsCall(request.params, reqCtx, { ...deps, owner: ctx.authInfo?.clientId, era: ctx.era })) as never;
       };
     }
-    if (modern) registerTasksMethods(server, { ...deps, principal: ctx.authInfo?.clientId });
+    const principal = ctx.authInfo?.clientId;
+    if (modern) registerTasksMethods(server, { ...deps, principal });
+    else registerLegacyTasksMethods(server, { ...deps, principal });
     return server;
   };
 }

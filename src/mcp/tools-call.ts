@@ -1,10 +1,11 @@
-import { acceptedContent, inputRequired, ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
+import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import type { CreateTaskResultV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
 import * as z from 'zod';
 import type { TaskSnapshot } from '../tasks/task-snapshot';
 import { TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
 import { ToolDefinition, ToolRegistry, workflowTypeOf } from '../tools/registry';
 import { asProtocolError, InvalidToolArgumentsError, tasksCapabilityRequired, UnknownToolError } from './errors';
+import { legacyTask } from './legacy-tasks';
 import { declaresTasks } from './negotiation';
 import { logger, taskLog } from '../logging';
 
@@ -13,24 +14,31 @@ export interface ToolsCallDeps {
   store: TemporalTaskStore;
   pollIntervalMs: number;
   owner?: string;
+  /** 2025-11-25 requests opt in by a `task` param; 2026-07-28 ones by declaring the extension. */
+  era: 'modern' | 'legacy';
 }
 
 /** Arguments become a Temporal payload (hard limit 2 MB): refuse larger ones before Temporal is touched. */
 export const MAX_ARGUMENT_BYTES = 1_500_000;
 
-const CallParamsSchema = z.looseObject({ name: z.unknown(), arguments: z.unknown().optional() });
+const CallParamsSchema = z.looseObject({ name: z.unknown(), arguments: z.unknown().optional(), task: z.unknown().optional() });
 
 /**
  * tools/call: validate, negotiate, then either start the tool's workflow as a task
  * (CreateTaskResult after Temporal acknowledged the start) or run it and wait.
  */
 export async function handleToolsCall(params: unknown, ctx: ServerContext, deps: ToolsCallDeps) {
-  const { name, arguments: rawArgs } = CallParamsSchema.parse(params ?? {});
+  const { name, arguments: rawArgs, task: legacyOptIn } = CallParamsSchema.parse(params ?? {});
   const tool = typeof name === 'string' ? deps.registry.get(name) : undefined;
   if (!tool) throw new UnknownToolError(name);
   const args = await parseArguments(tool, rawArgs ?? {});
-  const asTask = declaresTasks(ctx) && tool.taskMode !== 'never';
-  if (tool.taskMode === 'required' && !asTask) throw tasksCapabilityRequired();
+  const legacy = deps.era === 'legacy';
+  const optedIn = legacy ? typeof legacyOptIn === 'object' && legacyOptIn !== null : declaresTasks(ctx); // modern: params.task is ignored
+  const asTask = optedIn && tool.taskMode !== 'never';
+  if (tool.taskMode === 'required' && !asTask) {
+    if (legacy) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${tool.name} must be called as a task (params.task)`);
+    throw tasksCapabilityRequired();
+  }
 
   if (tool.local) return tool.local(args, ctx);
   if (tool.beforeTask) {
@@ -47,7 +55,7 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
     if (asTask) {
       const task = await deps.store.start(input);
       taskLog(task).info({ event: 'task.created' }, 'task created');
-      return createTaskResult(task, deps.pollIntervalMs);
+      return legacy ? { task: legacyTask(task, deps.pollIntervalMs) } : createTaskResult(task, deps.pollIntervalMs);
     }
     return { ...(await deps.store.run(input)), resultType: 'complete' as const };
   } catch (err) {

@@ -142,6 +142,22 @@ export class TemporalTaskStore {
     return task;
   }
 
+  /**
+   * The caller's most recent tasks (2025-11-25 tasks/list). Visibility lags by seconds, and the
+   * owner lives in the memo (never in a search attribute), so it is filtered here.
+   */
+  async listOwned(principal: string | undefined, limit = 100): Promise<TaskSnapshot[]> {
+    const ids: string[] = [];
+    await this.bounded(async () => {
+      for await (const wf of this.client.workflow.list({ query: `WorkflowId STARTS_WITH "task_"`, pageSize: 200 })) {
+        if ((wf.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.owner === principal) ids.push(wf.workflowId);
+        if (ids.length >= limit) break;
+      }
+    });
+    const tasks = await Promise.all(ids.map((id) => this.read(id, principal)));
+    return tasks.filter((t): t is TaskSnapshot => t !== undefined);
+  }
+
   /** Requests cooperative cancellation; a no-op for a task that already ended. Undefined when unknown. */
   async cancel(taskId: string, principal?: string): Promise<TaskSnapshot | undefined> {
     const task = await this.read(taskId, principal);
