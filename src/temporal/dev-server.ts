@@ -41,13 +41,28 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const child = spawn(cli.path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (d: Buffer) => opts.log?.(d.toString()));
   child.stderr?.on('data', (d: Buffer) => opts.log?.(d.toString()));
+  const watchdog = killWithParent(child.pid!);
   await waitForPort(opts.host, opts.port, child);
   return {
     address: `${opts.host}:${opts.port}`,
     uiUrl: `http://${opts.host}:${opts.uiPort}`,
     pid: child.pid!,
-    stop: () => stopChild(child),
+    stop: async () => {
+      await stopChild(child);
+      watchdog.kill('SIGKILL');
+    },
   };
+}
+
+/**
+ * A tiny shell that kills the Temporal server when this process dies, however it dies
+ * (even SIGKILL): its stdin is a pipe from us, and EOF on it means we are gone.
+ */
+function killWithParent(pid: number): ChildProcess {
+  const watchdog = spawn('sh', ['-c', `read _ignored; kill -9 ${pid} 2>/dev/null`], { stdio: ['pipe', 'ignore', 'ignore'] });
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref?: () => void }).unref?.();
+  return watchdog;
 }
 
 async function waitForPort(host: string, port: number, child: ChildProcess): Promise<void> {
