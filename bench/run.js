@@ -546,6 +546,25 @@ async function batchE2e(ctx) {
   };
 }
 
+/** The same batch with the raw client: starts at the same concurrency, then result() (no polling). */
+async function rawBatchE2e(ctx) {
+  const { tasks, seconds, createConcurrency, timeoutMs } = ctx.cfg.e2e;
+  const taskMs = seconds * 1000;
+  const done = [];
+  const waiters = [];
+  const start = now();
+  const { stat: create } = await measure(tasks, createConcurrency, async () => {
+    const id = await startRaw(ctx, seconds);
+    const createdAt = now();
+    waiters.push(ctx.client.withDeadline(Date.now() + timeoutMs, () => handle(ctx, id).result()).then(() => done.push({ id, createdAt, doneAt: now() }), () => undefined));
+  }, timeoutMs);
+  await Promise.all(waiters);
+  done.forEach((d) => ctx.live.delete(d.id));
+  const totalMs = done.length ? Math.max(...done.map((d) => d.doneAt)) - start : NaN;
+  const perTask = done.map((d) => d.doneAt - d.createdAt - taskMs);
+  return { tasks, completed: done.length, totalMs, overheadPerTaskMs: (totalMs - taskMs) / tasks, medianObservedMinusTaskMs: median(perTask), observedMinusTask: summarize(perTask), create };
+}
+
 async function benchE2e(ctx) {
   const { tasks, seconds, unloadedTasks } = ctx.cfg.e2e;
   const taskMs = seconds * 1000;
@@ -556,7 +575,10 @@ async function benchE2e(ctx) {
   const temporalSide = await temporalSideOverheads(ctx, ids, taskMs);
   const breakdown = await historyBreakdown(ctx, ids, taskMs);
   await terminateLive(ctx);
-  return { ...batch, temporalCloseMinusStartMinusTask: summarize(temporalSide), historyBreakdown: breakdown, unloaded };
+  log(`e2e: the same batch with raw starts + result()`);
+  const raw = await rawBatchE2e(ctx);
+  await terminateLive(ctx);
+  return { ...batch, temporalCloseMinusStartMinusTask: summarize(temporalSide), historyBreakdown: breakdown, unloaded, raw };
 }
 
 const PHASES = {
@@ -574,6 +596,12 @@ function renderE2e(e) {
     markdownTable(
       ['tasks', 'completed', 'errors', 'total (ms)', '(total − 1 s)/tasks (ms)', 'median observed − created − 1 s (ms)', 'p95', 'p99', 'Temporal close − start − 1 s p50 (ms)', 'p99', 'creates/s'],
       [[e.tasks, e.completed, e.errors, e.totalMs, e.overheadPerTaskMs, e.medianObservedMinusTaskMs, e.observedMinusTask.p95, e.observedMinusTask.p99, e.temporalCloseMinusStartMinusTask.p50, e.temporalCloseMinusStartMinusTask.p99, e.create.perSecond]],
+    ),
+    '',
+    `Raw baseline, the same batch: raw starts at c=${e.raw.create.concurrency}, then handle.result() (long poll, no polling):`,
+    markdownTable(
+      ['tasks', 'completed', 'total (ms)', '(total − 1 s)/tasks (ms)', 'median result − started − 1 s (ms)', 'p95', 'p99', 'starts/s', 'ratio total ours/raw'],
+      [[e.raw.tasks, e.raw.completed, e.raw.totalMs, e.raw.overheadPerTaskMs, e.raw.medianObservedMinusTaskMs, e.raw.observedMinusTask.p95, e.raw.observedMinusTask.p99, e.raw.create.perSecond, ratio(e.totalMs, e.raw.totalMs)]],
     ),
     '',
     `The observed times include up to one poll interval (${e.pollMs} ms) of polling granularity.`,

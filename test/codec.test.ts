@@ -2,14 +2,11 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { call, pollTask, startServe, startWorker } from './support/mcp';
-import { ROOT, stopAll } from './support/processes';
+import { ROOT, stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
 
 let temporal: TestTemporal;
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 test('with TEMPORAL_PAYLOAD_CODEC set, tasks work and history holds only ciphertext', async () => {
   temporal = await startTestTemporal();

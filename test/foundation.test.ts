@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findTemporalCli } from '../src/temporal/cli-binary';
 import { call, connectClient, rpc, startServe, startWorker } from './support/mcp';
-import { ROOT, stopAll, spawnCli } from './support/processes';
+import { ROOT, stopAllAfter, spawnCli } from './support/processes';
 import { freePort } from './support/ports';
 import { startTestTemporal, TestTemporal, tempDbFile } from './support/temporal';
 
@@ -17,10 +17,7 @@ beforeAll(async () => {
   ({ url } = await startServe(temporal.address));
 });
 
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 test('the Temporal CLI is found in the project folder, and TEMPORAL_CLI_PATH wins', () => {
   const found = findTemporalCli({ PATH: '' });

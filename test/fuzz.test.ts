@@ -2,17 +2,14 @@
 import fc from 'fast-check';
 import fs from 'node:fs';
 import { call, DECLARING, PROTOCOL, pollTask, startServe, startWorker } from './support/mcp';
-import { stopAll } from './support/processes';
+import { stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
 
 const REQUESTS = 10_000;
 const CONCURRENCY = 16;
 let temporal: TestTemporal;
 
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 const METHODS = ['tools/call', 'tasks/get', 'tasks/update', 'tasks/cancel', 'tools/list', 'server/discover', 'initialize', 'ping', 'tasks/list', 'tasks/result', 'resources/read', 'nope/nope'];
 const TOOLS = ['wait_and_echo', 'approve_expense', 'provision_environment', 'collect_approvals', 'export_report', 'missing', ''];

@@ -2,7 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { call, startServe, startWorker } from './support/mcp';
-import { stopAll } from './support/processes';
+import { stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
 
 let temporal: TestTemporal;
@@ -14,10 +14,7 @@ beforeAll(async () => {
   ({ url } = await startServe(temporal.address, ['--poll-interval-ms', '200'], { MCP_AUTH_TOKENS: 'alice:tok-a,bob:tok-b' }));
 });
 
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 async function legacyClient(token: string): Promise<Client> {
   const client = new Client({ name: 'legacy-tasks', version: '1.0.0' }, { capabilities: {} });

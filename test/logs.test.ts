@@ -1,13 +1,10 @@
 /** Structured JSON logs: every line about a task carries taskId, tool and the workflow's runId. */
 import { call, pollTask, startServe, startWorker } from './support/mcp';
-import { stopAll } from './support/processes';
+import { stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
 
 let temporal: TestTemporal;
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 const jsonLines = (text: string) => text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
 

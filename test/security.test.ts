@@ -1,7 +1,7 @@
 /** Tasks bound to their caller; network defaults (Host/Origin, body limit, no CORS). */
 import http from 'node:http';
 import { call, rpc, startServe, startWorker } from './support/mcp';
-import { stopAll } from './support/processes';
+import { stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
 
 let temporal: TestTemporal;
@@ -16,10 +16,7 @@ beforeAll(async () => {
   ({ url } = await startServe(temporal.address, [], { MCP_AUTH_TOKENS: 'alice:tok-alice-0123456789,bob:tok-bob-9876543210' }));
 });
 
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 describe('bearer tokens', () => {
   test.each([

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import path from 'node:path';
 import { startWorker } from './support/mcp';
-import { ROOT, stopAll } from './support/processes';
+import { ROOT, stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
 
 let temporal: TestTemporal;
@@ -13,10 +13,7 @@ beforeAll(async () => {
   await startWorker(temporal.address);
 });
 
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 test.each(['modern', 'legacy'] as const)('tools/list and a durable tools/call over stdio (%s handshake)', async (era) => {
   const transport = new StdioClientTransport({

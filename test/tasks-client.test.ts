@@ -1,7 +1,7 @@
 /** The official Tasks client (@modelcontextprotocol/ext-tasks) against the real server and Temporal. */
 import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import { startServe, startWorker, taskSession } from './support/mcp';
-import { stopAll } from './support/processes';
+import { stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
 
 let temporal: TestTemporal;
@@ -13,10 +13,7 @@ beforeAll(async () => {
   ({ url } = await startServe(temporal.address));
 });
 
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 const textOf = (result: any) => result.content.map((c: any) => c.text).join('');
 

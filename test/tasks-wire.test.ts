@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { call, DECLARING, pollTask, rpc, startServe, startWorker } from './support/mcp';
-import { stopAll } from './support/processes';
+import { stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
 
 let temporal: TestTemporal;
@@ -22,10 +22,7 @@ beforeAll(async () => {
   ({ url } = await startServe(temporal.address, ['--conformance-tools', '--poll-interval-ms', '250']));
 });
 
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 const NON_DECLARING = {};
 const UNKNOWN_ID = 'task_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

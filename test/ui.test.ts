@@ -3,17 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { call, pollTask, startServe, startWorker } from './support/mcp';
-import { ROOT, stopAll } from './support/processes';
+import { ROOT, stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 let temporal: TestTemporal;
 
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 /** Waits until the page or one of its frames shows text matching `pattern`. */
 async function waitForText(page: Page, pattern: RegExp, timeoutMs = 30_000): Promise<void> {

@@ -1,6 +1,6 @@
 /** Cases 7 and 8: continue-as-new keeps the taskId and pending inputs; oversized payloads fail clearly. */
 import { call, pollTask, rpc, startServe, startWorker } from '../support/mcp';
-import { stopAll } from '../support/processes';
+import { stopAllAfter } from '../support/processes';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
 import { createTask, report } from './support';
 
@@ -11,10 +11,7 @@ beforeAll(async () => {
   await startWorker(temporal.address);
   ({ url } = await startServe(temporal.address, ['--history-limit', '12']));
 });
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 test('a long process continues as new under the same taskId; its pending input survives', async () => {
   const approvers = ['ann', 'bob', 'cy', 'dee', 'eve'];

@@ -1,14 +1,11 @@
 /** Case 4: with no worker running, tasks/get answers from Temporal at once; update and cancel are recorded. */
 import { call, pollTask, startServe, startWorker } from '../support/mcp';
-import { stopAll } from '../support/processes';
+import { stopAllAfter } from '../support/processes';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
 import { createTask, report } from './support';
 
 let temporal: TestTemporal;
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 async function timedGet(url: string, taskId: string) {
   const started = Date.now();

@@ -1,14 +1,11 @@
 /** Case 6: two server replicas and two workers; each task's requests spread over both replicas. */
 import { call, pollTask, startServe, startWorker } from '../support/mcp';
-import { stopAll } from '../support/processes';
+import { stopAllAfter } from '../support/processes';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
 import { createTask, ledgerCounts, ledgerDir, report } from './support';
 
 let temporal: TestTemporal;
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 test('create on A, get on B, update on A, cancel on B behave exactly as on one server', async () => {
   temporal = await startTestTemporal();

@@ -1,14 +1,11 @@
 /** Case 2: tasks created on one `serve` process are served by another after a SIGKILL. */
 import { call, pollTask, startServe, startWorker } from '../support/mcp';
-import { stopAll } from '../support/processes';
+import { stopAllAfter } from '../support/processes';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
 import { createTask, report } from './support';
 
 let temporal: TestTemporal;
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 test('get, update and cancel work on a new server after the first one is SIGKILLed', async () => {
   temporal = await startTestTemporal();

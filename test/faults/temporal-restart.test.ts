@@ -1,15 +1,12 @@
 /** Case 3: the Temporal server is SIGKILLed and started again on the same SQLite file. */
 import { call, pollTask, startServe, startWorker } from '../support/mcp';
-import { stopAll } from '../support/processes';
+import { stopAllAfter } from '../support/processes';
 import { freePort } from '../support/ports';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
 import { createTask, report, sleep } from './support';
 
 let temporal: TestTemporal;
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 test('running tasks resume and finish after a hard Temporal restart; finished ones still answer', async () => {
   const port = await freePort();

@@ -1,15 +1,12 @@
 /** Case 5: Temporal down: clear -32603 errors in bounded time, never "task not found"; recovers by itself. */
 import { call, pollTask, rpc, startServe, startWorker } from '../support/mcp';
-import { stopAll } from '../support/processes';
+import { stopAllAfter } from '../support/processes';
 import { freePort } from '../support/ports';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
 import { createTask, report, sleep } from './support';
 
 let temporal: TestTemporal;
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 test('Temporal unreachable: tools/call and tasks/get answer -32603 within the bound, then recover', async () => {
   const port = await freePort();

@@ -1,14 +1,11 @@
 /** Case 1: SIGKILL the only worker mid-way through 20 tasks; a new worker finishes them all. */
 import { pollTask, startServe, startWorker } from '../support/mcp';
-import { stopAll } from '../support/processes';
+import { stopAllAfter } from '../support/processes';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
 import { createTask, ledgerCounts, ledgerDir, report, sleep } from './support';
 
 let temporal: TestTemporal;
-afterAll(async () => {
-  await stopAll();
-  await temporal?.stop();
-});
+stopAllAfter(() => temporal);
 
 test('20 running tasks survive a worker SIGKILL: all complete, no side effect applied twice', async () => {
   temporal = await startTestTemporal();

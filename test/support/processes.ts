@@ -64,3 +64,11 @@ export async function stopAll(): Promise<void> {
     c.kill('SIGKILL');
   })));
 }
+
+/** After all tests of a file: stop every spawned process, then the file's Temporal dev server. */
+export function stopAllAfter(temporal: () => { stop(): Promise<void> } | undefined): void {
+  afterAll(async () => {
+    await stopAll();
+    await temporal()?.stop();
+  });
+}
