@@ -96,7 +96,9 @@ program
   .option('--task-queue <name>', 'Temporal task queue (MCP_TASK_QUEUE)', process.env.MCP_TASK_QUEUE ?? 'mcp-tasks')
   .action(async (opts) => {
     const settings = temporalSettings();
-    const connection = await connectWorkerConnection(settings);
+    const connection = await connectWorkerConnection(settings).catch((err: Error) => {
+      throw new Error(`Temporal at ${settings.connectionOptions.address} (${settings.namespace}) does not answer: ${err.message}`);
+    });
     const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue: opts.taskQueue });
     console.log(`worker polling task queue ${opts.taskQueue} on ${settings.connectionOptions.address} (${settings.namespace})`);
     const running = worker.run();

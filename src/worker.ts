@@ -1,6 +1,8 @@
 import { DefaultLogger, LogEntry, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { logger } from './logging';
 import { loadDataConverter } from './temporal/data-converter';
+import fs from 'node:fs';
+import path from 'node:path';
 import * as activities from './activities';
 
 export interface WorkerOptions {
@@ -15,10 +17,16 @@ export async function createWorker({ connection, namespace, taskQueue }: WorkerO
     connection,
     namespace,
     taskQueue,
-    workflowsPath: require.resolve('./workflows'),
+    ...workflowCode(),
     activities,
     dataConverter: loadDataConverter(),
   });
+}
+
+/** The bundle `npm run build` made, or (e.g. under ts-node) the sources, bundled at start. */
+function workflowCode(): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
+  const bundle = path.join(__dirname, 'workflow-bundle.js');
+  return fs.existsSync(bundle) ? { workflowBundle: { codePath: bundle } } : { workflowsPath: require.resolve('./workflows') };
 }
 
 let runtimeInstalled = false;

@@ -63,6 +63,13 @@ test('a bad setting is refused with a clear message and exit code 2', () => {
   expect(out.stderr).toMatch(/pollIntervalMs \(--poll-interval-ms or MCP_POLL_INTERVAL_MS\)/);
 });
 
+test('a worker whose Temporal does not answer exits with a clear message', async () => {
+  const address = `127.0.0.1:${await freePort()}`;
+  const out = spawnSync(process.execPath, ['dist/cli.js', 'worker'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: address } });
+  expect(out.status).toBe(2);
+  expect(out.stderr).toContain(`Temporal at ${address} (default) does not answer`);
+});
+
 test('tools/list over HTTP with the MCP client v2 shows wait_and_echo and its JSON Schema', async () => {
   const client = await connectClient(url);
   const { tools } = await client.listTools();
