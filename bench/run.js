@@ -4,7 +4,7 @@
  * same Temporal dev server, in the same run. See bench/README.md for what each number means.
  *
  *   npm run bench                 full run (several minutes)
- *   BENCH_QUICK=1 npm run bench   smoke run (well under a minute of measuring)
+ *   BENCH_QUICK=1 npm run bench   smoke run (about a minute)
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');

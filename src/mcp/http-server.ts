@@ -56,7 +56,8 @@ export async function startHttpServer(factory: McpServerFactory, opts: HttpServe
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host, () => resolve());
+    // a deep accept queue: bursts of new connections wait instead of being dropped and retried
+    server.listen({ port: opts.port, host: opts.host, backlog: 4096 }, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   const hostForUrl = opts.host.includes(':') ? `[${opts.host}]` : opts.host;

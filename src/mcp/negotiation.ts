@@ -16,3 +16,8 @@ export function declaresTasks(ctx: ServerContext): boolean {
   const declared = envelope?.[CLIENT_CAPABILITIES]?.extensions?.[TASKS_EXTENSION];
   return declared !== undefined && declared !== null && typeof declared === 'object';
 }
+
+/** The authenticated caller of this request, if authentication is on: it owns the tasks it creates. */
+export function principalOf(ctx: ServerContext): string | undefined {
+  return ctx.http?.authInfo?.clientId;
+}

@@ -1,8 +1,8 @@
 import { McpServer, type McpRequestContext, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { ToolRegistry } from '../tools/registry';
-import { TASKS_EXTENSION } from './negotiation';
 import { LEGACY_TASKS_CAPABILITY, registerLegacyTasksMethods } from './legacy-tasks';
+import { TASKS_EXTENSION } from './negotiation';
 import { registerTasksMethods } from './tasks-methods';
 import { handleToolsCall } from './tools-call';
 
@@ -13,34 +13,56 @@ export interface ServerDeps {
   version: string;
 }
 
-/** One McpServer per HTTP request (the SDK is stateless): all task state is in Temporal. */
+type Era = McpRequestContext['era'];
+
+/** Idle servers kept per kind; past it a released one is dropped. */
+const POOL_LIMIT = 64;
+
+/**
+ * The SDK asks for a server per HTTP request. Building one (with every tool registered) is
+ * most of the per-request CPU, so finished servers go back to a pool and serve the next
+ * request of the same kind. They hold no request state: the caller comes from each
+ * handler's context, and all task state is in Temporal.
+ */
 export function createServerFactory(deps: ServerDeps) {
+  const pools = new Map<string, McpServer[]>();
   return (ctx: McpRequestContext): McpServer => {
-    const modern = ctx.era === 'modern';
-    const server = new McpServer(
-      { name: 'mcp-temporal-tasks', version: deps.version },
-      { capabilities: { tools: { listChanged: false }, ...(modern ? { extensions: { [TASKS_EXTENSION]: {} } } : { tasks: LEGACY_TASKS_CAPABILITY }) } },
-    );
-    for (const tool of deps.registry.list()) {
-      // registerTool gives tools/list its JSON Schema; tools/call is served below instead.
-      server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema }, () => {
-        throw new Error('unreachable: tools/call is served by the fallback handler');
-      });
-    }
-    server.server.removeRequestHandler('tools/call');
-    // The fallback serves tools/call (so -32021 and task results pass unaltered). It is
-    // installed only when the request is a tools/call, so other unknown methods still get
-    // the SDK's own 404 / -32601. On 2026 requests the SDK has checked Mcp-Method against the body;
-    // stdio has no headers and one instance per connection.
-    if (!modern || !ctx.requestInfo || ctx.requestInfo.headers.get('mcp-method') === 'tools/call') {
-      server.server.fallbackRequestHandler = async (request, reqCtx) => {
-        if (request.method !== 'tools/call') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
-        return (await handleToolsCall(request.params, reqCtx, { ...deps, owner: ctx.authInfo?.clientId, era: ctx.era })) as never;
-      };
-    }
-    const principal = ctx.authInfo?.clientId;
-    if (modern) registerTasksMethods(server, { ...deps, principal });
-    else registerLegacyTasksMethods(server, { ...deps, principal });
+    // On 2026 requests the SDK has checked Mcp-Method against the body; stdio has no headers.
+    const servesToolsCall = ctx.era === 'legacy' || !ctx.requestInfo || ctx.requestInfo.headers.get('mcp-method') === 'tools/call';
+    const kind = `${ctx.era}:${servesToolsCall}`;
+    const pool = pools.get(kind) ?? pools.set(kind, []).get(kind)!;
+    const server = pool.pop() ?? buildServer(deps, ctx.era, servesToolsCall);
+    const previous = server.server.onclose;
+    server.server.onclose = () => {
+      server.server.onclose = previous;
+      if (pool.length < POOL_LIMIT) pool.push(server);
+    };
     return server;
   };
+}
+
+function buildServer(deps: ServerDeps, era: Era, servesToolsCall: boolean): McpServer {
+  const modern = era === 'modern';
+  const server = new McpServer(
+    { name: 'mcp-temporal-tasks', version: deps.version },
+    { capabilities: { tools: { listChanged: false }, ...(modern ? { extensions: { [TASKS_EXTENSION]: {} } } : { tasks: LEGACY_TASKS_CAPABILITY }) } },
+  );
+  for (const tool of deps.registry.list()) {
+    // registerTool gives tools/list its JSON Schema; tools/call is served below instead.
+    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema }, () => {
+      throw new Error('unreachable: tools/call is served by the fallback handler');
+    });
+  }
+  server.server.removeRequestHandler('tools/call');
+  // The fallback serves tools/call (so -32021 and task results pass unaltered). Servers for
+  // other methods have none, so unknown methods still get the SDK's own 404 / -32601.
+  if (servesToolsCall) {
+    server.server.fallbackRequestHandler = async (request, ctx) => {
+      if (request.method !== 'tools/call') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+      return (await handleToolsCall(request.params, ctx, { ...deps, era })) as never;
+    };
+  }
+  if (modern) registerTasksMethods(server, deps);
+  else registerLegacyTasksMethods(server, deps);
+  return server;
 }

@@ -5,13 +5,11 @@ import { toDetailedTask } from '../tasks/detailed-task';
 import { isTaskId } from '../tasks/task-id';
 import { InputResponseError, TemporalTaskStore } from '../tasks/temporal-task-store';
 import { asProtocolError, InvalidInputResponseError, TaskNotFoundError, tasksCapabilityRequired } from './errors';
-import { declaresTasks } from './negotiation';
+import { declaresTasks, principalOf } from './negotiation';
 
 export interface TasksMethodsDeps {
   store: TemporalTaskStore;
   pollIntervalMs: number;
-  /** The authenticated caller; a task is visible only to the principal that created it. */
-  principal?: string;
 }
 
 // taskId is checked by hand so that the capability check (-32021) comes before it (-32602).
@@ -20,9 +18,10 @@ const TaskParamsSchema = z.looseObject({ taskId: z.unknown() });
 /** tasks/get, tasks/update and tasks/cancel: registered on the 2026-07-28 era only. */
 export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps): void {
   const low = server.server;
+  // a task is visible only to the principal that created it (principalOf: undefined without auth)
   low.setRequestHandler('tasks/get', { params: TaskParamsSchema }, (params, ctx) =>
     guarded(params, ctx, async (taskId) => {
-      const task = await deps.store.read(taskId, deps.principal);
+      const task = await deps.store.read(taskId, principalOf(ctx));
       if (!task) throw new TaskNotFoundError();
       return { ...toDetailedTask(task, deps.pollIntervalMs), resultType: 'complete' as const };
     }),
@@ -33,7 +32,7 @@ export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps):
       // outstanding key answered badly is refused while unknown keys stay ignored
       const dropped = Object.fromEntries((ctx.mcpReq.droppedInputResponseKeys ?? []).map((k) => [k, null]));
       const responses = { ...dropped, ...ctx.mcpReq.inputResponses };
-      const task = await deps.store.sendInput(taskId, deps.principal, responses);
+      const task = await deps.store.sendInput(taskId, principalOf(ctx), responses);
       if (!task) throw new TaskNotFoundError();
       taskLog(task).info({ event: 'task.input', keys: Object.keys(responses) }, 'input responses received');
       return { resultType: 'complete' as const };
@@ -41,7 +40,7 @@ export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps):
   );
   low.setRequestHandler('tasks/cancel', { params: TaskParamsSchema }, (params, ctx) =>
     guarded(params, ctx, async (taskId) => {
-      const task = await deps.store.cancel(taskId, deps.principal);
+      const task = await deps.store.cancel(taskId, principalOf(ctx));
       if (!task) throw new TaskNotFoundError();
       taskLog(task).info({ event: 'task.cancel', status: task.state.status }, 'cancellation requested');
       return { resultType: 'complete' as const };

@@ -6,14 +6,13 @@ import { TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-sto
 import { ToolDefinition, ToolRegistry, workflowTypeOf } from '../tools/registry';
 import { asProtocolError, InvalidToolArgumentsError, tasksCapabilityRequired, UnknownToolError } from './errors';
 import { legacyTask } from './legacy-tasks';
-import { declaresTasks } from './negotiation';
+import { declaresTasks, principalOf } from './negotiation';
 import { logger, taskLog } from '../logging';
 
 export interface ToolsCallDeps {
   registry: ToolRegistry;
   store: TemporalTaskStore;
   pollIntervalMs: number;
-  owner?: string;
   /** 2025-11-25 requests opt in by a `task` param; 2026-07-28 ones by declaring the extension. */
   era: 'modern' | 'legacy';
 }
@@ -50,7 +49,7 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
     args[tool.beforeTask.argument] = answer;
   }
 
-  const input = { tool: tool.name, workflowType: workflowTypeOf(tool), arguments: args, owner: deps.owner, summary: summarize(tool.name, args) };
+  const input = { tool: tool.name, workflowType: workflowTypeOf(tool), arguments: args, owner: principalOf(ctx), summary: summarize(tool.name, args) };
   try {
     if (asTask) {
       const task = await deps.store.start(input);
