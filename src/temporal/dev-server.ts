@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { SEARCH_ATTRIBUTES } from '../tasks/search-attributes';
 import { CLI_MISSING_HELP, findTemporalCli } from './cli-binary';
+import { startDownloadedDevServer } from './downloaded-dev-server';
 
 export interface DevServerOptions {
   dbFile: string;
@@ -26,7 +27,11 @@ const READY_TIMEOUT_MS = 60_000;
 
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
   const cli = findTemporalCli();
-  if (!cli) throw new Error(CLI_MISSING_HELP);
+  if (!cli) {
+    const downloaded = await startDownloadedDevServer(opts);
+    if (downloaded) return downloaded;
+    throw new Error(CLI_MISSING_HELP);
+  }
   fs.mkdirSync(path.dirname(path.resolve(opts.dbFile)), { recursive: true });
   const args = [
     'server', 'start-dev',

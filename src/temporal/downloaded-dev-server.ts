@@ -1,0 +1,35 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import dns from 'node:dns/promises';
+import { MCP_TASK_STATUS, MCP_TOOL } from '../tasks/search-attributes';
+import type { DevServer, DevServerOptions } from './dev-server';
+
+/**
+ * The last resort when no Temporal CLI is installed: the Temporal SDK downloads the CLI and runs
+ * its dev server. Only tried where the internet answers (the SDK's download site).
+ */
+export async function startDownloadedDevServer(opts: DevServerOptions): Promise<DevServer | undefined> {
+  if (!(await canResolve('temporal.download'))) return undefined;
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'cached-download' },
+      dbFilename: opts.dbFile,
+      ip: opts.host,
+      port: opts.port,
+      ui: true,
+      uiPort: opts.uiPort,
+      namespace: opts.namespace,
+      searchAttributes: [MCP_TOOL, MCP_TASK_STATUS],
+    },
+  });
+  return {
+    address: `${opts.host}:${opts.port}`,
+    uiUrl: `http://${opts.host}:${opts.uiPort}`,
+    pid: -1,
+    stop: () => env.teardown(),
+  };
+}
+
+async function canResolve(host: string): Promise<boolean> {
+  const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref());
+  return Promise.race([dns.lookup(host).then(() => true, () => false), timeout]);
+}
