@@ -26,6 +26,7 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--history-limit <events>', 'history length after which long tools continue as new (MCP_HISTORY_LIMIT)')
     .option('--lenient-headers', 'accept requests without Mcp-Method/Mcp-Name (older clients)')
     .option('--allowed-host <host...>', 'extra Host names accepted (DNS rebinding protection)')
+    .option('--allowed-origin <hostname...>', 'extra Origin hostnames accepted (no scheme or port), e.g. app.example.com')
     .option('--auth-tokens-file <file>', 'require bearer tokens: "principal:token" per line (or MCP_AUTH_TOKENS="p:t,p2:t2")')
     .option('--no-demo-tools', 'do not register the demo tools')
     .option('--conformance-tools', 'register the conformance suite fixture tools');
@@ -42,6 +43,7 @@ function configFrom(opts: Record<string, unknown>): ServerConfig {
     historyLimit: opts.historyLimit,
     strictHeaders: opts.lenientHeaders ? false : undefined,
     allowedHosts: opts.allowedHost,
+    allowedOrigins: opts.allowedOrigin,
     demoTools: opts.demoTools,
     conformanceTools: opts.conformanceTools,
   });

@@ -3,21 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findTemporalCli } from '../src/temporal/cli-binary';
-import { call, connectClient, rpc, startServe, startWorker } from './support/mcp';
-import { ROOT, stopAllAfter, spawnCli } from './support/processes';
+import { call, connectClient, rpc } from './support/mcp';
+import { ROOT, spawnCli } from './support/processes';
 import { freePort } from './support/ports';
-import { startTestTemporal, TestTemporal, tempDbFile } from './support/temporal';
+import { useStack } from './support/stack';
+import { tempDbFile } from './support/temporal';
 
-let temporal: TestTemporal;
-let url: string;
-
-beforeAll(async () => {
-  temporal = await startTestTemporal();
-  await startWorker(temporal.address);
-  ({ url } = await startServe(temporal.address));
-});
-
-stopAllAfter(() => temporal);
+const stack = useStack();
 
 test('the Temporal CLI is found in the project folder, and TEMPORAL_CLI_PATH wins', () => {
   const found = findTemporalCli({ PATH: '' });
@@ -48,11 +40,11 @@ test('the installer explains the alternatives when Python is missing, without fa
 });
 
 test('doctor --json reports the CLI, a reachable address and the namespace', () => {
-  const out = spawnSync(process.execPath, ['dist/cli.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: temporal.address } });
+  const out = spawnSync(process.execPath, ['dist/cli.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address } });
   expect(out.status).toBe(0);
   const report = JSON.parse(out.stdout);
   expect(report.cli.version).toMatch(/temporal version 1\.9\.1/);
-  expect(report.temporal).toMatchObject({ address: temporal.address, namespace: 'default', reachable: true });
+  expect(report.temporal).toMatchObject({ address: stack.temporal.address, namespace: 'default', reachable: true });
 });
 
 test('doctor --json exits 1 and says why when Temporal does not answer', async () => {
@@ -62,18 +54,18 @@ test('doctor --json exits 1 and says why when Temporal does not answer', async (
   expect(JSON.parse(out.stdout).temporal).toMatchObject({ address, reachable: false, error: expect.any(String) });
 });
 
-test('Temporal settings come from a temporal.toml profile (envconfig), TEMPORAL_ADDRESS overriding', () => {
+test('Temporal settings come from a stack.temporal.toml profile (envconfig), TEMPORAL_ADDRESS overriding', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-toml-'));
-  const file = path.join(dir, 'temporal.toml');
-  fs.writeFileSync(file, `[profile.default]\naddress = "127.0.0.1:1"\nnamespace = "nowhere"\n\n[profile.local]\naddress = "${temporal.address}"\nnamespace = "default"\n`);
+  const file = path.join(dir, 'stack.temporal.toml');
+  fs.writeFileSync(file, `[profile.default]\naddress = "127.0.0.1:1"\nnamespace = "nowhere"\n\n[profile.local]\naddress = "${stack.temporal.address}"\nnamespace = "default"\n`);
   const doctor = (env: Record<string, string>) => {
     const { TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ...rest } = process.env;
     const out = spawnSync(process.execPath, ['dist/cli.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...rest, TEMPORAL_CONFIG_FILE: file, ...env } });
     return JSON.parse(out.stdout).temporal;
   };
-  expect(doctor({ TEMPORAL_PROFILE: 'local' })).toMatchObject({ address: temporal.address, namespace: 'default', reachable: true });
+  expect(doctor({ TEMPORAL_PROFILE: 'local' })).toMatchObject({ address: stack.temporal.address, namespace: 'default', reachable: true });
   expect(doctor({})).toMatchObject({ address: '127.0.0.1:1', namespace: 'nowhere', reachable: false });
-  expect(doctor({ TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: 'default' })).toMatchObject({ address: temporal.address, reachable: true });
+  expect(doctor({ TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: 'default' })).toMatchObject({ address: stack.temporal.address, reachable: true });
 });
 
 test('a bad setting is refused with a clear message and exit code 2', () => {
@@ -92,7 +84,7 @@ test('a worker whose Temporal does not answer exits with a clear message', async
 });
 
 test('tools/list over HTTP with the MCP client v2 shows wait_and_echo and its JSON Schema', async () => {
-  const client = await connectClient(url);
+  const client = await connectClient(stack.url);
   const { tools } = await client.listTools();
   const tool = tools.find((t) => t.name === 'wait_and_echo');
   expect(tool?.inputSchema).toMatchObject({
@@ -104,19 +96,19 @@ test('tools/list over HTTP with the MCP client v2 shows wait_and_echo and its JS
 });
 
 test('tools/call of wait_and_echo returns the text, and its workflow exists with the tool name as type', async () => {
-  const client = await connectClient(url);
+  const client = await connectClient(stack.url);
   const result = await client.callTool({ name: 'wait_and_echo', arguments: { text: 'hello durable', seconds: 1 } });
   expect(result.content).toEqual([{ type: 'text', text: 'hello durable' }]);
   await client.close();
   const workflows = [];
-  for await (const wf of temporal.client.workflow.list({ query: `WorkflowType = 'wait_and_echo'` })) workflows.push(wf);
+  for await (const wf of stack.temporal.client.workflow.list({ query: `WorkflowType = 'wait_and_echo'` })) workflows.push(wf);
   // visibility lags; describe the ones listed, or poll until one shows
   const deadline = Date.now() + 10_000;
   while (workflows.length === 0 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 500));
-    for await (const wf of temporal.client.workflow.list({ query: `WorkflowType = 'wait_and_echo'` })) workflows.push(wf);
+    for await (const wf of stack.temporal.client.workflow.list({ query: `WorkflowType = 'wait_and_echo'` })) workflows.push(wf);
   }
-  const description = await temporal.client.workflow.getHandle(workflows[0].workflowId).describe();
+  const description = await stack.temporal.client.workflow.getHandle(workflows[0].workflowId).describe();
   expect(description.type).toBe('wait_and_echo');
   expect(description.status.name).toBe('COMPLETED');
 });
@@ -127,14 +119,14 @@ test.each([
   [{ seconds: 1 }, /text/],
   [{ text: 42, seconds: 1 }, /text/],
 ])('bad arguments %j give a clear -32602', async (args, field) => {
-  const { body } = await rpc(url, 'tools/call', { name: 'wait_and_echo', arguments: args });
+  const { body } = await rpc(stack.url, 'tools/call', { name: 'wait_and_echo', arguments: args });
   expect(body.error.code).toBe(-32602);
   expect(body.error.message).toMatch(/Invalid arguments for tool wait_and_echo/);
   expect(body.error.message).toMatch(field);
 });
 
 test('an unknown tool gives -32602 naming it', async () => {
-  const { body } = await rpc(url, 'tools/call', { name: 'no_such_tool', arguments: {} });
+  const { body } = await rpc(stack.url, 'tools/call', { name: 'no_such_tool', arguments: {} });
   expect(body.error).toMatchObject({ code: -32602, message: 'Unknown tool: "no_such_tool"' });
 });
 

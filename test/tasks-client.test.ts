@@ -1,24 +1,14 @@
 /** The official Tasks client (@modelcontextprotocol/ext-tasks) against the real server and Temporal. */
 import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
-import { startServe, startWorker, taskSession } from './support/mcp';
-import { stopAllAfter } from './support/processes';
-import { startTestTemporal, TestTemporal } from './support/temporal';
+import { taskSession } from './support/mcp';
+import { useStack } from './support/stack';
 
-let temporal: TestTemporal;
-let url: string;
-
-beforeAll(async () => {
-  temporal = await startTestTemporal();
-  await startWorker(temporal.address);
-  ({ url } = await startServe(temporal.address));
-});
-
-stopAllAfter(() => temporal);
+const stack = useStack();
 
 const textOf = (result: any) => result.content.map((c: any) => c.text).join('');
 
 test('settles wait_and_echo as a task', async () => {
-  const { session, close } = await taskSession(url);
+  const { session, close } = await taskSession(stack.url);
   try {
     const execution = await session.callTool('wait_and_echo', { text: 'from a task', seconds: 1 });
     const { outcome } = await execution.settle();
@@ -36,7 +26,7 @@ test.each([
   [{ action: 'decline' }, true, /not approved: the request was declined/],
 ])('approve_expense answered %j through the input handler', async (answer, isError, text) => {
   const seen: any[] = [];
-  const { session, close } = await taskSession(url, async (request: any) => {
+  const { session, close } = await taskSession(stack.url, async (request: any) => {
     seen.push(request);
     return answer as any;
   });
@@ -54,7 +44,7 @@ test.each([
 });
 
 test('cancels a waiting wait_and_echo: the task ends cancelled', async () => {
-  const { session, close } = await taskSession(url);
+  const { session, close } = await taskSession(stack.url);
   try {
     const execution = await session.callTool('wait_and_echo', { text: 'never', seconds: 600 });
     const settled = execution.settle();

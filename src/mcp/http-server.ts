@@ -17,7 +17,7 @@ export interface HttpServerOptions {
   port: number;
   /** Host names accepted besides localhost, 127.0.0.1 and [::1] (DNS rebinding protection). */
   allowedHosts: string[];
-  /** Origins accepted besides http(s)://localhost|127.0.0.1|[::1] on any port. */
+  /** Origin hostnames accepted besides localhost, 127.0.0.1 and [::1] (any scheme and port). */
   allowedOrigins: string[];
   strictHeaders: boolean;
   maxBodyBytes: number;
