@@ -90,9 +90,15 @@ function createTaskResult(task: TaskSnapshot, pollIntervalMs: number): CreateTas
   } as CreateTaskResultV2;
 }
 
-/** A short, safe rendering of the call for the Temporal UI: truncated values, no long strings. */
+const SECRET_NAME = /pass|secret|token|key|auth|credential|cookie|session/i;
+
+/**
+ * A short, safe rendering of the call for the Temporal UI (stored unencrypted): truncated
+ * values, and arguments whose names look secret shown as ***.
+ */
 export function summarize(tool: string, args: Record<string, unknown>): string {
   const parts = Object.entries(args).map(([k, v]) => {
+    if (SECRET_NAME.test(k)) return `${k}=***`;
     const text = typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : JSON.stringify(v) ?? '';
     return `${k}=${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
   });

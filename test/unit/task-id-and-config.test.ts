@@ -35,4 +35,5 @@ test('summaries for the Temporal UI are short and truncate long values', () => {
   const long = summarize('t', { text: 'x'.repeat(5000), nested: { a: 'y'.repeat(500) } });
   expect(long.length).toBeLessThanOrEqual(200);
   expect(long).toContain('…');
+  expect(summarize('login', { user: 'ann', password: 'hunter2', apiKey: 'k-123', sessionToken: 'x' })).toBe('login(user="ann", password=***, apiKey=***, sessionToken=***)');
 });
