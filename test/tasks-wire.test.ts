@@ -224,6 +224,14 @@ describe('routing headers', () => {
 });
 
 describe('ttl', () => {
+  test('ttlMs never promises more than the namespace retention keeps', async () => {
+    const ns = await temporal.client.workflowService.describeNamespace({ namespace: 'default' });
+    const retentionMs = Number(ns.config!.workflowExecutionRetentionTtl!.seconds) * 1000;
+    const { url: longTtl } = await startServe(temporal.address, ['--ttl-ms', String(retentionMs * 10)]);
+    const created = CreateTaskResultV2Schema.parse(await call(longTtl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 0 } }));
+    expect(created.ttlMs).toBe(retentionMs);
+  });
+
   test('a finished task stays readable for its ttlMs, then answers -32602', async () => {
     const { url: shortTtl } = await startServe(temporal.address, ['--ttl-ms', '3000']);
     const created = CreateTaskResultV2Schema.parse(await call(shortTtl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 0 } }));
