@@ -25,8 +25,13 @@ async function waitForText(page: Page, pattern: RegExp, timeoutMs = 30_000): Pro
   throw new Error(`the page never showed ${pattern}`);
 }
 
-test('a task is visible in the Temporal UI with its status and summary', async () => {
-  expect(fs.existsSync(CHROMIUM) ? CHROMIUM : `Chromium not found at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`).toBe(CHROMIUM);
+// CI installs Chromium and must run this; elsewhere a missing browser skips it, loudly.
+const haveChromium = fs.existsSync(CHROMIUM);
+if (!haveChromium && !process.env.CI) console.warn(`[ui] skipped: Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+const uiTest = haveChromium || process.env.CI ? test : test.skip;
+
+uiTest('a task is visible in the Temporal UI with its status and summary', async () => {
+  expect(haveChromium ? CHROMIUM : `Chromium not found at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`).toBe(CHROMIUM);
   temporal = await startTestTemporal();
   await startWorker(temporal.address);
   const { url } = await startServe(temporal.address);
