@@ -69,30 +69,20 @@ export function setStatusMessage(message: string): void {
  * Keys are unique for the task's whole life.
  */
 export async function requestInput<R = unknown>(key: string, request: InputRequest): Promise<R> {
-  const s = runtime();
-  const carriedOver = key in s.progress.inputRequests; // still pending from before a continue-as-new
-  if (!carriedOver) {
-    if (s.usedKeys.has(key)) throw new Error(`input key "${key}" was already used in this task`);
-    s.usedKeys.add(key);
-    publishInputs({ ...s.progress.inputRequests, [key]: request });
-  }
-  await condition(() => s.responses.has(key));
-  const answer = s.responses.get(key) as R;
-  s.responses.delete(key);
-  const { [key]: _answered, ...rest } = s.progress.inputRequests;
-  publishInputs(rest);
-  return answer;
+  return (await requestInputs({ [key]: request }))[key] as R;
 }
 
-/** Asks several questions at once; resolves when all are answered. */
+/** Asks several questions at once; resolves when all are answered (partial answers keep waiting). */
 export async function requestInputs(requests: Record<string, InputRequest>): Promise<Record<string, unknown>> {
   const s = runtime();
-  for (const key of Object.keys(requests)) {
+  const keys = Object.keys(requests);
+  // a key still pending from before a continue-as-new is waited on, not asked again
+  const fresh = keys.filter((key) => !(key in s.progress.inputRequests));
+  for (const key of fresh) {
     if (s.usedKeys.has(key)) throw new Error(`input key "${key}" was already used in this task`);
     s.usedKeys.add(key);
   }
-  publishInputs({ ...s.progress.inputRequests, ...requests });
-  const keys = Object.keys(requests);
+  if (fresh.length) publishInputs({ ...s.progress.inputRequests, ...Object.fromEntries(fresh.map((k) => [k, requests[k]])) });
   const answers: Record<string, unknown> = {};
   while (keys.some((k) => !(k in answers))) {
     await condition(() => keys.some((k) => !(k in answers) && s.responses.has(k)));

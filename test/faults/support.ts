@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { call } from '../support/mcp';
+import { freePort } from '../support/ports';
+import { startTestTemporal, TestTemporal } from '../support/temporal';
 
 export function ledgerDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-ledger-'));
@@ -27,4 +29,25 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Prints the counts the closing note reports. */
 export function report(caseName: string, counts: Record<string, number>): void {
   console.log(`[faults] ${caseName}: ${Object.entries(counts).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+}
+
+/** A dev server on a fixed port and SQLite file, so it can be SIGKILLed and started again as the same server. */
+export async function restartableTemporal() {
+  const port = await freePort();
+  let current: TestTemporal | undefined = await startTestTemporal(undefined, port);
+  const { dbFile, address } = current;
+  return {
+    address,
+    /** The running server, if any (for the afterAll stop). */
+    current: () => current,
+    async kill(): Promise<void> {
+      const killed = current!;
+      current = undefined;
+      process.kill(killed.server.pid, 'SIGKILL');
+      await killed.stop().catch(() => undefined);
+    },
+    async restart(): Promise<void> {
+      current = await startTestTemporal(dbFile, port);
+    },
+  };
 }

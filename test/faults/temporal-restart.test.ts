@@ -1,17 +1,14 @@
 /** Case 3: the Temporal server is SIGKILLed and started again on the same SQLite file. */
 import { call, pollTask, startServe, startWorker } from '../support/mcp';
 import { stopAllAfter } from '../support/processes';
-import { freePort } from '../support/ports';
-import { startTestTemporal, TestTemporal } from '../support/temporal';
-import { createTask, report, sleep } from './support';
+import { createTask, report, restartableTemporal, sleep } from './support';
 
-let temporal: TestTemporal;
-stopAllAfter(() => temporal);
+let temporal: Awaited<ReturnType<typeof restartableTemporal>> | undefined;
+stopAllAfter(() => temporal?.current());
 
 test('running tasks resume and finish after a hard Temporal restart; finished ones still answer', async () => {
-  const port = await freePort();
-  temporal = await startTestTemporal(undefined, port);
-  const { dbFile, address } = temporal;
+  temporal = await restartableTemporal();
+  const { address } = temporal;
   await startWorker(address);
   const { url } = await startServe(address);
   const done = await createTask(url, 'wait_and_echo', { text: 'before', seconds: 0 });
@@ -21,10 +18,9 @@ test('running tasks resume and finish after a hard Temporal restart; finished on
     ...Array.from({ length: 3 }, (_, i) => createTask(url, 'provision_environment', { name: `p-${i}`, steps: 3, stepMs: 1000 })),
   ]);
   await sleep(1000);
-  process.kill(temporal.server.pid, 'SIGKILL');
-  await temporal.stop().catch(() => undefined);
+  await temporal.kill();
   await sleep(1000);
-  temporal = await startTestTemporal(dbFile, port);
+  await temporal.restart();
 
   const finished = await Promise.all(running.map((id) => pollTask(url, id, undefined, 120_000)));
   expect(finished.map((t) => t.status)).toEqual(Array(8).fill('completed'));

@@ -1,23 +1,19 @@
 /** Case 5: Temporal down: clear -32603 errors in bounded time, never "task not found"; recovers by itself. */
 import { call, pollTask, rpc, startServe, startWorker } from '../support/mcp';
 import { stopAllAfter } from '../support/processes';
-import { freePort } from '../support/ports';
-import { startTestTemporal, TestTemporal } from '../support/temporal';
-import { createTask, report, sleep } from './support';
+import { createTask, report, restartableTemporal, sleep } from './support';
 
-let temporal: TestTemporal;
-stopAllAfter(() => temporal);
+let temporal: Awaited<ReturnType<typeof restartableTemporal>> | undefined;
+stopAllAfter(() => temporal?.current());
 
 test('Temporal unreachable: tools/call and tasks/get answer -32603 within the bound, then recover', async () => {
-  const port = await freePort();
-  temporal = await startTestTemporal(undefined, port);
-  const { dbFile, address } = temporal;
+  temporal = await restartableTemporal();
+  const { address } = temporal;
   await startWorker(address);
   const { url } = await startServe(address, ['--temporal-timeout-ms', '2000']);
   const taskId = await createTask(url, 'wait_and_echo', { text: 'survives', seconds: 3 });
 
-  process.kill(temporal.server.pid, 'SIGKILL');
-  await temporal.stop().catch(() => undefined);
+  await temporal.kill();
 
   let started = Date.now();
   const create = await rpc(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 1 } });
@@ -34,7 +30,7 @@ test('Temporal unreachable: tools/call and tasks/get answer -32603 within the bo
   expect(update.body.error.code).toBe(-32603);
 
   await sleep(500);
-  temporal = await startTestTemporal(dbFile, port);
+  await temporal.restart();
   const done = await pollTask(url, taskId, undefined, 90_000);
   expect(done).toMatchObject({ status: 'completed', result: { content: [{ text: 'survives' }] } });
   const again = await createTask(url, 'wait_and_echo', { text: 'after', seconds: 0 });
