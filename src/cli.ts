@@ -24,7 +24,8 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--poll-interval-ms <ms>', 'pollIntervalMs advised to clients (MCP_POLL_INTERVAL_MS)')
     .option('--temporal-timeout-ms <ms>', 'bound on each Temporal call (MCP_TEMPORAL_TIMEOUT_MS, default 10000)')
     .option('--history-limit <events>', 'history length after which long tools continue as new (MCP_HISTORY_LIMIT)')
-    .option('--lenient-headers', 'accept requests without Mcp-Method/Mcp-Name (older clients)')
+    .option('--strict-headers', 'refuse requests without Mcp-Method/Mcp-Name (MCP_STRICT_HEADERS=true; default: take them from the body)')
+    .addOption(new Option('--lenient-headers', 'the default now; kept as a no-op alias').hideHelp())
     .option('--allowed-host <host...>', 'extra Host names accepted (DNS rebinding protection)')
     .option('--allowed-origin <hostname...>', 'extra Origin hostnames accepted (no scheme or port), e.g. app.example.com')
     .option('--auth-tokens-file <file>', 'require bearer tokens: "principal:token" per line (or MCP_AUTH_TOKENS="p:t,p2:t2")')
@@ -41,7 +42,7 @@ function configFrom(opts: Record<string, unknown>): ServerConfig {
     pollIntervalMs: opts.pollIntervalMs,
     temporalTimeoutMs: opts.temporalTimeoutMs,
     historyLimit: opts.historyLimit,
-    strictHeaders: opts.lenientHeaders ? false : undefined,
+    strictHeaders: opts.strictHeaders ? true : opts.lenientHeaders ? false : undefined,
     allowedHosts: opts.allowedHost,
     allowedOrigins: opts.allowedOrigin,
     demoTools: opts.demoTools,
@@ -144,13 +145,24 @@ async function doctor() {
   return { cli, temporal };
 }
 
-/** Ctrl-C (SIGINT) and SIGTERM stop everything once; a second signal exits at once. */
+/**
+ * Ctrl-C (SIGINT) and SIGTERM stop everything once; a second signal exits at once. Under
+ * `npm start` a Ctrl-C reaches us twice (from the terminal to the whole group, and forwarded by
+ * npm), so a repeat within a second is the same request, not an impatient second one.
+ *
+ * Started by an npm script, we also stop when npm goes away (our parent changes): npm forwards
+ * SIGTERM only to the shell it runs the script in, and a shell that does not `exec` (dash) dies
+ * of it and leaves us orphaned. The start script execs, and this catches every other way.
+ */
 function onStop(stop: () => Promise<void>): void {
-  let stopping = false;
-  const handler = (signal: string) => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    console.error(`${signal}: stopping`);
+  let stoppingSince = 0;
+  const handler = (reason: string) => {
+    if (stoppingSince) {
+      if (Date.now() - stoppingSince > 1000) process.exit(1);
+      return;
+    }
+    stoppingSince = Date.now();
+    console.error(`${reason}: stopping`);
     stop().then(() => process.exit(0), (err) => {
       console.error(err);
       process.exit(1);
@@ -158,6 +170,12 @@ function onStop(stop: () => Promise<void>): void {
   };
   process.on('SIGINT', () => handler('SIGINT'));
   process.on('SIGTERM', () => handler('SIGTERM'));
+  if (process.env.npm_lifecycle_event) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent && !stoppingSince) handler(`parent process ${parent} (npm) is gone`);
+    }, 500).unref();
+  }
 }
 
 program.parseAsync().catch((err) => {

@@ -7,7 +7,8 @@ export const ServerConfigSchema = z.object({
   taskQueue: z.string().min(1).default('mcp-tasks'),
   ttlMs: z.coerce.number().int().positive().default(24 * 60 * 60 * 1000),
   pollIntervalMs: z.coerce.number().int().positive().default(1000),
-  strictHeaders: z.boolean().default(true),
+  /** Refuse requests that lack Mcp-Method / Mcp-Name (off: the value is taken from the body; a mismatch is refused either way). */
+  strictHeaders: z.boolean().default(false),
   demoTools: z.boolean().default(true),
   conformanceTools: z.boolean().default(false),
   temporalTimeoutMs: z.coerce.number().int().positive().default(10_000),
@@ -16,6 +17,8 @@ export const ServerConfigSchema = z.object({
   allowedHosts: z.array(z.string()).default([]),
   allowedOrigins: z.array(z.string()).default([]),
   maxBodyBytes: z.coerce.number().int().positive().default(4 * 1024 * 1024),
+  /** Key of the keyed hash that stands for a task's owner in Temporal; the same on every replica. */
+  ownerKey: z.string().min(16, 'use at least 16 characters').optional(),
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 
@@ -29,6 +32,7 @@ export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {
   strictHeaders: 'MCP_STRICT_HEADERS',
   temporalTimeoutMs: 'MCP_TEMPORAL_TIMEOUT_MS',
   historyLimit: 'MCP_HISTORY_LIMIT',
+  ownerKey: 'MCP_OWNER_KEY',
 };
 
 export class ConfigError extends Error {}
@@ -37,7 +41,7 @@ export function parseServerConfig(flags: Record<string, unknown>, env: NodeJS.Pr
   const merged: Record<string, unknown> = {};
   for (const [key, envName] of Object.entries(ENV_VARS)) {
     const value = envName ? env[envName] : undefined;
-    if (value !== undefined && value !== '') merged[key] = key === 'strictHeaders' ? value !== 'false' && value !== '0' : value;
+    if (value !== undefined && value !== '') merged[key] = key === 'strictHeaders' ? value === 'true' || value === '1' : value;
   }
   for (const [key, value] of Object.entries(flags)) if (value !== undefined) merged[key] = value;
   const parsed = ServerConfigSchema.safeParse(merged);

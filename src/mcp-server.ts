@@ -23,7 +23,7 @@ export interface McpServerHandle extends RunningHttpServer {
 
 /** The MCP endpoint over HTTP: stateless itself, every task lives in Temporal, so any replica answers any task. */
 export async function startMcpServer(config: ServerConfig, temporal: TemporalSettings, extras: McpServerExtras = {}): Promise<McpServerHandle> {
-  const { client, factory } = await taskServer(config, temporal, extras.log ?? console.error);
+  const { client, factory } = await taskServer(config, temporal, extras.log ?? console.error, !!extras.tokenVerifier);
   const http = await startHttpServer(factory, { ...config, tokenVerifier: extras.tokenVerifier });
   return {
     ...http,
@@ -36,7 +36,7 @@ export async function startMcpServer(config: ServerConfig, temporal: TemporalSet
 
 /** The same server over stdio, for desktop clients; resolves when the client closes stdin. */
 export async function runMcpStdio(config: ServerConfig, temporal: TemporalSettings, log = console.error): Promise<void> {
-  const { client, factory } = await taskServer(config, temporal, log);
+  const { client, factory } = await taskServer(config, temporal, log, false);
   await new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     serveStdio(factory, { onerror: (err) => log(`stdio: ${err.message}`) });
@@ -44,11 +44,12 @@ export async function runMcpStdio(config: ServerConfig, temporal: TemporalSettin
   await client.connection.close();
 }
 
-async function taskServer(config: ServerConfig, temporal: TemporalSettings, log: (m: string) => void): Promise<{ client: Client; factory: McpServerFactory }> {
+async function taskServer(config: ServerConfig, temporal: TemporalSettings, log: (m: string) => void, auth: boolean): Promise<{ client: Client; factory: McpServerFactory }> {
   const client = await connectClient(temporal);
   const { ttlMs, searchAttributes } = await namespaceFacts(client, config, log);
+  if (auth && !config.ownerKey) log('MCP_OWNER_KEY is not set: task owners are stored as an unkeyed hash; set the same key on every replica');
   const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes });
-  const factory = createServerFactory({ registry: buildRegistry(config), store, pollIntervalMs: config.pollIntervalMs, version: VERSION });
+  const factory = createServerFactory({ registry: buildRegistry(config), store, pollIntervalMs: config.pollIntervalMs, version: VERSION, listing: auth && searchAttributes });
   return { client, factory };
 }
 

@@ -202,24 +202,34 @@ describe('tasks/cancel', () => {
 });
 
 describe('routing headers', () => {
-  test('a missing Mcp-Name on tasks/get is HTTP 400 / -32020', async () => {
-    const { status, body } = await rpc(url, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': undefined } });
-    expect(status).toBe(400);
-    expect(body.error.code).toBe(-32020);
+  test('by default a tasks/get or tools/call without Mcp-Name / Mcp-Method is served, the values taken from the body', async () => {
+    const { taskId } = await createTask('slow_compute', { seconds: 0.2, label: 'no-headers' });
+    const got = await rpc(url, 'tasks/get', { taskId }, { headers: { 'mcp-name': undefined } });
+    expect(got.status).toBe(200);
+    expect(GetTaskResultV2Schema.parse(got.body.result).taskId).toBe(taskId);
+    const neither = await rpc(url, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': undefined, 'mcp-method': undefined } });
+    expect(neither.body.error.code).toBe(-32602);
+    const greet = await rpc(url, 'tools/call', { name: 'greet', arguments: { name: 'x' } }, { headers: { 'mcp-name': undefined, 'mcp-method': undefined } });
+    expect(greet.body.result.content[0].text).toBe('Hello, x!');
   });
 
-  test('a mismatched Mcp-Name or Mcp-Method is HTTP 400 / -32020', async () => {
+  test('a mismatched Mcp-Name or Mcp-Method is HTTP 400 / -32020, also by default', async () => {
     const a = await rpc(url, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': 'task_other' } });
     const b = await rpc(url, 'tools/call', { name: 'greet', arguments: { name: 'x' } }, { headers: { 'mcp-method': 'tasks/get' } });
-    expect([a.status, a.body.error.code, b.status, b.body.error.code]).toEqual([400, -32020, 400, -32020]);
+    const c = await rpc(url, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': 'task_other', 'mcp-method': undefined } });
+    expect([a.status, a.body.error.code, b.status, b.body.error.code, c.status, c.body.error.code]).toEqual([400, -32020, 400, -32020, 400, -32020]);
   });
 
-  test('--lenient-headers accepts missing routing headers but still rejects mismatched ones', async () => {
-    const { url: lenient } = await startServe(temporal.address, ['--lenient-headers']);
-    const ok = await rpc(lenient, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': undefined, 'mcp-method': undefined } });
-    expect(ok.body.error.code).toBe(-32602);
-    const bad = await rpc(lenient, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': 'task_other' } });
-    expect([bad.status, bad.body.error.code]).toEqual([400, -32020]);
+  test('--strict-headers (or MCP_STRICT_HEADERS=true) refuses a missing Mcp-Name / Mcp-Method with HTTP 400 / -32020', async () => {
+    const { url: strict } = await startServe(temporal.address, ['--strict-headers']);
+    const { url: strictEnv } = await startServe(temporal.address, [], { MCP_STRICT_HEADERS: 'true' });
+    for (const u of [strict, strictEnv]) {
+      const noName = await rpc(u, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': undefined } });
+      const noMethod = await rpc(u, 'tools/list', {}, { headers: { 'mcp-method': undefined } });
+      const bad = await rpc(u, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': 'task_other' } });
+      expect([noName.status, noName.body.error.code, noMethod.status, noMethod.body.error.code, bad.status, bad.body.error.code])
+        .toEqual([400, -32020, 400, -32020, 400, -32020]);
+    }
   });
 });
 
@@ -236,10 +246,24 @@ describe('ttl', () => {
     const { url: shortTtl } = await startServe(temporal.address, ['--ttl-ms', '3000']);
     const created = CreateTaskResultV2Schema.parse(await call(shortTtl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 0 } }));
     expect(created.ttlMs).toBe(3000);
-    await pollTask(shortTtl, created.taskId);
-    await new Promise((r) => setTimeout(r, Date.parse(created.createdAt) + 3100 - Date.now()));
+    const done = await pollTask(shortTtl, created.taskId);
+    await new Promise((r) => setTimeout(r, Date.parse(done.lastUpdatedAt) + 3100 - Date.now()));
     const { body } = await rpc(shortTtl, 'tasks/get', { taskId: created.taskId });
     expect(body.error.code).toBe(-32602);
+  });
+
+  test('a task that runs longer than its ttlMs keeps its result for ttlMs after it finished (ttlMs raised to say so)', async () => {
+    const { url: shortTtl } = await startServe(temporal.address, ['--ttl-ms', '2000']);
+    const created = CreateTaskResultV2Schema.parse(await call(shortTtl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'late', seconds: 3 } }));
+    expect(created.ttlMs).toBe(2000);
+    const done = await pollTask(shortTtl, created.taskId);
+    expect(done.status).toBe('completed');
+    expect(done.result.content).toEqual([{ type: 'text', text: 'late' }]);
+    const finishedAfter = Date.parse(done.lastUpdatedAt) - Date.parse(created.createdAt);
+    expect(finishedAfter).toBeGreaterThanOrEqual(3000);
+    expect(done.ttlMs).toBe(finishedAfter + 2000);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await call(shortTtl, 'tasks/get', { taskId: created.taskId })).status).toBe('completed'); // past createdAt + 2000, within the raised ttl
   });
 });
 

@@ -1,4 +1,5 @@
 import {
+  type AuthInfo,
   createMcpHandler,
   hostHeaderValidationResponse,
   localhostAllowedHostnames,
@@ -33,8 +34,11 @@ export interface RunningHttpServer {
 
 const MCP_PATH = '/mcp';
 
+/** Serves POSTed JSON-RPC responses the SDK would drop (stateless legacy serving); undefined: not one of ours. */
+type ClientResponses = (request: Request, authInfo: AuthInfo | undefined) => Promise<Response | undefined>;
+
 /** The Streamable HTTP endpoint: Host/Origin checks and a body limit in front of the SDK's handler. */
-export async function startHttpServer(factory: McpServerFactory, opts: HttpServerOptions): Promise<RunningHttpServer> {
+export async function startHttpServer(factory: McpServerFactory & { clientResponses?: ClientResponses }, opts: HttpServerOptions): Promise<RunningHttpServer> {
   const mcp = createMcpHandler(factory, { legacy: 'stateless' });
   const hosts = [...localhostAllowedHostnames(), ...opts.allowedHosts];
   const origins = [...localhostAllowedOrigins(), ...opts.allowedOrigins];
@@ -44,6 +48,8 @@ export async function startHttpServer(factory: McpServerFactory, opts: HttpServe
     if (rejected) return rejected;
     const auth = gate ? await gate(request) : undefined;
     if (auth instanceof Response) return auth;
+    const answered = await factory.clientResponses?.(request, auth);
+    if (answered) return answered;
     return mcp.fetch(opts.strictHeaders ? request : await withRoutingHeaders(request), { ...options, ...(auth ? { authInfo: auth } : {}) });
   };
   const node = toNodeHandler({ fetch }, { maxRequestBodySize: opts.maxBodyBytes });
@@ -72,21 +78,41 @@ export async function startHttpServer(factory: McpServerFactory, opts: HttpServe
   };
 }
 
+/** The body field each method's Mcp-Name mirrors (the SDK's table, SEP-2243 + SEP-2663). */
+const MCP_NAME_SOURCE: Record<string, string> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+/** A header-safe Mcp-Name: plain printable ASCII as is, anything else as the SDK's `=?base64?…?=` sentinel. */
+export function mcpNameHeaderValue(value: string): string {
+  const plain = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !(value.startsWith('=?base64?') && value.endsWith('?='));
+  return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
 /**
- * Lenient mode for clients that predate SEP-2243: fill in a missing Mcp-Method / Mcp-Name
- * from the body. A present but mismatched header is still rejected by the SDK.
+ * The default (not --strict-headers): fill in a missing Mcp-Method / Mcp-Name from the body, for
+ * clients that omit them (FastMCP 4.1 + fastmcp-tasks sends no Mcp-Name on tasks/*). A header
+ * that is present is never touched, so a mismatched one is still refused by the SDK (400 / -32020).
  */
 async function withRoutingHeaders(request: Request): Promise<Request> {
-  if (request.method !== 'POST') return request;
+  if (request.method !== 'POST' || (request.headers.has('mcp-method') && request.headers.has('mcp-name'))) return request;
   const text = await request.text();
   const headers = new Headers(request.headers);
   try {
     const body = JSON.parse(text) as { method?: unknown; params?: Record<string, unknown> };
-    if (typeof body.method === 'string' && !headers.has('mcp-method')) headers.set('mcp-method', body.method);
-    const name = body.params?.taskId ?? body.params?.name ?? body.params?.uri;
-    if (typeof name === 'string' && !headers.has('mcp-name')) headers.set('mcp-name', name);
+    if (typeof body.method === 'string') {
+      if (!headers.has('mcp-method') && /^[\x21-\x7e]+$/.test(body.method)) headers.set('mcp-method', body.method);
+      const field = Object.hasOwn(MCP_NAME_SOURCE, body.method) ? MCP_NAME_SOURCE[body.method] : undefined;
+      const name = field && body.params !== null && typeof body.params === 'object' ? body.params[field] : undefined;
+      if (typeof name === 'string' && !headers.has('mcp-name')) headers.set('mcp-name', mcpNameHeaderValue(name));
+    }
   } catch {
-    // not JSON: the SDK answers the parse error
+    // not JSON (or not an object): the SDK answers it
   }
   return new Request(request.url, { method: 'POST', headers, body: text });
 }

@@ -1,38 +1,75 @@
 /**
  * The 2025-11-25 experimental Tasks generation, for today's clients, on the same workflows:
  * a `task` param on tools/call opts in; tasks/get answers the status only; tasks/result waits
- * for the outcome; tasks/list lists the caller's own tasks; tasks/cancel answers the Task.
- * Input requests are not bridged on this generation (its side channel needs a session).
+ * for the outcome and meanwhile sends the task's input requests on its own SSE stream;
+ * tasks/list lists the caller's own tasks (only where callers are authenticated);
+ * tasks/cancel answers the Task.
+ *
+ * The client answers an input request by POSTing a JSON-RPC response, which may reach any
+ * replica. So the request's id says what it answers (`mcp-task-input:<taskId>:<key>`; the
+ * taskId is a bearer secret sent only to its own caller) and `legacyInputResponses` applies
+ * such answers in front of the SDK's handler, exactly as 2026 tasks/update does.
  */
-import { type McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  type AuthInfo,
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
+  type ServerContext,
+  type Task,
+  type ToolExecution,
+} from '@modelcontextprotocol/server';
 import * as z from 'zod';
+import { logger, taskLog } from '../logging';
 import { isTerminal } from '../tasks/detailed-task';
 import { isTaskId } from '../tasks/task-id';
 import type { TaskSnapshot } from '../tasks/task-snapshot';
-import type { TemporalTaskStore } from '../tasks/temporal-task-store';
+import { InputResponseError, InvalidCursorError, type TemporalTaskStore } from '../tasks/temporal-task-store';
+import type { TaskMode } from '../tools/registry';
 import { asProtocolError, TaskNotFoundError } from './errors';
 import { principalOf } from './negotiation';
 
-export const LEGACY_TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 const RESULT_POLL_MS = 250;
+const INPUT_ID_PREFIX = 'mcp-task-input:';
+
+/** The 2025 `tasks` capability; `list` only where tasks/list is served. */
+export function legacyTasksCapability(listing: boolean) {
+  return { ...(listing ? { list: {} } : {}), cancel: {}, requests: { tools: { call: {} } } };
+}
+
+/** A tool's 2025 `execution.taskSupport`, from its task mode. */
+export const TASK_SUPPORT = { never: 'forbidden', optional: 'optional', required: 'required' } as const satisfies Record<
+  TaskMode,
+  NonNullable<ToolExecution['taskSupport']>
+>;
 
 export interface LegacyTasksDeps {
   store: TemporalTaskStore;
   pollIntervalMs: number;
+  /** tasks/list is served only with authentication and the McpOwner search attribute. */
+  listing: boolean;
 }
 
 /** The 2025 Task object: nested under `task` in CreateTaskResult, flat elsewhere. */
-export function legacyTask(task: TaskSnapshot, pollIntervalMs: number) {
+export function legacyTask(task: TaskSnapshot, pollIntervalMs: number): Task {
   return {
     taskId: task.taskId,
-    status: task.state.status,
+    status: legacyStatus(task),
     ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
     createdAt: task.createdAt,
     lastUpdatedAt: task.lastUpdatedAt,
     ttl: task.ttlMs,
     pollInterval: pollIntervalMs,
   };
+}
+
+/** 2025-11-25 reports a tool result with `isError: true` as `failed` (tasks/result still returns it). */
+function legacyStatus(task: TaskSnapshot): Task['status'] {
+  const s = task.state;
+  return s.status === 'completed' && s.result.isError ? 'failed' : s.status;
 }
 
 export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksDeps): void {
@@ -48,29 +85,106 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
     if (!isTaskId(params.taskId)) throw new TaskNotFoundError();
     const task = await deps.store.cancel(params.taskId, principalOf(ctx)).catch(rethrow);
     if (!task) throw new TaskNotFoundError();
-    const after = isTerminal(task) ? task : await read(task.taskId, ctx);
-    return legacyTask(after, deps.pollIntervalMs);
+    if (isTerminal(task)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: it is already ${legacyStatus(task)}`);
+    taskLog(task).info({ event: 'task.cancel', generation: '2025-11-25' }, 'cancellation requested');
+    // the store reports a task whose cancellation was requested as cancelled from now on
+    return { ...legacyTask(task, deps.pollIntervalMs), status: 'cancelled' as const };
   });
   low.setRequestHandler('tasks/result', byId, async (params, ctx) => {
     let task = await read(params.taskId, ctx);
+    const sent = new Set<string>();
     while (!isTerminal(task) && !ctx.mcpReq.signal.aborted) {
+      if (task.state.status === 'input_required') await sendInputRequests(task, task.state.inputRequests, sent);
       await new Promise((r) => setTimeout(r, RESULT_POLL_MS));
       task = await read(task.taskId, ctx);
     }
     return outcome(task);
+
+    // each pending request once per stream, on this request's SSE stream, with an id that says what it asks
+    async function sendInputRequests(task: TaskSnapshot, pending: Record<string, { method: string; params?: object }>, sent: Set<string>) {
+      for (const [key, request] of Object.entries(pending)) {
+        if (sent.has(key)) continue;
+        sent.add(key);
+        const params = { ...request.params, _meta: { ...(request.params as { _meta?: object })?._meta, [RELATED_TASK_META_KEY]: { taskId: task.taskId } } };
+        await low.transport?.send({ jsonrpc: '2.0', id: inputRequestId(task.taskId, key), method: request.method, params }, { relatedRequestId: ctx.mcpReq.id });
+        taskLog(task).info({ event: 'task.input.sent', key }, 'input request sent on the tasks/result stream');
+      }
+    }
   });
-  low.setRequestHandler('tasks/list', { params: z.looseObject({}) }, async (_params, ctx) => {
-    const tasks = await deps.store.listOwned(principalOf(ctx)).catch(rethrow);
-    return { tasks: tasks.map((t) => legacyTask(t, deps.pollIntervalMs)) };
+  low.setRequestHandler('tasks/list', { params: z.looseObject({ cursor: z.string().optional() }) }, async (params, ctx) => {
+    const principal = principalOf(ctx);
+    // without an authorization context there is no "own" task to list
+    if (!deps.listing || principal === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+    const page = await deps.store.listOwned(principal, params.cursor).catch((err) => {
+      throw err instanceof InvalidCursorError ? new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor') : asProtocolError(err);
+    });
+    return { tasks: page.tasks.map((t) => legacyTask(t, deps.pollIntervalMs)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
 }
 
 function outcome(task: TaskSnapshot) {
-  const meta = { [RELATED_TASK]: { taskId: task.taskId } };
+  const meta = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
   const s = task.state;
   if (s.status === 'completed') return { ...s.result, _meta: meta };
   if (s.status === 'failed') throw new ProtocolError(s.error.code, s.error.message, s.error.data);
   throw new ProtocolError(ProtocolErrorCode.InternalError, 'The task was cancelled');
+}
+
+function inputRequestId(taskId: string, key: string): string {
+  return `${INPUT_ID_PREFIX}${taskId}:${key}`;
+}
+
+function parseInputRequestId(id: unknown): { taskId: string; key: string } | undefined {
+  if (typeof id !== 'string' || !id.startsWith(INPUT_ID_PREFIX)) return undefined;
+  const rest = id.slice(INPUT_ID_PREFIX.length);
+  const colon = rest.indexOf(':');
+  const taskId = rest.slice(0, colon);
+  return colon > 0 && isTaskId(taskId) ? { taskId, key: rest.slice(colon + 1) } : undefined;
+}
+
+/**
+ * In front of the SDK's handler (which answers any POSTed response with 202 and drops it):
+ * a client's answer to an input request sent on a tasks/result stream goes to its task, as
+ * tasks/update would send it. Resolves undefined for anything else (the SDK serves it).
+ */
+export function legacyInputResponses(store: TemporalTaskStore) {
+  return async (request: Request, authInfo: AuthInfo | undefined): Promise<Response | undefined> => {
+    if (request.method !== 'POST' || request.headers.has('mcp-method')) return undefined; // responses carry no method
+    const text = await request.clone().text();
+    if (!text.includes(INPUT_ID_PREFIX)) return undefined;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return undefined; // the SDK answers the parse error
+    }
+    if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return undefined;
+    const accepted = new Response(null, { status: 202 });
+    const target = parseInputRequestId(message.id);
+    if (!target) {
+      logger.debug({ event: 'task.input.dropped', id: message.id }, 'a response to no input request of ours');
+      return accepted;
+    }
+    const log = logger.child({ taskId: target.taskId, key: target.key });
+    if (isJSONRPCErrorResponse(message)) {
+      // no answer: the task keeps waiting (a later tasks/result or a 2026 tasks/update can answer)
+      log.info({ event: 'task.input.refused', error: message.error }, 'the client answered an input request with an error');
+      return accepted;
+    }
+    const principal = principalOf({ http: authInfo ? { authInfo } : undefined } as ServerContext);
+    try {
+      const task = await store.sendInput(target.taskId, principal, { [target.key]: message.result });
+      if (task) log.info({ event: 'task.input', generation: '2025-11-25' }, 'input response received');
+      else log.debug({ event: 'task.input.dropped' }, 'an input response for an unknown task');
+    } catch (err) {
+      if (!(err instanceof InputResponseError)) {
+        log.error({ event: 'task.input.failed', err: (err as Error).message }, 'could not deliver an input response');
+        return new Response(null, { status: 503 });
+      }
+      log.info({ event: 'task.input.invalid', reason: err.message }, 'an input response that does not fit its request');
+    }
+    return accepted;
+  };
 }
 
 function rethrow(err: unknown): never {

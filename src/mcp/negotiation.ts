@@ -17,7 +17,13 @@ export function declaresTasks(ctx: ServerContext): boolean {
   return declared !== undefined && declared !== null && typeof declared === 'object';
 }
 
-/** The authenticated caller of this request, if authentication is on: it owns the tasks it creates. */
+/**
+ * The authenticated caller of this request, if authentication is on: it owns the tasks it
+ * creates. The end user where the token names one (OAuth `sub`, or `user`), else the client.
+ */
 export function principalOf(ctx: ServerContext): string | undefined {
-  return ctx.http?.authInfo?.clientId;
+  const auth = ctx.http?.authInfo;
+  if (!auth) return undefined;
+  const user = auth.extra?.sub ?? auth.extra?.user;
+  return typeof user === 'string' && user ? `user:${user}` : `client:${auth.clientId}`;
 }

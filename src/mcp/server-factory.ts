@@ -1,7 +1,7 @@
 import { McpServer, type McpRequestContext, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { ToolRegistry } from '../tools/registry';
-import { LEGACY_TASKS_CAPABILITY, registerLegacyTasksMethods } from './legacy-tasks';
+import { legacyInputResponses, legacyTasksCapability, registerLegacyTasksMethods, TASK_SUPPORT } from './legacy-tasks';
 import { TASKS_EXTENSION } from './negotiation';
 import { registerTasksMethods } from './tasks-methods';
 import { handleToolsCall } from './tools-call';
@@ -11,6 +11,8 @@ export interface ServerDeps {
   store: TemporalTaskStore;
   pollIntervalMs: number;
   version: string;
+  /** 2025-11-25 tasks/list is served (and advertised) only with authentication and the McpOwner search attribute. */
+  listing: boolean;
 }
 
 type Era = McpRequestContext['era'];
@@ -26,7 +28,7 @@ const POOL_LIMIT = 64;
  */
 export function createServerFactory(deps: ServerDeps) {
   const pools = new Map<string, McpServer[]>();
-  return (ctx: McpRequestContext): McpServer => {
+  const factory = (ctx: McpRequestContext): McpServer => {
     // On 2026 requests the SDK has checked Mcp-Method against the body; stdio has no headers.
     const servesToolsCall = ctx.era === 'legacy' || !ctx.requestInfo || ctx.requestInfo.headers.get('mcp-method') === 'tools/call';
     const kind = `${ctx.era}:${servesToolsCall}`;
@@ -39,19 +41,23 @@ export function createServerFactory(deps: ServerDeps) {
     };
     return server;
   };
+  // answers to input requests sent on 2025-11-25 tasks/result streams (served by startHttpServer)
+  return Object.assign(factory, { clientResponses: legacyInputResponses(deps.store) });
 }
 
 function buildServer(deps: ServerDeps, era: Era, servesToolsCall: boolean): McpServer {
   const modern = era === 'modern';
   const server = new McpServer(
     { name: 'mcp-temporal-tasks', version: deps.version },
-    { capabilities: { tools: { listChanged: false }, ...(modern ? { extensions: { [TASKS_EXTENSION]: {} } } : { tasks: LEGACY_TASKS_CAPABILITY }) } },
+    { capabilities: { tools: { listChanged: false }, ...(modern ? { extensions: { [TASKS_EXTENSION]: {} } } : { tasks: legacyTasksCapability(deps.listing) }) } },
   );
   for (const tool of deps.registry.list()) {
     // registerTool gives tools/list its JSON Schema; tools/call is served below instead.
-    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema }, () => {
+    const registered = server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema }, () => {
       throw new Error('unreachable: tools/call is served by the fallback handler');
     });
+    // 2025-11-25 clients pick task mode per tool from tools/list (registerTool takes no `execution`)
+    if (!modern) registered.execution = { taskSupport: TASK_SUPPORT[tool.taskMode] };
   }
   server.server.removeRequestHandler('tools/call');
   // The fallback serves tools/call (so -32021 and task results pass unaltered). Servers for

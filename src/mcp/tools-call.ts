@@ -3,8 +3,10 @@ import type { CreateTaskResultV2 } from '@modelcontextprotocol/ext-tasks/core/v2
 import * as z from 'zod';
 import type { TaskSnapshot } from '../tasks/task-snapshot';
 import { TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
-import { ToolDefinition, ToolRegistry, workflowTypeOf } from '../tools/registry';
-import { asProtocolError, InvalidToolArgumentsError, tasksCapabilityRequired, UnknownToolError } from './errors';
+import { PreTaskInput, ToolDefinition, ToolRegistry, workflowTypeOf } from '../tools/registry';
+import { whyResponseDoesNotFit } from '../tasks/input-responses';
+import type { InputRequest } from '../workflows/task-types';
+import { asProtocolError, InvalidInputResponseError, InvalidToolArgumentsError, tasksCapabilityRequired, UnknownToolError } from './errors';
 import { legacyTask } from './legacy-tasks';
 import { declaresTasks, principalOf } from './negotiation';
 import { logger, taskLog } from '../logging';
@@ -34,6 +36,8 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
   const legacy = deps.era === 'legacy';
   const optedIn = legacy ? typeof legacyOptIn === 'object' && legacyOptIn !== null : declaresTasks(ctx); // modern: params.task is ignored
   const asTask = optedIn && tool.taskMode !== 'never';
+  // 2025-11-25: a task-augmented call of a tool whose taskSupport is `forbidden`
+  if (legacy && optedIn && tool.taskMode === 'never') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${tool.name} does not support task-augmented calls`);
   if (tool.taskMode === 'required' && !asTask) {
     if (legacy) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${tool.name} must be called as a task (params.task)`);
     throw tasksCapabilityRequired();
@@ -41,12 +45,10 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
 
   if (tool.local) return tool.local(args, ctx);
   if (tool.beforeTask) {
-    const answer = acceptedContent(ctx.mcpReq.inputResponses, tool.beforeTask.key);
-    if (!answer) {
-      const { key, message, requestedSchema } = tool.beforeTask;
-      return inputRequired({ inputRequests: { [key]: inputRequired.elicit({ message, requestedSchema } as never) } });
-    }
+    const answer = preTaskAnswer(tool.beforeTask, ctx);
+    if (!answer) return inputRequired({ inputRequests: { [tool.beforeTask.key]: inputRequired.elicit(preTaskRequest(tool.beforeTask).params as never) } });
     args[tool.beforeTask.argument] = answer;
+    checkArgumentSize(tool, args);
   }
 
   const input = { tool: tool.name, workflowType: workflowTypeOf(tool), arguments: args, owner: principalOf(ctx), summary: summarize(tool.name, args) };
@@ -56,7 +58,7 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
       taskLog(task).info({ event: 'task.created' }, 'task created');
       return legacy ? { task: legacyTask(task, deps.pollIntervalMs) } : createTaskResult(task, deps.pollIntervalMs);
     }
-    return { ...(await deps.store.run(input)), resultType: 'complete' as const };
+    return { ...(await deps.store.run(input, ctx.mcpReq.signal)), resultType: 'complete' as const };
   } catch (err) {
     if (err instanceof ToolProtocolError) throw new ProtocolError(err.error.code, err.error.message, err.error.data);
     logger.error({ event: 'tools.call.failed', tool: tool.name, err: (err as Error).message }, 'tools/call failed');
@@ -65,13 +67,33 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
 }
 
 async function parseArguments(tool: ToolDefinition, raw: unknown): Promise<Record<string, unknown>> {
-  const bytes = Buffer.byteLength(JSON.stringify(raw) ?? '');
-  if (bytes > MAX_ARGUMENT_BYTES) throw new InvalidToolArgumentsError(tool.name, [`arguments are ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of a Temporal payload`]);
+  checkArgumentSize(tool, raw);
   const parsed = await tool.inputSchema['~standard'].validate(raw);
   if (parsed.issues) {
     throw new InvalidToolArgumentsError(tool.name, parsed.issues.map((i) => `${pathOf(i.path) || '(arguments)'}: ${i.message}`));
   }
   return parsed.value as Record<string, unknown>;
+}
+
+function checkArgumentSize(tool: ToolDefinition, args: unknown): void {
+  const bytes = Buffer.byteLength(JSON.stringify(args) ?? '');
+  if (bytes > MAX_ARGUMENT_BYTES) throw new InvalidToolArgumentsError(tool.name, [`arguments are ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of a Temporal payload`]);
+}
+
+function preTaskRequest({ message, requestedSchema }: PreTaskInput): InputRequest {
+  return { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } } as InputRequest;
+}
+
+/**
+ * The accepted content of the pre-task input round, checked like any tasks/update answer;
+ * undefined when the round has not been answered (or was declined): ask again.
+ */
+function preTaskAnswer(round: PreTaskInput, ctx: ServerContext): Record<string, unknown> | undefined {
+  const response = ctx.mcpReq.inputResponses?.[round.key];
+  if (response === undefined) return undefined;
+  const why = whyResponseDoesNotFit(preTaskRequest(round), response);
+  if (why) throw new InvalidInputResponseError(`inputResponses.${round.key}: ${why}`);
+  return acceptedContent(ctx.mcpReq.inputResponses, round.key);
 }
 
 function pathOf(path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined): string {
@@ -94,14 +116,21 @@ const SECRET_NAME = /pass|secret|token|key|auth|credential|cookie|session/i;
 
 /**
  * A short, safe rendering of the call for the Temporal UI (stored unencrypted): truncated
- * values, and arguments whose names look secret shown as ***.
+ * values, and values under names that look secret shown as *** at any depth.
  */
 export function summarize(tool: string, args: Record<string, unknown>): string {
-  const parts = Object.entries(args).map(([k, v]) => {
+  const parts = Object.entries(args).map(([k, raw]) => {
     if (SECRET_NAME.test(k)) return `${k}=***`;
+    const v = masked(raw);
     const text = typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : JSON.stringify(v) ?? '';
     return `${k}=${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
   });
   const line = `${tool}(${parts.join(', ')})`;
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+function masked(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(masked);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_NAME.test(k) ? '***' : masked(v)]));
 }

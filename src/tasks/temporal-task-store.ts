@@ -9,12 +9,14 @@ import { ApplicationFailure, CancelledFailure, SearchAttributePair, TerminatedFa
 import { inputResponsesSignal, taskProgressQuery } from '../workflows/task-runtime';
 import type { CallToolResult, TaskProgress } from '../workflows/task-types';
 import { MCP_PROTOCOL_ERROR, PROGRESS_MEMO_KEY, TASK_MEMO_KEY } from '../workflows/task-types';
-import { MCP_TASK_STATUS, MCP_TOOL } from './search-attributes';
+import { MCP_OWNER, MCP_TASK_STATUS, MCP_TOOL } from './search-attributes';
+import { OwnerHasher } from './owner';
 import type { JsonRpcErrorObject, TaskMemo, TaskSnapshot, TaskState } from './task-snapshot';
 import { isTerminal } from './detailed-task';
 import { whyResponseDoesNotFit } from './input-responses';
 import { mintTaskId } from './task-id';
 import { TerminalTaskCache } from './terminal-cache';
+import { logger } from '../logging';
 
 export interface TaskStoreOptions {
   taskQueue: string;
@@ -26,8 +28,10 @@ export interface TaskStoreOptions {
   queryTimeoutMs: number;
   /** History length after which long tools continue as new. */
   historyLimit: number;
-  /** Whether McpTool / McpTaskStatus are registered in the namespace. */
+  /** Whether McpTool / McpTaskStatus / McpOwner are registered in the namespace. */
   searchAttributes: boolean;
+  /** Key of the owner hash (MCP_OWNER_KEY); shared by every replica. */
+  ownerKey?: string;
 }
 
 export interface StartTaskInput {
@@ -45,6 +49,19 @@ export class InputResponseError extends Error {
   }
 }
 
+/** A tasks/list cursor this server did not hand out. */
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('Invalid cursor');
+  }
+}
+
+/** One page of a caller's tasks. */
+export interface TaskPage {
+  tasks: TaskSnapshot[];
+  nextCursor?: string;
+}
+
 /** A JSON-RPC error raised by a tool's workflow; the sync path answers it as such. */
 export class ToolProtocolError extends Error {
   constructor(readonly error: JsonRpcErrorObject) {
@@ -55,38 +72,82 @@ export class ToolProtocolError extends Error {
 /** All task state lives in Temporal: this is the one place that knows both vocabularies. */
 export class TemporalTaskStore {
   private readonly finished = new TerminalTaskCache();
+  private readonly owners: OwnerHasher;
 
-  constructor(private readonly client: Client, private readonly opts: TaskStoreOptions) {}
-
-  /** Starts the workflow; resolves only once Temporal has acknowledged (persisted) the start. */
-  async start(input: StartTaskInput): Promise<TaskSnapshot> {
-    const taskId = mintTaskId();
-    const memo: TaskMemo = { tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner: input.owner, historyLimit: this.opts.historyLimit };
-    const handle = await this.bounded(() =>
-      this.client.workflow.start(input.workflowType, {
-        workflowId: taskId,
-        taskQueue: this.opts.taskQueue,
-        args: [input.arguments],
-        memo: { [TASK_MEMO_KEY]: memo },
-        staticSummary: input.summary,
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        workflowIdConflictPolicy: 'FAIL',
-        typedSearchAttributes: this.searchAttributes(input.tool),
-      }),
-    );
-    return {
-      taskId, tool: input.tool, runId: handle.firstExecutionRunId, createdAt: memo.createdAt, lastUpdatedAt: memo.createdAt,
-      ttlMs: memo.ttlMs, owner: memo.owner, state: { status: 'working' },
-    };
+  constructor(private readonly client: Client, private readonly opts: TaskStoreOptions) {
+    this.owners = new OwnerHasher(opts.ownerKey);
   }
 
-  /** The synchronous path: the same durable workflow, awaited. Throws ToolProtocolError for a failed one. */
-  async run(input: StartTaskInput): Promise<CallToolResult> {
+  /**
+   * Starts the workflow; resolves only once Temporal has acknowledged (persisted) the start.
+   * A start whose answer never came may still land: it is cancelled once Temporal answers again,
+   * so no task runs that nobody can reach.
+   */
+  async start(input: StartTaskInput): Promise<TaskSnapshot> {
+    const taskId = mintTaskId();
+    const owner = this.owners.hash(input.owner);
+    const memo: TaskMemo = { tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner, historyLimit: this.opts.historyLimit };
+    try {
+      const handle = await this.bounded(() =>
+        this.client.workflow.start(input.workflowType, {
+          workflowId: taskId,
+          taskQueue: this.opts.taskQueue,
+          args: [input.arguments],
+          memo: { [TASK_MEMO_KEY]: memo },
+          staticSummary: input.summary,
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          workflowIdConflictPolicy: 'FAIL',
+          typedSearchAttributes: this.searchAttributes(input.tool, owner),
+        }),
+      );
+      return {
+        taskId, tool: input.tool, runId: handle.firstExecutionRunId, createdAt: memo.createdAt, lastUpdatedAt: memo.createdAt,
+        ttlMs: memo.ttlMs, owner, state: { status: 'working' },
+      };
+    } catch (err) {
+      void this.cancelOrphan(taskId);
+      throw err;
+    }
+  }
+
+  /**
+   * Cancels a workflow whose start was not acknowledged, if it appears: retried until Temporal
+   * answers, then watched a little longer in case the start request was still in flight.
+   */
+  private async cancelOrphan(taskId: string, giveUpAt = Date.now() + ORPHAN_WATCH_MS): Promise<void> {
+    let notFoundSince: number | undefined;
+    for (let delay = 500; Date.now() < giveUpAt; delay = Math.min(delay * 2, 10_000)) {
+      await new Promise((r) => setTimeout(r, delay).unref());
+      try {
+        await this.bounded(() => this.client.workflow.getHandle(taskId).cancel());
+        logger.warn({ event: 'task.orphan.cancelled', taskId }, 'cancelled a task whose start was never acknowledged to the client');
+        return;
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) continue; // Temporal still unreachable
+        notFoundSince ??= Date.now();
+        if (Date.now() - notFoundSince > ORPHAN_IN_FLIGHT_MS) return; // it never started
+      }
+    }
+  }
+
+  /**
+   * The synchronous path: the same durable workflow, awaited. Throws ToolProtocolError for a
+   * failed one. When the caller goes away (`signal`), the workflow is cancelled: nobody could
+   * read its result.
+   */
+  async run(input: StartTaskInput, signal?: AbortSignal): Promise<CallToolResult> {
     const { taskId } = await this.start(input);
-    const snapshot = await this.outcome(this.client.workflow.getHandle(taskId));
-    if (snapshot.status === 'completed') return snapshot.result;
-    if (snapshot.status === 'failed') throw new ToolProtocolError(snapshot.error);
-    throw new ToolProtocolError({ code: -32603, message: 'The tool was cancelled' });
+    const handle = this.client.workflow.getHandle(taskId);
+    const onAbort = () => void this.toRunning(taskId, (h) => h.cancel().then(() => undefined)).catch(() => this.cancelOrphan(taskId));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const snapshot = await this.outcome(handle);
+      if (snapshot.status === 'completed') return snapshot.result;
+      if (snapshot.status === 'failed') throw new ToolProtocolError(snapshot.error);
+      throw new ToolProtocolError({ code: -32603, message: 'The tool was cancelled' });
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /**
@@ -94,32 +155,41 @@ export class TemporalTaskStore {
    * alike, after the same single describe()). Errors from Temporal propagate (not "unknown").
    */
   async read(taskId: string, principal?: string): Promise<TaskSnapshot | undefined> {
+    const owner = this.owners.hash(principal);
     const cached = this.finished.get(taskId);
     if (cached && Date.now() > Date.parse(cached.createdAt) + cached.ttlMs) this.finished.delete(taskId);
-    else if (cached && cached.owner === principal) return cached;
-    return this.readFromTemporal(taskId, principal);
+    else if (cached) return cached.owner === owner ? cached : undefined;
+    return this.readFromTemporal(taskId, owner);
   }
 
-  private async readFromTemporal(taskId: string, principal?: string): Promise<TaskSnapshot | undefined> {
+  private async readFromTemporal(taskId: string, owner: string | undefined): Promise<TaskSnapshot | undefined> {
     const handle = this.client.workflow.getHandle(taskId);
     const description = await this.describe(handle);
     if (!description) return undefined;
     const memo = description.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined;
-    if (!memo || memo.owner !== principal) return undefined; // not a task of ours, or not this caller's
-    const running = description.status.name === 'RUNNING';
-    if (!running && Date.now() > Date.parse(memo.createdAt) + memo.ttlMs) return undefined;
-    const base = { taskId, tool: memo.tool, runId: description.runId, createdAt: memo.createdAt, ttlMs: memo.ttlMs, owner: memo.owner };
-    if (running) {
+    if (!memo || memo.owner !== owner) return undefined; // not a task of ours, or not this caller's
+    const base = { taskId, tool: memo.tool, runId: description.runId, createdAt: memo.createdAt, owner: memo.owner };
+    if (description.status.name === 'RUNNING') {
       const progress = await this.progress(handle, description);
+      // a requested cancellation is final at once (2025-11-25: cancelled before the answer, forever)
+      if (description.raw.workflowExtendedInfo?.cancelRequested) return this.finish({ ...base, ttlMs: memo.ttlMs, lastUpdatedAt: progress.lastUpdatedAt, statusMessage: progress.statusMessage, state: { status: 'cancelled' } });
       const state: TaskState = progress.status === 'input_required'
         ? { status: 'input_required', inputRequests: progress.inputRequests }
         : { status: 'working' };
-      return { ...base, lastUpdatedAt: progress.lastUpdatedAt, statusMessage: progress.statusMessage, state };
+      return { ...base, ttlMs: memo.ttlMs, lastUpdatedAt: progress.lastUpdatedAt, statusMessage: progress.statusMessage, state };
     }
-    const state = await this.bounded(() => this.outcome(handle));
-    const lastUpdatedAt = (description.closeTime ?? new Date()).toISOString();
+    // a finished task stays readable for ttlMs after it finished (Temporal keeps it for the retention, which caps ttlMs)
+    const closedAt = (description.closeTime ?? new Date()).getTime();
+    const ttlMs = Math.max(memo.ttlMs, closedAt - Date.parse(memo.createdAt) + memo.ttlMs);
+    if (Date.now() > Date.parse(memo.createdAt) + ttlMs) return undefined;
+    const outcome = await this.bounded(() => this.outcome(handle));
+    const state = description.raw.workflowExtendedInfo?.cancelRequested ? ({ status: 'cancelled' } as const) : outcome;
     const statusMessage = state.status === 'failed' ? state.error.message : undefined;
-    const task = { ...base, lastUpdatedAt, statusMessage, state };
+    return this.finish({ ...base, ttlMs, lastUpdatedAt: new Date(closedAt).toISOString(), statusMessage, state });
+  }
+
+  /** Terminal snapshots never change: kept so the next poll needs no Temporal call. */
+  private finish(task: TaskSnapshot): TaskSnapshot {
     this.finished.put(task);
     return task;
   }
@@ -143,19 +213,27 @@ export class TemporalTaskStore {
   }
 
   /**
-   * The caller's most recent tasks (2025-11-25 tasks/list). Visibility lags by seconds, and the
-   * owner lives in the memo (never in a search attribute), so it is filtered here.
+   * One page of the caller's tasks (2025-11-25 tasks/list), found by the McpOwner search
+   * attribute (the owner's keyed hash), so no call scans the namespace. Visibility lags by a
+   * second or so; each task is then read like tasks/get, so expired ones are left out.
    */
-  async listOwned(principal: string | undefined, limit = 100): Promise<TaskSnapshot[]> {
-    const ids: string[] = [];
-    await this.bounded(async () => {
-      for await (const wf of this.client.workflow.list({ query: `WorkflowId STARTS_WITH "task_"`, pageSize: 200 })) {
-        if ((wf.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.owner === principal) ids.push(wf.workflowId);
-        if (ids.length >= limit) break;
-      }
+  async listOwned(principal: string, cursor?: string, pageSize = 50): Promise<TaskPage> {
+    const nextPageToken = cursor === undefined ? undefined : decodeCursor(cursor);
+    const page = await this.bounded(() =>
+      this.client.workflowService.listWorkflowExecutions({
+        namespace: this.client.options.namespace,
+        pageSize,
+        nextPageToken,
+        query: `${MCP_OWNER.name} = "${this.owners.hash(principal)}"`,
+      }),
+    ).catch((err: { code?: number }) => {
+      if (err.code === GRPC_INVALID_ARGUMENT && cursor !== undefined) throw new InvalidCursorError();
+      throw err;
     });
-    const tasks = await Promise.all(ids.map((id) => this.read(id, principal)));
-    return tasks.filter((t): t is TaskSnapshot => t !== undefined);
+    const ids = (page.executions ?? []).map((e) => e.execution?.workflowId).filter((id): id is string => !!id);
+    const tasks = (await Promise.all(ids.map((id) => this.read(id, principal)))).filter((t): t is TaskSnapshot => t !== undefined);
+    const token = page.nextPageToken;
+    return { tasks, ...(token && token.length > 0 ? { nextCursor: Buffer.from(token).toString('base64url') } : {}) };
   }
 
   /** Requests cooperative cancellation; a no-op for a task that already ended. Undefined when unknown. */
@@ -208,17 +286,27 @@ export class TemporalTaskStore {
     }
   }
 
-  private searchAttributes(tool: string): SearchAttributePair[] | undefined {
+  private searchAttributes(tool: string, owner: string | undefined): SearchAttributePair[] | undefined {
     if (!this.opts.searchAttributes) return undefined;
     return [
       { key: MCP_TOOL, value: tool },
       { key: MCP_TASK_STATUS, value: 'working' },
+      ...(owner ? [{ key: MCP_OWNER, value: owner }] : []),
     ];
   }
 
   private bounded<R>(fn: () => Promise<R>): Promise<R> {
     return this.client.withDeadline(Date.now() + this.opts.temporalTimeoutMs, fn);
   }
+}
+
+const ORPHAN_WATCH_MS = 10 * 60_000;
+const ORPHAN_IN_FLIGHT_MS = 30_000;
+const GRPC_INVALID_ARGUMENT = 3;
+
+function decodeCursor(cursor: string): Uint8Array {
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new InvalidCursorError();
+  return Buffer.from(cursor, 'base64url');
 }
 
 /** A failed workflow becomes a JSON-RPC error: the tool's own, or an internal error saying why. */

@@ -71,6 +71,7 @@ export const CONFORMANCE_TOOLS: ToolDefinition[] = [
   }),
   defineTool({ name: 'failing_job', description: 'A task that completes with a tool error', inputSchema: none, taskMode: 'required' }),
   defineTool({ name: 'protocol_error_job', description: 'A task that fails with a JSON-RPC error', inputSchema: none, taskMode: 'required' }),
+  defineTool({ name: 'broken_job', description: 'Throws a TypeError without items (for tests)', inputSchema: z.object({ items: z.array(z.string()).optional() }), taskMode: 'optional' }),
   defineTool({ name: 'confirm_delete', description: 'Asks to confirm a deletion', inputSchema: z.object({ filename: z.string() }), taskMode: 'required' }),
   defineTool({ name: 'multi_input', description: 'Asks two questions at once', inputSchema: none, taskMode: 'required' }),
   defineTool({

@@ -27,6 +27,12 @@ export const protocol_error_job = toolWorkflow(async (): Promise<CallToolResult>
   throw protocolError(-32603, 'The job hit a protocol-level failure');
 });
 
+/** A bug in a tool's workflow code (not a conformance fixture: the tests' own). */
+export const broken_job = toolWorkflow(async ({ items }: { items?: string[] }): Promise<CallToolResult> => {
+  await sleep(100);
+  return textResult(items!.join(', ')); // TypeError when items is missing
+});
+
 export const confirm_delete = toolWorkflow(async ({ filename }: { filename: string }) => {
   const answer = await elicit('confirm', `Delete ${filename}?`, {
     type: 'object',

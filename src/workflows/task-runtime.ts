@@ -9,6 +9,8 @@
 import {
   ApplicationFailure,
   condition,
+  isCancellation,
+  TemporalFailure,
   makeContinueAsNewFunc,
   defineQuery,
   defineSignal,
@@ -167,17 +169,42 @@ export async function continueAsNewIfNeeded<A>(nextArgs: A): Promise<void> {
 const DEFAULT_HISTORY_LIMIT = 10_000;
 
 /**
- * Wraps a tool's workflow function: installs the task runtime before it runs, and refuses a
- * result too large for a Temporal payload with a clear, typed failure instead of a stuck task.
+ * Wraps a tool's workflow function: installs the task runtime before it runs, refuses a result
+ * too large for a Temporal payload with a clear, typed failure, ends the task `failed` when
+ * the tool's code throws (a bug must not leave it retrying in `working`), and records the
+ * final status in McpTaskStatus.
  */
 export function toolWorkflow<A>(fn: (args: A) => Promise<CallToolResult>): (args: A, carry?: RuntimeCarry) => Promise<CallToolResult> {
   return async (args: A, carry?: RuntimeCarry) => {
     runtime(carry);
-    const result = await fn(args);
+    let result: CallToolResult;
+    try {
+      result = await fn(args);
+    } catch (err) {
+      recordFinalStatus(isCancellation(err) ? 'cancelled' : 'failed');
+      throw asWorkflowFailure(err);
+    }
     const bytes = new TextEncoder().encode(JSON.stringify(result)).length;
     if (bytes > MAX_RESULT_BYTES) {
+      recordFinalStatus('failed');
       throw protocolError(-32603, `The tool's result is ${bytes} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, { resultBytes: bytes, limitBytes: MAX_RESULT_BYTES });
     }
+    recordFinalStatus('completed');
     return result;
   };
+}
+
+/**
+ * Temporal failures (cancellation, activity and child failures, protocolError) pass as they
+ * are. Anything else (a TypeError, a plain Error) would fail only the workflow task and be
+ * retried forever; it fails the workflow instead, saying what broke.
+ */
+function asWorkflowFailure(err: unknown): unknown {
+  if (err instanceof TemporalFailure || isCancellation(err)) return err;
+  const e = err instanceof Error ? err : new Error(String(err));
+  return ApplicationFailure.create({ type: e.name, message: `${e.name}: ${e.message}`, nonRetryable: true });
+}
+
+function recordFinalStatus(status: 'completed' | 'failed' | 'cancelled'): void {
+  if (workflowInfo().searchAttributes?.[STATUS_SEARCH_ATTRIBUTE]) upsertSearchAttributes({ [STATUS_SEARCH_ATTRIBUTE]: [status] });
 }

@@ -18,7 +18,7 @@ export async function rpc(
   url: string,
   method: string,
   params: Record<string, unknown> = {},
-  opts: { capabilities?: Record<string, unknown>; headers?: Record<string, string | undefined>; rawBody?: string } = {},
+  opts: { capabilities?: Record<string, unknown>; headers?: Record<string, string | undefined>; rawBody?: string; signal?: AbortSignal } = {},
 ): Promise<RpcReply> {
   const meta = {
     'io.modelcontextprotocol/protocolVersion': PROTOCOL,
@@ -38,7 +38,7 @@ export async function rpc(
     else headers[k] = v;
   }
   const body = opts.rawBody ?? JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta } });
-  const res = await fetch(url, { method: 'POST', headers, body });
+  const res = await fetch(url, { method: 'POST', headers, body, signal: opts.signal });
   const text = await res.text();
   return { status: res.status, body: parseBody(text) };
 }

@@ -15,9 +15,11 @@ test.each([undefined, 42, '', 'task_', 'task_short', `task_${'A'.repeat(33)}`, '
 );
 
 test('config: defaults, env and flags (flags win)', () => {
-  expect(parseServerConfig({}, {})).toMatchObject({ host: '127.0.0.1', port: 3000, taskQueue: 'mcp-tasks', strictHeaders: true });
-  expect(parseServerConfig({ port: '4001' }, { MCP_PORT: '4000', MCP_POLL_INTERVAL_MS: '250', MCP_STRICT_HEADERS: 'false' }))
-    .toMatchObject({ port: 4001, pollIntervalMs: 250, strictHeaders: false });
+  expect(parseServerConfig({}, {})).toMatchObject({ host: '127.0.0.1', port: 3000, taskQueue: 'mcp-tasks', strictHeaders: false });
+  expect(parseServerConfig({ port: '4001' }, { MCP_PORT: '4000', MCP_POLL_INTERVAL_MS: '250', MCP_STRICT_HEADERS: 'true' }))
+    .toMatchObject({ port: 4001, pollIntervalMs: 250, strictHeaders: true });
+  expect(parseServerConfig({}, { MCP_STRICT_HEADERS: 'false' })).toMatchObject({ strictHeaders: false });
+  expect(parseServerConfig({ strictHeaders: false }, { MCP_STRICT_HEADERS: 'true' })).toMatchObject({ strictHeaders: false });
 });
 
 test.each([
@@ -36,4 +38,8 @@ test('summaries for the Temporal UI are short and truncate long values', () => {
   expect(long.length).toBeLessThanOrEqual(200);
   expect(long).toContain('…');
   expect(summarize('login', { user: 'ann', password: 'hunter2', apiKey: 'k-123', sessionToken: 'x' })).toBe('login(user="ann", password=***, apiKey=***, sessionToken=***)');
+  // at any depth, in objects and arrays
+  const nested = summarize('deploy', { target: { db: { password: 'hunter2' } }, users: [{ name: 'a', apiToken: 'tok-9' }] });
+  expect(nested).not.toMatch(/hunter2|tok-9/);
+  expect(nested).toBe('deploy(target={"db":{"password":"***"}}, users=[{"name":"a","apiToken":"***"}])');
 });

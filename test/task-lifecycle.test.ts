@@ -1,0 +1,149 @@
+/** What Temporal holds about a task, and how a task ends: owners hashed, status recorded, bugs fail, abandoned calls cancel. */
+import { principalOf } from '../src/mcp/negotiation';
+import { call, pollTask, rpc, startServe, startWorker } from './support/mcp';
+import { stopAllAfter } from './support/processes';
+import { startTestTemporal, TestTemporal } from './support/temporal';
+
+let temporal: TestTemporal;
+let url: string;
+let authUrl: string;
+const alice = { authorization: 'Bearer tok-alice-0123456789' };
+
+beforeAll(async () => {
+  temporal = await startTestTemporal();
+  await startWorker(temporal.address);
+  ({ url } = await startServe(temporal.address, ['--conformance-tools', '--poll-interval-ms', '250']));
+  ({ url: authUrl } = await startServe(temporal.address, [], { MCP_AUTH_TOKENS: 'alice:tok-alice-0123456789', MCP_OWNER_KEY: 'a-test-owner-key-0123456789' }));
+});
+
+stopAllAfter(() => temporal);
+
+const describeTask = (taskId: string) => temporal.client.workflow.getHandle(taskId).describe();
+const statusAttribute = async (taskId: string) => (await describeTask(taskId)).searchAttributes.McpTaskStatus;
+
+describe('what Temporal stores', () => {
+  test('the principal is stored only as a keyed hash: not in memo, search attributes or summary', async () => {
+    const { taskId } = await call(authUrl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'mine', seconds: 30 } }, { headers: alice });
+    const d = await describeTask(taskId);
+    const stored = JSON.stringify({ memo: d.memo, sa: d.searchAttributes, summary: await d.staticSummary?.() });
+    expect(stored).not.toMatch(/alice/);
+    expect(d.searchAttributes.McpOwner?.[0]).toMatch(/^o1_[A-Za-z0-9_-]{43}$/);
+    expect((await call(authUrl, 'tasks/get', { taskId }, { headers: alice })).status).toBe('working'); // and it is still hers
+    await call(authUrl, 'tasks/cancel', { taskId }, { headers: alice });
+  });
+
+  test('a task is bound to the end user the token names (OAuth sub), else to the client id', () => {
+    const ctx = (authInfo: unknown) => ({ http: { authInfo } }) as never;
+    expect(principalOf(ctx({ clientId: 'app', extra: { sub: 'u-1' } }))).toBe('user:u-1');
+    expect(principalOf(ctx({ clientId: 'app', extra: { user: 'ann' } }))).toBe('user:ann');
+    expect(principalOf(ctx({ clientId: 'app' }))).toBe('client:app');
+    expect(principalOf(ctx(undefined))).toBeUndefined();
+    // one client acting for two users: two owners
+    expect(principalOf(ctx({ clientId: 'app', extra: { sub: 'u-1' } }))).not.toBe(principalOf(ctx({ clientId: 'app', extra: { sub: 'u-2' } })));
+  });
+});
+
+describe('McpTaskStatus follows the task to its end', () => {
+  test.each([
+    ['completed', 'wait_and_echo', { text: 'x', seconds: 0 }],
+    ['failed', 'protocol_error_job', {}],
+    ['completed', 'failing_job', {}], // a tool error (isError) is a completed task
+  ])('%s: %s', async (status, name, args) => {
+    const { taskId } = await call(url, 'tools/call', { name, arguments: args });
+    expect((await pollTask(url, taskId)).status).toBe(status);
+    expect(await statusAttribute(taskId)).toEqual([status]);
+  });
+
+  test('cancelled', async () => {
+    const { taskId } = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 600 } });
+    await call(url, 'tasks/cancel', { taskId });
+    await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
+    expect(await statusAttribute(taskId)).toEqual(['cancelled']);
+  });
+});
+
+describe('a bug in a tool workflow', () => {
+  test('a TypeError ends the task failed with -32603 saying what broke, not working forever', async () => {
+    const { taskId } = await call(url, 'tools/call', { name: 'broken_job', arguments: {} });
+    const task = await pollTask(url, taskId, undefined, 20_000);
+    expect(task.status).toBe('failed');
+    expect(task.error.code).toBe(-32603);
+    expect(task.error.message).toMatch(/TypeError/);
+    expect(await statusAttribute(taskId)).toEqual(['failed']);
+  });
+
+  test('synchronously, the same bug is a -32603 error, not a hang', async () => {
+    const { body } = await rpc(url, 'tools/call', { name: 'broken_job', arguments: {} }, { capabilities: {} });
+    expect(body.error.code).toBe(-32603);
+    expect(body.error.message).toMatch(/TypeError/);
+  });
+});
+
+describe('cancellation is final', () => {
+  test('after tasks/cancel the task reads cancelled at once (before the workflow has seen it) and stays so', async () => {
+    // wait_and_echo with seconds 0 finishes before the cancel can matter; a 2 s wait is cancelled mid-wait
+    const { taskId } = await call(url, 'tools/call', { name: 'slow_compute', arguments: { seconds: 2 } });
+    await call(url, 'tasks/cancel', { taskId });
+    expect((await call(url, 'tasks/get', { taskId })).status).toBe('cancelled');
+    await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
+    expect((await call(url, 'tasks/get', { taskId })).status).toBe('cancelled');
+  });
+});
+
+describe('the input round before a task exists', () => {
+  const retry = (answer: unknown) =>
+    rpc(url, 'tools/call', { name: 'test_tool_with_task', arguments: {}, inputResponses: { user_name: answer } });
+
+  test('an answer that does not fit the requested schema is -32602 with the reason', async () => {
+    const first = await call(url, 'tools/call', { name: 'test_tool_with_task', arguments: {} });
+    expect(first.resultType).toBe('input_required');
+    const { body } = await retry({ action: 'accept', content: { name: 42 } });
+    expect(body.error.code).toBe(-32602);
+    expect(body.error.message).toMatch(/user_name.*requested schema/);
+  });
+
+  test('an answer over the size limit is -32602 naming the limit, not -32603', async () => {
+    const { body } = await retry({ action: 'accept', content: { name: 'x'.repeat(1_600_000) } });
+    expect(body.error.code).toBe(-32602);
+    expect(body.error.message).toMatch(/byte limit/);
+  });
+
+  test('a fitting answer creates the task', async () => {
+    const { body } = await retry({ action: 'accept', content: { name: 'Ann' } });
+    expect(body.result.resultType).toBe('task');
+    expect((await pollTask(url, body.result.taskId)).result.content[0].text).toBe('Hello, Ann!');
+  });
+});
+
+describe('an abandoned synchronous call', () => {
+  test('cancels its workflow when the client goes away', async () => {
+    const aborted = new AbortController();
+    const pending = rpc(url, 'tools/call', { name: 'slow_compute', arguments: { seconds: 120, label: 'abandoned' } }, { capabilities: {}, signal: aborted.signal }).catch(() => undefined);
+    const started = await waitFor(async () => (await listIds('WorkflowType = "slow_compute" AND ExecutionStatus = "Running"'))[0]);
+    const d = await describeTask(started);
+    expect(await d.staticSummary?.()).toMatch(/abandoned/);
+    aborted.abort();
+    await pending;
+    const status = await waitFor(async () => {
+      const name = (await describeTask(started)).status.name;
+      return name === 'RUNNING' ? undefined : name;
+    });
+    expect(status).toBe('CANCELLED');
+  });
+});
+
+async function listIds(query: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const wf of temporal.client.workflow.list({ query })) ids.push(wf.workflowId);
+  return ids;
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
