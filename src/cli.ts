@@ -173,7 +173,7 @@ function onStop(stop: () => Promise<void>): void {
   if (process.env.npm_lifecycle_event) {
     const parent = process.ppid;
     setInterval(() => {
-      if (process.ppid !== parent && !stoppingSince) handler(`parent process ${parent} (npm) is gone`);
+      if (process.ppid !== parent && !stoppingSince) handler(`parent process ${parent} (npm or its shell) is gone`);
     }, 500).unref();
   }
 }

@@ -1,36 +1,107 @@
 /** The 2025-11-25 experimental Tasks generation on the same workflows, with the 1.x SDK's tasks client. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { call, startServe, startWorker } from './support/mcp';
 import { stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
 
+const TOKENS = { MCP_AUTH_TOKENS: 'alice:tok-a,bob:tok-b' };
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
 let temporal: TestTemporal;
+/** Two replicas against one Temporal, with authentication. */
 let url: string;
+let url2: string;
+/** A replica without authentication: nobody owns anything, so there is no tasks/list. */
+let openUrl: string;
 
 beforeAll(async () => {
   temporal = await startTestTemporal();
   await startWorker(temporal.address);
-  ({ url } = await startServe(temporal.address, ['--poll-interval-ms', '200'], { MCP_AUTH_TOKENS: 'alice:tok-a,bob:tok-b' }));
+  const args = ['--poll-interval-ms', '200', '--conformance-tools'];
+  [{ url }, { url: url2 }, { url: openUrl }] = await Promise.all([
+    startServe(temporal.address, args, TOKENS),
+    startServe(temporal.address, args, TOKENS),
+    startServe(temporal.address, args),
+  ]);
 });
 
 stopAllAfter(() => temporal);
 
-async function legacyClient(token: string): Promise<Client> {
-  const client = new Client({ name: 'legacy-tasks', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+interface ClientOptions {
+  token?: string;
+  /** POSTs alternate between these endpoints (default: the first replica only). */
+  urls?: string[];
+  onElicit?: (request: any) => ElicitResult | Promise<ElicitResult>;
+  /** Which replica served each POST, by the JSON-RPC method (or "response" for an answer to the server). */
+  posts?: Array<{ url: string; what: string }>;
+}
+
+async function legacyClient({ token, urls = [url], onElicit, posts }: ClientOptions = {}): Promise<Client> {
+  const client = new Client({ name: 'legacy-tasks', version: '1.0.0' }, { capabilities: onElicit ? { elicitation: { form: {} } } : {} });
+  if (onElicit) client.setRequestHandler(ElicitRequestSchema, (request) => onElicit(request));
+  let next = 0;
+  const roundRobin: typeof fetch = (input, init) => {
+    if (init?.method !== 'POST') return fetch(input, init);
+    const target = urls[next++ % urls.length];
+    const body = JSON.parse(String(init.body));
+    posts?.push({ url: target, what: body.method ?? 'response' });
+    return fetch(target, init);
+  };
+  const headers = token ? { authorization: `Bearer ${token}` } : undefined;
+  await client.connect(new StreamableHTTPClientTransport(new URL(urls[0]), { fetch: roundRobin, requestInit: { headers } }));
   return client;
 }
 
-test('initialize advertises the 2025 tasks capability, not the 2026 extension', async () => {
-  const client = await legacyClient('tok-a');
+async function startTask(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+  return created.task.taskId;
+}
+
+/** A raw 2025-11-25 POST (no session: the server is stateless). */
+async function post(target: string, message: Record<string, unknown>, token?: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(target, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('initialize advertises the 2025 tasks capability (tasks/list only with authentication), not the 2026 extension', async () => {
+  const client = await legacyClient({ token: 'tok-a' });
   expect(client.getServerCapabilities()).toMatchObject({ tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
   expect(client.getServerCapabilities()?.extensions).toBeUndefined();
+  await client.close();
+
+  const open = await legacyClient({ urls: [openUrl] });
+  expect(open.getServerCapabilities()?.tasks).toEqual({ cancel: {}, requests: { tools: { call: {} } } });
+  await startTask(open, 'wait_and_echo', { text: 'anyone', seconds: 0 });
+  await expect(open.experimental.tasks.listTasks()).rejects.toMatchObject({ code: -32601 });
+  await open.close();
+});
+
+test('tools/list carries execution.taskSupport; a task call of a forbidden tool is -32601', async () => {
+  const client = await legacyClient({ token: 'tok-a' });
+  const { tools } = await client.listTools();
+  const support = Object.fromEntries(tools.map((t) => [t.name, t.execution?.taskSupport]));
+  expect(support).toMatchObject({ approve_expense: 'required', wait_and_echo: 'optional', greet: 'forbidden' });
+  expect(tools.every((t) => ['forbidden', 'optional', 'required'].includes(t.execution?.taskSupport as string))).toBe(true);
+  await expect(startTask(client, 'greet', { name: 'x' })).rejects.toMatchObject({ code: -32601 });
+  expect((await client.callTool({ name: 'greet', arguments: { name: 'Ann' } })).content).toEqual([{ type: 'text', text: 'Hello, Ann!' }]);
   await client.close();
 });
 
 test('callToolStream with a task param: taskCreated, status, then the result from tasks/result', async () => {
-  const client = await legacyClient('tok-a');
+  const client = await legacyClient({ token: 'tok-a' });
   const seen: string[] = [];
   let result: any;
   let taskId = '';
@@ -50,35 +121,143 @@ test('callToolStream with a task param: taskCreated, status, then the result fro
   await client.close();
 });
 
-test('getTask, cancelTask and listTasks (limited to the caller)', async () => {
-  const alice = await legacyClient('tok-a');
-  const bob = await legacyClient('tok-b');
-  const created = await alice.request({ method: 'tools/call', params: { name: 'wait_and_echo', arguments: { text: 'x', seconds: 600 }, task: { ttl: 60_000 } } }, (await import('@modelcontextprotocol/sdk/types.js')).CreateTaskResultSchema);
-  const { taskId } = created.task;
+test('approve_expense end to end: tools/list picks task mode, the elicitation comes on tasks/result, answered through another replica', async () => {
+  const posts: Array<{ url: string; what: string }> = [];
+  const asked: any[] = [];
+  const client = await legacyClient({
+    token: 'tok-a',
+    urls: [url, url2],
+    posts,
+    onElicit: (request) => {
+      asked.push(request);
+      return { action: 'accept', content: { approved: true, comment: 'fine' } };
+    },
+  });
+  await client.listTools(); // the 1.x SDK learns each tool's taskSupport here
+  const seen: string[] = [];
+  let result: any;
+  let taskId = '';
+  for await (const message of client.experimental.tasks.callToolStream({ name: 'approve_expense', arguments: { amount: 42, description: 'train ticket' } })) {
+    seen.push(message.type);
+    if (message.type === 'taskCreated') taskId = message.task.taskId;
+    if (message.type === 'result') result = message.result;
+    if (message.type === 'error') throw message.error;
+  }
+  expect(seen[0]).toBe('taskCreated'); // no explicit task option: chosen from execution.taskSupport
+  expect(result.isError).toBe(false);
+  expect(result.content[0].text).toBe('Expense of 42 for "train ticket" was approved. Comment: fine');
+  expect(result._meta?.[RELATED_TASK]).toEqual({ taskId });
+  expect(asked).toHaveLength(1);
+  expect(asked[0].params).toMatchObject({ message: expect.stringContaining('42'), _meta: { [RELATED_TASK]: { taskId } } });
+  // the stream and the answer went to different replicas
+  const stream = posts.findIndex((p) => p.what === 'tasks/result');
+  const answer = posts.findIndex((p) => p.what === 'response');
+  expect(stream).toBeGreaterThanOrEqual(0);
+  expect(answer).toBeGreaterThan(stream);
+  expect(posts[answer].url).not.toBe(posts[stream].url);
+  expect((await client.experimental.tasks.getTask(taskId)).status).toBe('completed');
+  await client.close();
+});
+
+test('a declined approval: tasks/result returns the isError result, the task is failed on 2025 (completed on 2026)', async () => {
+  const client = await legacyClient({ token: 'tok-b', urls: [url2, url], onElicit: () => ({ action: 'decline' }) });
+  await client.listTools();
+  let result: any;
+  let taskId = '';
+  for await (const message of client.experimental.tasks.callToolStream({ name: 'approve_expense', arguments: { amount: 7, description: 'lunch' } })) {
+    if (message.type === 'taskCreated') taskId = message.task.taskId;
+    if (message.type === 'result') result = message.result;
+    if (message.type === 'error') throw message.error;
+  }
+  expect(result.isError).toBe(true);
+  expect(result.content[0].text).toContain('declined');
+  expect((await client.experimental.tasks.getTask(taskId)).status).toBe('failed');
+  expect((await client.experimental.tasks.listTasks()).tasks.find((t) => t.taskId === taskId)?.status ?? 'failed').toBe('failed');
+  expect((await call(url, 'tasks/get', { taskId }, { headers: { authorization: 'Bearer tok-b' } })).status).toBe('completed');
+  await client.close();
+});
+
+test('answers that are not ours, not the caller\'s or malformed are accepted and dropped; the task keeps waiting', async () => {
+  const alice = await legacyClient({ token: 'tok-a' });
+  const taskId = await startTask(alice, 'approve_expense', { amount: 1, description: 'pen' });
+  let task = await alice.experimental.tasks.getTask(taskId);
+  for (const deadline = Date.now() + 20_000; task.status !== 'input_required' && Date.now() < deadline; ) {
+    await sleep(200);
+    task = await alice.experimental.tasks.getTask(taskId);
+  }
+  expect(task.status).toBe('input_required');
+  const approve = { action: 'accept', content: { approved: true } };
+  for (const [id, token, result] of [
+    [`mcp-task-input:${taskId}:approval`, 'tok-b', approve], // bob cannot answer alice's task
+    [`mcp-task-input:${taskId}:nope`, 'tok-a', approve], // a key never asked
+    [`mcp-task-input:${taskId}:approval`, 'tok-a', { action: 'accept', content: { approved: 'yes' } }], // does not fit the schema
+    ['mcp-task-input:garbage', 'tok-a', approve],
+    [17, 'tok-a', approve],
+  ] as const) {
+    expect(await post(url2, { id, result }, token)).toEqual({ status: 202, text: '' });
+  }
+  expect(await post(url2, { id: `mcp-task-input:${taskId}:approval`, error: { code: -32601, message: 'no' } }, 'tok-a')).toEqual({ status: 202, text: '' });
+  await sleep(500);
+  expect((await alice.experimental.tasks.getTask(taskId)).status).toBe('input_required');
+  // the right answer, from the right caller, to either replica, is applied
+  expect((await post(url, { id: `mcp-task-input:${taskId}:approval`, result: approve }, 'tok-a')).status).toBe(202);
+  const result = await alice.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+  expect((result as any).content[0].text).toContain('was approved');
+  await alice.close();
+});
+
+test('tasks/cancel answers the cancelled Task; it stays cancelled on both generations; a terminal task is -32602', async () => {
+  const alice = await legacyClient({ token: 'tok-a' });
+  const bob = await legacyClient({ token: 'tok-b' });
+  const taskId = await startTask(alice, 'provision_environment', { name: 'env', steps: 3, stepMs: 1500 });
   expect(await alice.experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'working', ttl: expect.any(Number), pollInterval: 200 });
   await expect(bob.experimental.tasks.getTask(taskId)).rejects.toMatchObject({ code: -32602 });
-  const deadline = Date.now() + 20_000;
+  await expect(bob.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({ code: -32602 });
+  await sleep(500);
+  expect(await alice.experimental.tasks.cancelTask(taskId)).toMatchObject({ taskId, status: 'cancelled' });
+  for (let i = 0; i < 5; i++) {
+    expect((await alice.experimental.tasks.getTask(taskId)).status).toBe('cancelled');
+    expect((await call(url2, 'tasks/get', { taskId }, { headers: { authorization: 'Bearer tok-a' } })).status).toBe('cancelled');
+    await sleep(300);
+  }
+  await expect(alice.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('already cancelled') });
+  const done = await startTask(alice, 'wait_and_echo', { text: 'x', seconds: 0 });
+  await alice.experimental.tasks.getTaskResult(done, CallToolResultSchema);
+  await expect(alice.experimental.tasks.cancelTask(done)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('already completed') });
+  await expect(alice.experimental.tasks.cancelTask('task_nope')).rejects.toMatchObject({ code: -32602 });
+  await alice.close();
+  await bob.close();
+});
+
+test('tasks/list: only the caller\'s tasks, every one of them; a bad cursor is -32602', async () => {
+  const alice = await legacyClient({ token: 'tok-a' });
+  const bob = await legacyClient({ token: 'tok-b' });
+  const mine = [await startTask(alice, 'wait_and_echo', { text: 'a', seconds: 0 }), await startTask(alice, 'wait_and_echo', { text: 'b', seconds: 600 })];
+  const listAll = async (client: Client) => {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.experimental.tasks.listTasks(cursor);
+      ids.push(...page.tasks.map((t) => t.taskId));
+      cursor = page.nextCursor;
+    } while (cursor);
+    return ids;
+  };
   let listed: string[] = [];
-  while (!listed.includes(taskId) && Date.now() < deadline) {
-    listed = (await alice.experimental.tasks.listTasks()).tasks.map((t) => t.taskId);
-    if (!listed.includes(taskId)) await new Promise((r) => setTimeout(r, 500)); // visibility lags
+  for (const deadline = Date.now() + 20_000; !mine.every((id) => listed.includes(id)) && Date.now() < deadline; ) {
+    await sleep(300); // visibility lags
+    listed = await listAll(alice);
   }
-  expect(listed).toContain(taskId);
-  expect((await bob.experimental.tasks.listTasks()).tasks.map((t) => t.taskId)).not.toContain(taskId);
-  const cancelled = await alice.experimental.tasks.cancelTask(taskId);
-  expect(cancelled.taskId).toBe(taskId);
-  let status = cancelled.status;
-  while (status !== 'cancelled' && Date.now() < deadline + 20_000) {
-    await new Promise((r) => setTimeout(r, 200));
-    status = (await alice.experimental.tasks.getTask(taskId)).status;
-  }
-  expect(status).toBe('cancelled');
+  expect(listed).toEqual(expect.arrayContaining(mine));
+  expect(await listAll(bob)).not.toEqual(expect.arrayContaining([mine[0]]));
+  await expect(alice.experimental.tasks.listTasks('not-a-cursor!')).rejects.toMatchObject({ code: -32602 });
+  await alice.experimental.tasks.cancelTask(mine[1]);
   await alice.close();
   await bob.close();
 });
 
 test('a non-task call of an optional tool answers synchronously; a required tool needs the task param', async () => {
-  const client = await legacyClient('tok-a');
+  const client = await legacyClient({ token: 'tok-a' });
   const result = await client.callTool({ name: 'wait_and_echo', arguments: { text: 'sync 2025', seconds: 0 } });
   expect(result.content).toEqual([{ type: 'text', text: 'sync 2025' }]);
   await expect(client.callTool({ name: 'approve_expense', arguments: { amount: 1, description: 'x' } })).rejects.toMatchObject({ code: -32601 });

@@ -187,7 +187,8 @@ describe('tasks/cancel', () => {
     const { taskId } = await createTask('provision_environment', { name: 'doomed', steps: 5, stepMs: 700 });
     await pollTask(url, taskId, (t) => /^step 3\/5/.test(t.statusMessage ?? ''));
     await call(url, 'tasks/cancel', { taskId });
-    expect((await pollTask(url, taskId)).status).toBe('cancelled');
+    expect((await pollTask(url, taskId)).status).toBe('cancelled'); // at once; the undo runs on in the workflow
+    await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
     const files = fs.readdirSync(ledger).filter((f) => f.includes(taskId));
     const provisioned = files.filter((f) => f.startsWith('provision-')).sort();
     const undone = files.filter((f) => f.startsWith('deprovision-')).sort();

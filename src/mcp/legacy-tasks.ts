@@ -91,6 +91,8 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
     return { ...legacyTask(task, deps.pollIntervalMs), status: 'cancelled' as const };
   });
   low.setRequestHandler('tasks/result', byId, async (params, ctx) => {
+    // this request's own transport: the pooled server may serve another request once this one ends
+    const transport = low.transport;
     let task = await read(params.taskId, ctx);
     const sent = new Set<string>();
     while (!isTerminal(task) && !ctx.mcpReq.signal.aborted) {
@@ -103,10 +105,10 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
     // each pending request once per stream, on this request's SSE stream, with an id that says what it asks
     async function sendInputRequests(task: TaskSnapshot, pending: Record<string, { method: string; params?: object }>, sent: Set<string>) {
       for (const [key, request] of Object.entries(pending)) {
-        if (sent.has(key)) continue;
+        if (sent.has(key) || ctx.mcpReq.signal.aborted) continue;
         sent.add(key);
         const params = { ...request.params, _meta: { ...(request.params as { _meta?: object })?._meta, [RELATED_TASK_META_KEY]: { taskId: task.taskId } } };
-        await low.transport?.send({ jsonrpc: '2.0', id: inputRequestId(task.taskId, key), method: request.method, params }, { relatedRequestId: ctx.mcpReq.id });
+        await transport?.send({ jsonrpc: '2.0', id: inputRequestId(task.taskId, key), method: request.method, params }, { relatedRequestId: ctx.mcpReq.id });
         taskLog(task).info({ event: 'task.input.sent', key }, 'input request sent on the tasks/result stream');
       }
     }

@@ -1,0 +1,111 @@
+/**
+ * `npm start` under a supervisor: SIGTERM to npm's own pid (a supervisor's `kill PID`) stops the
+ * whole run (npm, the shell it may use, node, the Temporal dev server and its watchdog); so does
+ * Ctrl-C to the process group, gracefully (npm forwards SIGINT too, so node gets it twice).
+ *
+ * Why this once failed: npm forwards SIGTERM only to the `sh -c` it runs the script in; dash
+ * does not exec the command, dies of the signal and leaves node (and Temporal) orphaned.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from './support/ports';
+import { ROOT } from './support/processes';
+
+const seen = new Set<number>();
+
+afterAll(() => {
+  // never leave anything behind, even when a test failed
+  for (const pid of seen) if (alive(pid)) process.kill(pid, 'SIGKILL');
+});
+
+/** Alive and not a zombie. */
+function alive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Every live descendant of pid (from /proc). */
+function descendants(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => (parents.get(p) ?? []).forEach((c) => (out.push(c), walk(c)));
+  walk(pid);
+  return out.filter(alive);
+}
+
+const cmdline = (pid: number) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+};
+
+async function npmStart(opts: { detached: boolean }): Promise<{ npm: ChildProcess; output: () => string; pids: number[]; temporalPort: number }> {
+  const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-npm-start-')), 'temporal.db');
+  const temporalPort = await freePort();
+  const uiPort = await freePort();
+  // --ignore-scripts skips only prestart (the build; pretest has built dist/), not the start script itself
+  const npm = spawn('npm', ['start', '--ignore-scripts', '--', '--port', '0', '--temporal-port', String(temporalPort), '--ui-port', String(uiPort), '--db-file', db], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.detached,
+    env: { ...process.env, MCP_LOG_LEVEL: 'info' },
+  });
+  seen.add(npm.pid!);
+  let out = '';
+  npm.stdout!.on('data', (d) => (out += d));
+  npm.stderr!.on('data', (d) => (out += d));
+  const deadline = Date.now() + 90_000;
+  while (!/MCP endpoint:/.test(out)) {
+    if (npm.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not come up:\n${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const pids = descendants(npm.pid!);
+  pids.forEach((p) => seen.add(p));
+  expect(pids.map(cmdline).join('\n')).toMatch(/temporal server start-dev/);
+  expect(pids.map(cmdline).join('\n')).toMatch(/dist\/cli\.js dev/);
+  return { npm, output: () => out, pids: [npm.pid!, ...pids], temporalPort };
+}
+
+async function allGone(pids: number[], withinMs: number): Promise<number[]> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const left = pids.filter(alive);
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('SIGTERM to the npm process alone stops node, the Temporal dev server and everything else', async () => {
+  const run = await npmStart({ detached: false });
+  process.kill(run.npm.pid!, 'SIGTERM');
+  const left = await allGone(run.pids, 20_000);
+  expect(left.map((p) => `${p} ${cmdline(p)}`)).toEqual([]);
+  expect(run.output()).toMatch(/SIGTERM: stopping/);
+}, 150_000);
+
+test('Ctrl-C to the process group stops everything gracefully (one stop despite two SIGINTs)', async () => {
+  const run = await npmStart({ detached: true });
+  process.kill(-run.npm.pid!, 'SIGINT');
+  const left = await allGone(run.pids, 20_000);
+  expect(left.map((p) => `${p} ${cmdline(p)}`)).toEqual([]);
+  expect(run.output().match(/SIGINT: stopping/g)).toHaveLength(1);
+  expect(run.output()).toMatch(/"state":"STOPPED"/);
+}, 150_000);
