@@ -29,8 +29,9 @@ import { isTaskId } from '../tasks/task-id';
 import type { TaskSnapshot } from '../tasks/task-snapshot';
 import { InputResponseError, InvalidCursorError, type TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { TaskMode } from '../tools/registry';
+import type { InputRequest } from '../workflows/task-types';
 import { asProtocolError, TaskNotFoundError } from './errors';
-import { principalOf } from './negotiation';
+import { principalOf, principalOfAuth } from './negotiation';
 
 const RESULT_POLL_MS = 250;
 const INPUT_ID_PREFIX = 'mcp-task-input:';
@@ -96,18 +97,19 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
     let task = await read(params.taskId, ctx);
     const sent = new Set<string>();
     while (!isTerminal(task) && !ctx.mcpReq.signal.aborted) {
-      if (task.state.status === 'input_required') await sendInputRequests(task, task.state.inputRequests, sent);
+      if (task.state.status === 'input_required') await sendInputRequests(task, task.state.inputRequests);
       await new Promise((r) => setTimeout(r, RESULT_POLL_MS));
       task = await read(task.taskId, ctx);
     }
     return outcome(task);
 
     // each pending request once per stream, on this request's SSE stream, with an id that says what it asks
-    async function sendInputRequests(task: TaskSnapshot, pending: Record<string, { method: string; params?: object }>, sent: Set<string>) {
+    async function sendInputRequests(task: TaskSnapshot, pending: Record<string, InputRequest>) {
       for (const [key, request] of Object.entries(pending)) {
         if (sent.has(key) || ctx.mcpReq.signal.aborted) continue;
         sent.add(key);
-        const params = { ...request.params, _meta: { ...(request.params as { _meta?: object })?._meta, [RELATED_TASK_META_KEY]: { taskId: task.taskId } } };
+        const { _meta, ...rest } = request.params as { _meta?: object };
+        const params = { ...rest, _meta: { ..._meta, [RELATED_TASK_META_KEY]: { taskId: task.taskId } } };
         await transport?.send({ jsonrpc: '2.0', id: inputRequestId(task.taskId, key), method: request.method, params }, { relatedRequestId: ctx.mcpReq.id });
         taskLog(task).info({ event: 'task.input.sent', key }, 'input request sent on the tasks/result stream');
       }
@@ -173,7 +175,7 @@ export function legacyInputResponses(store: TemporalTaskStore) {
       log.info({ event: 'task.input.refused', error: message.error }, 'the client answered an input request with an error');
       return accepted;
     }
-    const principal = principalOf({ http: authInfo ? { authInfo } : undefined } as ServerContext);
+    const principal = principalOfAuth(authInfo);
     try {
       const task = await store.sendInput(target.taskId, principal, { [target.key]: message.result });
       if (task) log.info({ event: 'task.input', generation: '2025-11-25' }, 'input response received');

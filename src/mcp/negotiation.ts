@@ -1,4 +1,4 @@
-import type { ServerContext } from '@modelcontextprotocol/server';
+import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
@@ -22,7 +22,10 @@ export function declaresTasks(ctx: ServerContext): boolean {
  * creates. The end user where the token names one (OAuth `sub`, or `user`), else the client.
  */
 export function principalOf(ctx: ServerContext): string | undefined {
-  const auth = ctx.http?.authInfo;
+  return principalOfAuth(ctx.http?.authInfo);
+}
+
+export function principalOfAuth(auth: AuthInfo | undefined): string | undefined {
   if (!auth) return undefined;
   const user = auth.extra?.sub ?? auth.extra?.user;
   return typeof user === 'string' && user ? `user:${user}` : `client:${auth.clientId}`;
