@@ -1,6 +1,7 @@
 # mcp-temporal-tasks: one image for both roles.
 #   docker run IMAGE serve --host 0.0.0.0 --port 3000   the MCP Streamable HTTP endpoint
 #   docker run IMAGE worker                             the Temporal worker
+# Both serve the tools of MCP_TOOLS_MODULE (default: the demo tools).
 # Both read the Temporal connection from TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE /
 # TEMPORAL_API_KEY / TEMPORAL_TLS_* (see docs/production.md).
 
@@ -12,9 +13,12 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts ./scripts
 RUN npm ci
-COPY tsconfig.json ./
+COPY tsconfig.json tsconfig.examples.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+COPY examples ./examples
+# Temporal and zod are peer dependencies of the library (installed here as dev dependencies),
+# so the image keeps the whole tree instead of pruning dev dependencies.
+RUN npm run build
 
 FROM node:20-slim
 ENV NODE_ENV=production
@@ -24,6 +28,9 @@ WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/build ./build
+# the demo tools; mount your own module and point MCP_TOOLS_MODULE at it
+ENV MCP_TOOLS_MODULE=/app/build/examples/demo/index.js
 USER node
 EXPOSE 3000
 ENTRYPOINT ["node", "dist/cli.js"]

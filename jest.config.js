@@ -8,6 +8,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!@modelcontextprotocol/ext-tasks/)'],
   // ext-tasks exports only an `import` condition; point jest's require at its files.
   moduleNameMapper: { '^@modelcontextprotocol/ext-tasks/(.*)$': '<rootDir>/node_modules/@modelcontextprotocol/ext-tasks/dist/$1/index.js' },
+  setupFiles: ['<rootDir>/test/support/env.ts'],
   testTimeout: 120_000,
   maxWorkers: 1,
 };

@@ -130,7 +130,7 @@ async function startInfra(cleanup, { pollIntervalMs, profileDir }) {
     await temporal.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  const env = { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: 'default' };
+  const env = { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: 'default', MCP_TOOLS_MODULE: path.join(__dirname, '..', 'build', 'examples', 'demo', 'index.js') };
   const worker = spawnCli(['worker'], env);
   cleanup.add('worker', worker.child.pid, () => worker.stop());
   await worker.waitFor(/worker polling task queue/);

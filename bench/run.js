@@ -14,6 +14,7 @@ const { performance } = require('node:perf_hooks');
 const { Client, Connection } = require('@temporalio/client');
 const { Cleanup, startInfra, startSampler, machineInfo, machineBusyPercent, readTcpCounters, tcpDelta } = require('./infra');
 const { mcpTasks } = require('./mcp');
+const { inputResponsesSignal, MCP_TASK_STATUS, MCP_TOOL, TASK_MEMO_KEY, taskProgressQuery } = require('../dist/contract');
 const { summarize, median, ratio, markdownTable } = require('./stats');
 
 const TASK_QUEUE = 'mcp-tasks';
@@ -150,21 +151,20 @@ function randomWorkflowId() {
 /** Raw start, as plain as it gets. */
 async function startRaw(ctx, seconds) {
   const workflowId = randomWorkflowId();
-  await ctx.client.workflow.start('wait_and_echo', { taskQueue: TASK_QUEUE, workflowId, args: [{ text: 'x', seconds }] });
+  await ctx.client.workflow.start('waitAndEcho', { taskQueue: TASK_QUEUE, workflowId, args: [{ text: 'x', seconds }] });
   ctx.live.add(workflowId);
   return workflowId;
 }
 
 /** Raw start with the options our server sends (memo, summary, search attributes, id policies). */
 async function startRawLikeServer(ctx, seconds) {
-  const { MCP_TOOL, MCP_TASK_STATUS } = require('../dist/tasks/search-attributes');
   const workflowId = randomWorkflowId();
   const createdAt = new Date().toISOString();
-  await ctx.client.workflow.start('wait_and_echo', {
+  await ctx.client.workflow.start('waitAndEcho', {
     taskQueue: TASK_QUEUE,
     workflowId,
     args: [{ text: 'x', seconds }],
-    memo: { mcpTask: { tool: 'wait_and_echo', createdAt, ttlMs: 86_400_000 } },
+    memo: { [TASK_MEMO_KEY]: { tool: 'wait_and_echo', createdAt, ttlMs: 86_400_000 } },
     staticSummary: `wait_and_echo(text="x", seconds=${seconds})`,
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     workflowIdConflictPolicy: 'FAIL',
@@ -179,8 +179,8 @@ async function startRawLikeServer(ctx, seconds) {
 
 const handle = (ctx, id) => ctx.client.workflow.getHandle(id);
 const rawDescribe = (ctx, id) => handle(ctx, id).describe();
-const rawQuery = (ctx, id) => handle(ctx, id).query('mcp.taskProgress');
-const rawSignal = (ctx, id) => handle(ctx, id).signal('mcp.inputResponses', {});
+const rawQuery = (ctx, id) => handle(ctx, id).query(taskProgressQuery);
+const rawSignal = (ctx, id) => handle(ctx, id).signal(inputResponsesSignal, {});
 
 /** What tasks/get does in Temporal for a completed task: describe(), then the result. */
 async function rawDescribeAndResult(ctx, id) {

@@ -1,17 +1,23 @@
 #!/usr/bin/env node
-// Bundles the workflows once at build time (dist/workflow-bundle.js), so a worker starts
-// without running webpack. The worker falls back to bundling at start when it is missing.
+// Bundles workflows once at build time (`<workflows>.bundle.js` beside each), so a CLI worker
+// starts without running webpack; McpTasksPlugin adds the task runtime's interceptor and checks
+// that every tool's workflow is there. A worker bundles at start when a bundle is missing.
+// (test fixtures are absent from the Docker build, so modules that were not compiled are skipped)
 'use strict';
 const { bundleWorkflowCode } = require('@temporalio/worker');
 const fs = require('node:fs');
 const path = require('node:path');
+const { McpTasksPlugin } = require('../dist/worker/index.js');
+
+const MODULES = ['build/examples/demo/index.js', 'build/test/fixtures/conformance/index.js', 'build/test/fixtures/index.js'];
+const quiet = { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} };
 
 async function main() {
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../dist/workflows'),
-    logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
-  });
-  fs.writeFileSync(path.join(__dirname, '..', 'dist', 'workflow-bundle.js'), code);
+  for (const file of MODULES.filter((f) => fs.existsSync(path.resolve(__dirname, '..', f)))) {
+    const { tools, workflowsPath } = require(path.resolve(__dirname, '..', file));
+    const { code } = await bundleWorkflowCode({ workflowsPath, plugins: [new McpTasksPlugin({ tools })], logger: quiet });
+    fs.writeFileSync(workflowsPath.replace(/\.js$/, '.bundle.js'), code);
+  }
 }
 
 main().catch((err) => {

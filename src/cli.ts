@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import path from 'node:path';
+import { loadToolsModule, type ToolsModule, ToolsModuleError } from './cli/tools-module';
+import { createWorker } from './cli/worker';
 import { ConfigError, parseServerConfig, ServerConfig } from './config';
 import { LOG_LEVELS, setLogLevel } from './logging';
 import { StaticTokenVerifier } from './mcp/auth';
-import { runMcpStdio, startMcpServer } from './mcp-server';
+import { createMcpTasksServer } from './server';
 import { findTemporalCli, temporalCliVersion } from './temporal/cli-binary';
-import { connectWorkerConnection, temporalSettings } from './temporal/connection';
+import { connectClient, connectWorkerConnection, type TemporalSettings, temporalSettings } from './temporal/connection';
 import { startDevServer } from './temporal/dev-server';
-import { createWorker } from './worker';
 
 const program = new Command('mcp-temporal-tasks')
   .description('An MCP server whose tool calls are durable Temporal workflows')
@@ -29,8 +30,13 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--allowed-host <host...>', 'extra Host names accepted (DNS rebinding protection)')
     .option('--allowed-origin <hostname...>', 'extra Origin hostnames accepted (no scheme or port), e.g. app.example.com')
     .option('--auth-tokens-file <file>', 'require bearer tokens: "principal:token" per line (or MCP_AUTH_TOKENS="p:t,p2:t2")')
-    .option('--no-demo-tools', 'do not register the demo tools')
-    .option('--conformance-tools', 'register the conformance suite fixture tools');
+    .addOption(toolsModuleOption());
+}
+
+function toolsModuleOption(): Option {
+  return new Option('--tools-module <file>', 'module exporting `tools` (and workflowsPath, activities for the worker) (MCP_TOOLS_MODULE)').default(
+    process.env.MCP_TOOLS_MODULE,
+  );
 }
 
 function configFrom(opts: Record<string, unknown>): ServerConfig {
@@ -45,8 +51,6 @@ function configFrom(opts: Record<string, unknown>): ServerConfig {
     strictHeaders: opts.strictHeaders ? true : opts.lenientHeaders ? false : undefined,
     allowedHosts: opts.allowedHost,
     allowedOrigins: opts.allowedOrigin,
-    demoTools: opts.demoTools,
-    conformanceTools: opts.conformanceTools,
   });
 }
 
@@ -56,12 +60,13 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
   .option('--ui-port <port>', 'Temporal Web UI port', '8233')
   .action(async (opts) => {
     const config = configFrom(opts);
+    const tools = loadToolsModule(opts.toolsModule);
     const dev = await startDevServer({ dbFile: opts.dbFile, host: '127.0.0.1', port: Number(opts.temporalPort), uiPort: Number(opts.uiPort), namespace: 'default' });
     const settings = temporalSettings({ address: dev.address, namespace: 'default' });
     const workerConnection = await connectWorkerConnection(settings);
-    const worker = await createWorker({ connection: workerConnection, namespace: settings.namespace, taskQueue: config.taskQueue });
+    const worker = await createWorker({ connection: workerConnection, namespace: settings.namespace, taskQueue: config.taskQueue, module: tools });
     const running = worker.run();
-    const mcp = await startMcpServer(config, settings, { tokenVerifier: tokenVerifierFrom(opts) });
+    const mcp = await serveHttp(config, settings, tools, opts);
     console.log(`MCP endpoint:     ${mcp.url}`);
     console.log(`Temporal UI:      ${dev.uiUrl}/namespaces/default/workflows`);
     console.log(`Temporal address: ${dev.address} (db ${opts.dbFile})`);
@@ -74,6 +79,21 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
     });
   });
 
+/** The library's server on Node http, with its own Temporal client (closed with it). */
+async function serveHttp(config: ServerConfig, settings: TemporalSettings, tools: ToolsModule, opts: Record<string, unknown>) {
+  const client = await connectClient(settings);
+  const server = await createMcpTasksServer({ ...config, client, tools: tools.tools, tokenVerifier: tokenVerifierFrom(opts) });
+  const http = await server.listen();
+  return {
+    url: http.url,
+    close: async () => {
+      await http.close();
+      await server.close();
+      await client.connection.close();
+    },
+  };
+}
+
 /** Bearer tokens from --auth-tokens-file or MCP_AUTH_TOKENS; none means no authentication. */
 function tokenVerifierFrom(opts: Record<string, unknown>): StaticTokenVerifier | undefined {
   if (typeof opts.authTokensFile === 'string') return StaticTokenVerifier.fromFile(opts.authTokensFile);
@@ -84,11 +104,16 @@ function tokenVerifierFrom(opts: Record<string, unknown>): StaticTokenVerifier |
 serverOptions(program.command('serve').description('MCP endpoint only, on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE'), '3000')
   .option('--stdio', 'serve MCP over stdin/stdout (desktop clients) instead of HTTP')
   .action(async (opts) => {
+    const config = configFrom(opts);
+    const tools = loadToolsModule(opts.toolsModule);
     if (opts.stdio) {
-      await runMcpStdio(configFrom(opts), temporalSettings()); // stdout carries MCP: logs go to stderr
+      const client = await connectClient(temporalSettings());
+      const server = await createMcpTasksServer({ ...config, client, tools: tools.tools });
+      await server.serveStdio(); // stdout carries MCP: logs go to stderr
+      await client.connection.close();
       process.exit(0);
     }
-    const mcp = await startMcpServer(configFrom(opts), temporalSettings(), { tokenVerifier: tokenVerifierFrom(opts) });
+    const mcp = await serveHttp(config, temporalSettings(), tools, opts);
     console.log(`MCP endpoint: ${mcp.url}`);
     onStop(() => mcp.close());
   });
@@ -97,12 +122,14 @@ program
   .command('worker')
   .description('Temporal worker only, on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE')
   .option('--task-queue <name>', 'Temporal task queue (MCP_TASK_QUEUE)', process.env.MCP_TASK_QUEUE ?? 'mcp-tasks')
+  .addOption(toolsModuleOption())
   .action(async (opts) => {
+    const tools = loadToolsModule(opts.toolsModule);
     const settings = temporalSettings();
     const connection = await connectWorkerConnection(settings).catch((err: Error) => {
       throw new Error(`Temporal at ${settings.connectionOptions.address} (${settings.namespace}) does not answer: ${err.message}`);
     });
-    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue: opts.taskQueue });
+    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue: opts.taskQueue, module: tools });
     console.log(`worker polling task queue ${opts.taskQueue} on ${settings.connectionOptions.address} (${settings.namespace})`);
     const running = worker.run();
     onStop(async () => {
@@ -179,6 +206,6 @@ function onStop(stop: () => Promise<void>): void {
 }
 
 program.parseAsync().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : `error: ${(err as Error).message ?? err}`);
+  console.error(err instanceof ConfigError || err instanceof ToolsModuleError ? err.message : `error: ${(err as Error).message ?? err}`);
   process.exit(2);
 });

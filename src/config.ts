@@ -9,8 +9,6 @@ export const ServerConfigSchema = z.object({
   pollIntervalMs: z.coerce.number().int().positive().default(1000),
   /** Refuse requests that lack Mcp-Method / Mcp-Name (off: the value is taken from the body; a mismatch is refused either way). */
   strictHeaders: z.boolean().default(false),
-  demoTools: z.boolean().default(true),
-  conformanceTools: z.boolean().default(false),
   temporalTimeoutMs: z.coerce.number().int().positive().default(10_000),
   queryTimeoutMs: z.coerce.number().int().positive().default(500),
   historyLimit: z.coerce.number().int().min(10).max(50_000).default(10_000),
@@ -21,6 +19,8 @@ export const ServerConfigSchema = z.object({
   ownerKey: z.string().min(16, 'use at least 16 characters').optional(),
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
+/** The same settings as the library takes them: every one optional, defaults from the schema. */
+export type ServerConfigInput = Partial<z.input<typeof ServerConfigSchema>>;
 
 /** The environment variables that back each setting (flags win over them). */
 export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {

@@ -95,21 +95,21 @@ test('tools/list over HTTP with the MCP client v2 shows wait_and_echo and its JS
   await client.close();
 });
 
-test('tools/call of wait_and_echo returns the text, and its workflow exists with the tool name as type', async () => {
+test('tools/call of wait_and_echo returns the text, and its workflow exists with its function name as type', async () => {
   const client = await connectClient(stack.url);
   const result = await client.callTool({ name: 'wait_and_echo', arguments: { text: 'hello durable', seconds: 1 } });
   expect(result.content).toEqual([{ type: 'text', text: 'hello durable' }]);
   await client.close();
   const workflows = [];
-  for await (const wf of stack.temporal.client.workflow.list({ query: `WorkflowType = 'wait_and_echo'` })) workflows.push(wf);
+  for await (const wf of stack.temporal.client.workflow.list({ query: `WorkflowType = 'waitAndEcho'` })) workflows.push(wf);
   // visibility lags; describe the ones listed, or poll until one shows
   const deadline = Date.now() + 10_000;
   while (workflows.length === 0 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 500));
-    for await (const wf of stack.temporal.client.workflow.list({ query: `WorkflowType = 'wait_and_echo'` })) workflows.push(wf);
+    for await (const wf of stack.temporal.client.workflow.list({ query: `WorkflowType = 'waitAndEcho'` })) workflows.push(wf);
   }
   const description = await stack.temporal.client.workflow.getHandle(workflows[0].workflowId).describe();
-  expect(description.type).toBe('wait_and_echo');
+  expect(description.type).toBe('waitAndEcho'); // the workflow function's name
   expect(description.status.name).toBe('COMPLETED');
 });
 

@@ -19,7 +19,7 @@ let openUrl: string;
 beforeAll(async () => {
   temporal = await startTestTemporal();
   await startWorker(temporal.address);
-  const args = ['--poll-interval-ms', '200', '--conformance-tools'];
+  const args = ['--poll-interval-ms', '200'];
   [{ url }, { url: url2 }, { url: openUrl }] = await Promise.all([
     startServe(temporal.address, args, TOKENS),
     startServe(temporal.address, args, TOKENS),

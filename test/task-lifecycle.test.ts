@@ -12,7 +12,7 @@ const alice = { authorization: 'Bearer tok-alice-0123456789' };
 beforeAll(async () => {
   temporal = await startTestTemporal();
   await startWorker(temporal.address);
-  ({ url } = await startServe(temporal.address, ['--conformance-tools', '--poll-interval-ms', '250']));
+  ({ url } = await startServe(temporal.address, ['--poll-interval-ms', '250']));
   ({ url: authUrl } = await startServe(temporal.address, [], { MCP_AUTH_TOKENS: 'alice:tok-alice-0123456789', MCP_OWNER_KEY: 'a-test-owner-key-0123456789' }));
 });
 

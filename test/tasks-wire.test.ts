@@ -19,7 +19,7 @@ const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-ledger-'));
 beforeAll(async () => {
   temporal = await startTestTemporal();
   await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
-  ({ url } = await startServe(temporal.address, ['--conformance-tools', '--poll-interval-ms', '250']));
+  ({ url } = await startServe(temporal.address, ['--poll-interval-ms', '250']));
 });
 
 stopAllAfter(() => temporal);
@@ -54,7 +54,8 @@ describe('tools/call', () => {
       result: { resultType: 'complete', content: [{ type: 'text', text: 'hi' }], isError: false },
     });
     const description = await temporal.client.workflow.getHandle(created.taskId).describe();
-    expect(description.type).toBe('wait_and_echo');
+    expect(description.type).toBe('waitAndEcho');
+    expect(description.searchAttributes.McpTool).toEqual(['wait_and_echo']);
   });
 
   test('a non-declaring request for an optional tool runs synchronously; legacy params.task is ignored', async () => {

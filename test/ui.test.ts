@@ -47,7 +47,7 @@ uiTest('a task is visible in the Temporal UI with its status and summary', async
     await page.goto(`${temporal.server.uiUrl}/namespaces/default/workflows/${taskId}`, { waitUntil: 'domcontentloaded' });
     await page.getByText(taskId).first().waitFor({ timeout: 30_000 });
     await page.getByText(/^running$/i).first().waitFor({ timeout: 30_000 });
-    await page.getByText('approve_expense', { exact: true }).first().waitFor({ timeout: 30_000 }); // workflow type
+    await page.getByText('approveExpense', { exact: true }).first().waitFor({ timeout: 30_000 }); // workflow type
     await page.getByText('User Metadata').first().click();
     // the UI renders summary and details as markdown (typographic quotes), in frames of their own
     await waitForText(page, /approve_expense\(amount=42, description=.conference ticket.\)/);

@@ -13,17 +13,22 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface HttpServerOptions {
-  host: string;
-  port: number;
+export interface EndpointOptions {
   /** Host names accepted besides localhost, 127.0.0.1 and [::1] (DNS rebinding protection). */
   allowedHosts: string[];
   /** Origin hostnames accepted besides localhost, 127.0.0.1 and [::1] (any scheme and port). */
   allowedOrigins: string[];
   strictHeaders: boolean;
-  maxBodyBytes: number;
   /** When set, every request needs `Authorization: Bearer <token>`; its principal owns the tasks it creates. */
   tokenVerifier?: OAuthTokenVerifier;
+  /** Serves POSTed JSON-RPC responses the SDK would drop (stateless legacy serving); undefined: not one of ours. */
+  clientResponses?: (request: Request, authInfo: AuthInfo | undefined) => Promise<Response | undefined>;
+}
+
+export interface McpEndpoint {
+  /** A fetch-style handler: Host/Origin checks, bearer auth and routing headers in front of the SDK's. */
+  fetch(request: Request): Promise<Response>;
+  close(): Promise<void>;
 }
 
 export interface RunningHttpServer {
@@ -32,27 +37,29 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-const MCP_PATH = '/mcp';
+export const MCP_PATH = '/mcp';
 
-/** Serves POSTed JSON-RPC responses the SDK would drop (stateless legacy serving); undefined: not one of ours. */
-type ClientResponses = (request: Request, authInfo: AuthInfo | undefined) => Promise<Response | undefined>;
-
-/** The Streamable HTTP endpoint: Host/Origin checks and a body limit in front of the SDK's handler. */
-export async function startHttpServer(factory: McpServerFactory & { clientResponses?: ClientResponses }, opts: HttpServerOptions): Promise<RunningHttpServer> {
+/** The Streamable HTTP endpoint, for any fetch-style framework. */
+export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptions): McpEndpoint {
   const mcp = createMcpHandler(factory, { legacy: 'stateless' });
   const hosts = [...localhostAllowedHostnames(), ...opts.allowedHosts];
   const origins = [...localhostAllowedOrigins(), ...opts.allowedOrigins];
   const gate = opts.tokenVerifier ? requireBearerAuth({ verifier: opts.tokenVerifier }) : undefined;
-  const fetch = async (request: Request, options?: Parameters<typeof mcp.fetch>[1]) => {
+  const fetch = async (request: Request) => {
     const rejected = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
     if (rejected) return rejected;
     const auth = gate ? await gate(request) : undefined;
     if (auth instanceof Response) return auth;
-    const answered = await factory.clientResponses?.(request, auth);
+    const answered = await opts.clientResponses?.(request, auth);
     if (answered) return answered;
-    return mcp.fetch(opts.strictHeaders ? request : await withRoutingHeaders(request), { ...options, ...(auth ? { authInfo: auth } : {}) });
+    return mcp.fetch(opts.strictHeaders ? request : await withRoutingHeaders(request), auth ? { authInfo: auth } : undefined);
   };
-  const node = toNodeHandler({ fetch }, { maxRequestBodySize: opts.maxBodyBytes });
+  return { fetch, close: () => mcp.close() };
+}
+
+/** Serves an endpoint on Node's http at /mcp, with a body limit and a deep accept queue. */
+export async function listenHttp(endpoint: McpEndpoint, opts: { host: string; port: number; maxBodyBytes: number }): Promise<RunningHttpServer> {
+  const node = toNodeHandler(endpoint, { maxRequestBodySize: opts.maxBodyBytes });
   const server = http.createServer((req, res) => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== MCP_PATH) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
@@ -71,7 +78,6 @@ export async function startHttpServer(factory: McpServerFactory & { clientRespon
     url: `http://${hostForUrl}:${port}${MCP_PATH}`,
     port,
     close: async () => {
-      await mcp.close();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     },

@@ -29,7 +29,7 @@ import { isTaskId } from '../tasks/task-id';
 import type { TaskSnapshot } from '../tasks/task-snapshot';
 import { InputResponseError, InvalidCursorError, type TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { TaskMode } from '../tools/registry';
-import type { InputRequest } from '../workflows/task-types';
+import type { InputRequest } from '../contract';
 import { asProtocolError, TaskNotFoundError } from './errors';
 import { principalOf, principalOfAuth } from './negotiation';
 

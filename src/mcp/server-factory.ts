@@ -1,7 +1,7 @@
 import { McpServer, type McpRequestContext, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { ToolRegistry } from '../tools/registry';
-import { legacyInputResponses, legacyTasksCapability, registerLegacyTasksMethods, TASK_SUPPORT } from './legacy-tasks';
+import { legacyTasksCapability, registerLegacyTasksMethods, TASK_SUPPORT } from './legacy-tasks';
 import { TASKS_EXTENSION } from './negotiation';
 import { registerTasksMethods } from './tasks-methods';
 import { handleToolsCall } from './tools-call';
@@ -41,8 +41,7 @@ export function createServerFactory(deps: ServerDeps) {
     };
     return server;
   };
-  // answers to input requests sent on 2025-11-25 tasks/result streams (served by startHttpServer)
-  return Object.assign(factory, { clientResponses: legacyInputResponses(deps.store) });
+  return factory;
 }
 
 function buildServer(deps: ServerDeps, era: Era, servesToolsCall: boolean): McpServer {

@@ -5,7 +5,7 @@ import type { TaskSnapshot } from '../tasks/task-snapshot';
 import { TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
 import { PreTaskInput, ToolDefinition, ToolRegistry, workflowTypeOf } from '../tools/registry';
 import { whyResponseDoesNotFit } from '../tasks/input-responses';
-import type { InputRequest } from '../workflows/task-types';
+import { type InputRequest, MAX_ARGUMENT_BYTES } from '../contract';
 import { asProtocolError, InvalidInputResponseError, InvalidToolArgumentsError, tasksCapabilityRequired, UnknownToolError } from './errors';
 import { legacyTask } from './legacy-tasks';
 import { declaresTasks, principalOf } from './negotiation';
@@ -19,8 +19,6 @@ export interface ToolsCallDeps {
   era: 'modern' | 'legacy';
 }
 
-/** Arguments become a Temporal payload (hard limit 2 MB): refuse larger ones before Temporal is touched. */
-export const MAX_ARGUMENT_BYTES = 1_500_000;
 
 const CallParamsSchema = z.looseObject({ name: z.unknown(), arguments: z.unknown().optional(), task: z.unknown().optional() });
 

@@ -1,6 +1,6 @@
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import type { InputRequest } from '../workflows/task-types';
+import type { InputRequest } from '../contract';
 
 const ElicitResultSchema = z.object({
   action: z.enum(['accept', 'decline', 'cancel']),

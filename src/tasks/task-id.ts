@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { TASK_ID_PREFIX } from '../contract';
 
 /** A taskId is a bearer secret: 192 random bits, URL-safe, with a fixed prefix. It IS the workflow id. */
-const PREFIX = 'task_';
-const TASK_ID_PATTERN = /^task_[A-Za-z0-9_-]{32}$/;
+const TASK_ID_PATTERN = new RegExp(`^${TASK_ID_PREFIX}[A-Za-z0-9_-]{32}$`);
 
 export function mintTaskId(): string {
-  return PREFIX + randomBytes(24).toString('base64url');
+  return TASK_ID_PREFIX + randomBytes(24).toString('base64url');
 }
 
 /** Checked before Temporal is touched: a malformed id is answered as unknown without a call. */

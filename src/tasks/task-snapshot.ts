@@ -1,4 +1,4 @@
-import type { CallToolResult, InputRequest } from '../workflows/task-types';
+import type { CallToolResult, InputRequest } from '../contract';
 
 export interface JsonRpcErrorObject {
   code: number;
@@ -26,13 +26,3 @@ export type TaskState =
   | { status: 'completed'; result: CallToolResult }
   | { status: 'failed'; error: JsonRpcErrorObject }
   | { status: 'cancelled' };
-
-/** Fixed metadata written into the workflow's memo at start. */
-export interface TaskMemo {
-  tool: string;
-  createdAt: string;
-  ttlMs: number;
-  owner?: string;
-  /** History length after which long tools continue as new. */
-  historyLimit?: number;
-}

@@ -6,12 +6,21 @@ import {
   WorkflowNotFoundError,
 } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure, SearchAttributePair, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
-import { inputResponsesSignal, taskProgressQuery } from '../workflows/task-runtime';
-import type { CallToolResult, TaskProgress } from '../workflows/task-types';
-import { MCP_PROTOCOL_ERROR, PROGRESS_MEMO_KEY, TASK_MEMO_KEY } from '../workflows/task-types';
-import { MCP_OWNER, MCP_TASK_STATUS, MCP_TOOL } from './search-attributes';
+import {
+  type CallToolResult,
+  inputResponsesSignal,
+  MCP_OWNER,
+  MCP_PROTOCOL_ERROR,
+  MCP_TASK_STATUS,
+  MCP_TOOL,
+  PROGRESS_MEMO_KEY,
+  TASK_MEMO_KEY,
+  type TaskMemo,
+  type TaskProgress,
+  taskProgressQuery,
+} from '../contract';
 import { OwnerHasher } from './owner';
-import type { JsonRpcErrorObject, TaskMemo, TaskSnapshot, TaskState } from './task-snapshot';
+import type { JsonRpcErrorObject, TaskSnapshot, TaskState } from './task-snapshot';
 import { isTerminal } from './detailed-task';
 import { whyResponseDoesNotFit } from './input-responses';
 import { mintTaskId } from './task-id';

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { NativeConnection } from '@temporalio/worker';
-import { installWorkerRuntime } from '../worker';
+import { installWorkerRuntime } from './worker-runtime';
 import { loadDataConverter } from './data-converter';
 
 /**

@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { SEARCH_ATTRIBUTES } from '../tasks/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../contract';
 import { CLI_MISSING_HELP, findTemporalCli } from './cli-binary';
 import { startDownloadedDevServer } from './downloaded-dev-server';
 
@@ -41,7 +41,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     '--ui-port', String(opts.uiPort),
     '--namespace', opts.namespace,
     '--log-level', 'error',
-    ...SEARCH_ATTRIBUTES.flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
+    ...SEARCH_ATTRIBUTES.flatMap(({ name }) => ['--search-attribute', `${name}=Keyword`]),
   ];
   const child = spawn(cli.path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (d: Buffer) => opts.log?.(d.toString()));

@@ -1,6 +1,6 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import dns from 'node:dns/promises';
-import { MCP_OWNER, MCP_TASK_STATUS, MCP_TOOL } from '../tasks/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../contract';
 import type { DevServer, DevServerOptions } from './dev-server';
 
 /**
@@ -18,7 +18,7 @@ export async function startDownloadedDevServer(opts: DevServerOptions): Promise<
       ui: true,
       uiPort: opts.uiPort,
       namespace: opts.namespace,
-      searchAttributes: [MCP_TOOL, MCP_TASK_STATUS, MCP_OWNER],
+      searchAttributes: SEARCH_ATTRIBUTES,
     },
   });
   return {

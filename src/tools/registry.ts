@@ -1,5 +1,5 @@
 import type { ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import type { CallToolResult } from '../workflows/task-types';
+import type { CallToolResult } from '../contract';
 
 /**
  * How a tool may run: `never` answers synchronously, `optional` becomes a task for clients
@@ -7,16 +7,22 @@ import type { CallToolResult } from '../workflows/task-types';
  */
 export type TaskMode = 'never' | 'optional' | 'required';
 
-/** A tool: its wire description and the Temporal workflow (by type name) that implements it. */
-export interface ToolDefinition {
+/** A workflow behind a tool: its arguments are the tool's validated arguments. */
+export type ToolWorkflow<A> = (args: A) => Promise<CallToolResult>;
+
+/** A tool: its wire description and the Temporal workflow that implements it. */
+export interface ToolDefinition<S extends StandardSchemaWithJSON = StandardSchemaWithJSON> {
   name: string;
   title?: string;
   description: string;
   /** A zod object or any Standard Schema with JSON Schema: validates arguments, feeds tools/list. */
-  inputSchema: StandardSchemaWithJSON;
+  inputSchema: S;
   taskMode: TaskMode;
-  /** Workflow type; defaults to the tool name (export the workflow under that name). */
-  workflowType?: string;
+  /**
+   * The workflow function. The server starts it by its name (the workflow type), so it must be
+   * exported under that name from the worker's workflows; McpTasksPlugin checks it does.
+   */
+  workflow?: { name: string; (args: never): Promise<CallToolResult> };
   /** An input round answered before the task exists (MRTR), merged into the arguments. */
   beforeTask?: PreTaskInput;
   /**
@@ -34,16 +40,28 @@ export interface PreTaskInput {
   argument: string;
 }
 
-export function defineTool(tool: ToolDefinition): ToolDefinition {
+/**
+ * One tool, typed once: the workflow's argument type must be what the schema produces
+ * (a mismatch is a compile error).
+ */
+export function defineTool<S extends StandardSchemaWithJSON>(
+  tool: ToolDefinition<S> & { workflow: ToolWorkflow<StandardSchemaWithJSON.InferOutput<S>> },
+): ToolDefinition {
   return tool;
 }
+
 
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
 
+  constructor(tools: ToolDefinition[] = []) {
+    this.register(...tools);
+  }
+
   register(...tools: ToolDefinition[]): this {
     for (const tool of tools) {
       if (this.tools.has(tool.name)) throw new Error(`tool "${tool.name}" is registered twice`);
+      if (!tool.local && !tool.workflow?.name) throw new Error(`tool "${tool.name}": its workflow function has no name (the workflow type)`);
       this.tools.set(tool.name, tool);
     }
     return this;
@@ -58,8 +76,8 @@ export class ToolRegistry {
   }
 }
 
+/** The Temporal workflow type a tool starts: its workflow function's name. */
 export function workflowTypeOf(tool: ToolDefinition): string {
-  return tool.workflowType ?? tool.name;
+  if (!tool.workflow) throw new Error(`tool "${tool.name}" has no workflow`);
+  return tool.workflow.name;
 }
-
-export type { CallToolResult };

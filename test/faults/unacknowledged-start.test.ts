@@ -22,7 +22,7 @@ test('a tools/call whose start was never acknowledged leaves no running task beh
   expect(body.error).toMatchObject({ code: -32603 });
   expect(Date.now() - started).toBeLessThan(5_000);
   // the start did reach Temporal: the workflow runs, though nobody knows its taskId
-  const [orphan] = await waitFor(async () => ids('WorkflowType = "wait_and_echo"'));
+  const [orphan] = await waitFor(async () => ids('WorkflowType = "waitAndEcho"'));
   await sleep(2_000);
   proxy.release();
 

@@ -1,4 +1,4 @@
-import { bridgeLogLevel } from '../../src/worker';
+import { bridgeLogLevel } from '../../src/temporal/worker-runtime';
 import { mcpNameHeaderValue } from '../../src/mcp/http-server';
 
 describe('the worker log bridge', () => {

@@ -1,33 +1,5 @@
-import { DefaultLogger, LogEntry, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { logger } from './logging';
-import { loadDataConverter } from './temporal/data-converter';
-import fs from 'node:fs';
-import path from 'node:path';
-import * as activities from './activities';
-
-export interface WorkerOptions {
-  connection: NativeConnection;
-  namespace: string;
-  taskQueue: string;
-}
-
-/** The worker runs every tool's workflow and the activities; it holds no state of its own. */
-export async function createWorker({ connection, namespace, taskQueue }: WorkerOptions): Promise<Worker> {
-  return Worker.create({
-    connection,
-    namespace,
-    taskQueue,
-    ...workflowCode(),
-    activities,
-    dataConverter: loadDataConverter(),
-  });
-}
-
-/** The bundle `npm run build` made, or (e.g. under ts-node) the sources, bundled at start. */
-function workflowCode(): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
-  const bundle = path.join(__dirname, 'workflow-bundle.js');
-  return fs.existsSync(bundle) ? { workflowBundle: { codePath: bundle } } : { workflowsPath: require.resolve('./workflows') };
-}
+import { DefaultLogger, type LogEntry, Runtime } from '@temporalio/worker';
+import { logger } from '../logging';
 
 let runtimeInstalled = false;
 

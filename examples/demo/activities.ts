@@ -1,3 +1,4 @@
+/** The demo tools' activities: side effects recorded in a ledger, applied once per idempotency key. */
 import { Context } from '@temporalio/activity';
 import fs from 'node:fs/promises';
 import path from 'node:path';

@@ -10,22 +10,29 @@ import {
   ApplicationFailure,
   condition,
   isCancellation,
-  TemporalFailure,
-  makeContinueAsNewFunc,
-  defineQuery,
-  defineSignal,
   log,
+  makeContinueAsNewFunc,
   setCurrentDetails,
   setHandler,
+  TemporalFailure,
   upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { CallToolResult, ElicitResult, InputRequest, TaskProgress } from './task-types';
-import { MCP_PROTOCOL_ERROR, MAX_RESULT_BYTES, PROGRESS_MEMO_KEY, STATUS_SEARCH_ATTRIBUTE, TASK_MEMO_KEY } from './task-types';
-
-export const taskProgressQuery = defineQuery<TaskProgress>('mcp.taskProgress');
-export const inputResponsesSignal = defineSignal<[Record<string, unknown>]>('mcp.inputResponses');
+import {
+  type CallToolResult,
+  type ElicitResult,
+  type InputRequest,
+  inputResponsesSignal,
+  MAX_RESULT_BYTES,
+  MCP_PROTOCOL_ERROR,
+  MCP_TASK_STATUS,
+  PROGRESS_MEMO_KEY,
+  TASK_MEMO_KEY,
+  type TaskMemo,
+  type TaskProgress,
+  taskProgressQuery,
+} from '../contract';
 
 interface RuntimeState {
   progress: TaskProgress;
@@ -131,9 +138,7 @@ function publish(progress: Omit<TaskProgress, 'lastUpdatedAt'>): void {
   log.info('task progress', { status: s.progress.status, statusMessage: s.progress.statusMessage, waitingFor: Object.keys(s.progress.inputRequests) });
   setCurrentDetails(describeProgress(s.progress));
   // The search attribute exists only where the server registered it and set it at start.
-  if (previousStatus !== s.progress.status && workflowInfo().searchAttributes?.[STATUS_SEARCH_ATTRIBUTE]) {
-    upsertSearchAttributes({ [STATUS_SEARCH_ATTRIBUTE]: [s.progress.status] });
-  }
+  if (previousStatus !== s.progress.status) recordStatus(s.progress.status);
 }
 
 function describeProgress(p: TaskProgress): string {
@@ -154,7 +159,7 @@ function now(): string {
  */
 export async function continueAsNewIfNeeded<A>(nextArgs: A): Promise<void> {
   const info = workflowInfo();
-  const limit = (info.memo?.[TASK_MEMO_KEY] as { historyLimit?: number } | undefined)?.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+  const limit = (info.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.historyLimit ?? DEFAULT_HISTORY_LIMIT;
   if (info.historyLength < limit && !info.continueAsNewSuggested) return;
   const s = runtime();
   const carry: RuntimeCarry = { progress: s.progress, responses: Object.fromEntries(s.responses), usedKeys: [...s.usedKeys] };
@@ -169,29 +174,27 @@ export async function continueAsNewIfNeeded<A>(nextArgs: A): Promise<void> {
 const DEFAULT_HISTORY_LIMIT = 10_000;
 
 /**
- * Wraps a tool's workflow function: installs the task runtime before it runs, refuses a result
- * too large for a Temporal payload with a clear, typed failure, ends the task `failed` when
- * the tool's code throws (a bug must not leave it retrying in `working`), and records the
- * final status in McpTaskStatus.
+ * Runs a tool's workflow as a task (the interceptor calls this): installs the runtime first,
+ * refuses a result too large for a Temporal payload with a clear, typed failure, ends the task
+ * `failed` when the tool's code throws (a bug must not leave it retrying in `working`), and
+ * records the final status in McpTaskStatus.
  */
-export function toolWorkflow<A>(fn: (args: A) => Promise<CallToolResult>): (args: A, carry?: RuntimeCarry) => Promise<CallToolResult> {
-  return async (args: A, carry?: RuntimeCarry) => {
-    runtime(carry);
-    let result: CallToolResult;
-    try {
-      result = await fn(args);
-    } catch (err) {
-      recordFinalStatus(isCancellation(err) ? 'cancelled' : 'failed');
-      throw asWorkflowFailure(err);
-    }
-    const bytes = new TextEncoder().encode(JSON.stringify(result)).length;
-    if (bytes > MAX_RESULT_BYTES) {
-      recordFinalStatus('failed');
-      throw protocolError(-32603, `The tool's result is ${bytes} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, { resultBytes: bytes, limitBytes: MAX_RESULT_BYTES });
-    }
-    recordFinalStatus('completed');
-    return result;
-  };
+export async function runAsTask(run: () => Promise<unknown>, carry?: RuntimeCarry): Promise<unknown> {
+  runtime(carry);
+  let result: unknown;
+  try {
+    result = await run();
+  } catch (err) {
+    recordStatus(isCancellation(err) ? 'cancelled' : 'failed');
+    throw asWorkflowFailure(err);
+  }
+  const bytes = new TextEncoder().encode(JSON.stringify(result)).length;
+  if (bytes > MAX_RESULT_BYTES) {
+    recordStatus('failed');
+    throw protocolError(-32603, `The tool's result is ${bytes} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, { resultBytes: bytes, limitBytes: MAX_RESULT_BYTES });
+  }
+  recordStatus('completed');
+  return result;
 }
 
 /**
@@ -205,6 +208,7 @@ function asWorkflowFailure(err: unknown): unknown {
   return ApplicationFailure.create({ type: e.name, message: `${e.name}: ${e.message}`, nonRetryable: true });
 }
 
-function recordFinalStatus(status: 'completed' | 'failed' | 'cancelled'): void {
-  if (workflowInfo().searchAttributes?.[STATUS_SEARCH_ATTRIBUTE]) upsertSearchAttributes({ [STATUS_SEARCH_ATTRIBUTE]: [status] });
+/** McpTaskStatus exists only where the server registered it and set it at start. */
+function recordStatus(status: string): void {
+  if (workflowInfo().searchAttributes?.[MCP_TASK_STATUS.name]) upsertSearchAttributes({ [MCP_TASK_STATUS.name]: [status] });
 }

@@ -1,0 +1,106 @@
+/**
+ * The demo tools' workflows: each reads as the business process it runs. They are plain
+ * workflow functions; McpTasksPlugin runs them as MCP tasks (progress, input, failures).
+ */
+import { CancellationScope, isCancellation, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { type CallToolResult, continueAsNewIfNeeded, elicit, setStatusMessage, textResult } from 'mcp-temporal-tasks/workflow';
+import type { z } from 'zod';
+import type * as activities from './activities';
+import type { approveExpenseInput, collectApprovalsInput, exportReportInput, provisionEnvironmentInput, waitAndEchoInput } from './tools';
+
+/** A durable timer, then the text back. Cancelling it mid-wait ends the task cancelled. */
+export async function waitAndEcho({ text, seconds }: z.infer<typeof waitAndEchoInput>): Promise<CallToolResult> {
+  setStatusMessage(`waiting ${seconds} s`);
+  await sleep(seconds * 1000);
+  return textResult(text);
+}
+
+/** One approval question to a human, by form elicitation; the answer decides the result. */
+export async function approveExpense({ amount, description }: z.infer<typeof approveExpenseInput>): Promise<CallToolResult> {
+  setStatusMessage('waiting for approval');
+  const answer = await elicit('approval', `Approve the expense of ${amount} for "${description}"?`, {
+    type: 'object',
+    properties: {
+      approved: { type: 'boolean', title: 'Approved', description: 'Approve this expense' },
+      comment: { type: 'string', title: 'Comment' },
+    },
+    required: ['approved'],
+  });
+  if (answer.action !== 'accept') {
+    return textResult(`Expense of ${amount} not approved: the request was ${answer.action === 'decline' ? 'declined' : 'cancelled'}.`, true);
+  }
+  const content = (answer.content ?? {}) as { approved?: boolean; comment?: string };
+  const comment = content.comment ? ` Comment: ${content.comment}` : '';
+  if (content.approved !== true) return textResult(`Expense of ${amount} for "${description}" was rejected.${comment}`, true);
+  return textResult(`Expense of ${amount} for "${description}" was approved.${comment}`);
+}
+
+const { provisionStep, deprovisionStep } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '200 ms', maximumInterval: '5 seconds' },
+});
+
+const STEP_NAMES = ['network', 'database', 'compute', 'storage', 'dns', 'monitoring'];
+
+/** Provisions an environment step by step; a cancel undoes the steps already done, newest first. */
+export async function provisionEnvironment({ name, steps = 3, stepMs = 1000 }: z.infer<typeof provisionEnvironmentInput>): Promise<CallToolResult> {
+  const taskId = workflowInfo().workflowId;
+  const done: number[] = [];
+  try {
+    for (let step = 1; step <= steps; step++) {
+      const what = STEP_NAMES[(step - 1) % STEP_NAMES.length];
+      setStatusMessage(`step ${step}/${steps}: provisioning ${what} for ${name}`);
+      await provisionStep({ idempotencyKey: `${taskId}:step-${step}`, environment: name, step, what, durationMs: stepMs });
+      done.push(step);
+    }
+  } catch (err) {
+    if (isCancellation(err)) {
+      await CancellationScope.nonCancellable(async () => {
+        setStatusMessage(`cancelled: undoing ${done.length} step(s) of ${name}`);
+        for (const step of done.reverse()) {
+          await deprovisionStep({ idempotencyKey: `${taskId}:step-${step}`, environment: name, step });
+        }
+      });
+    }
+    throw err;
+  }
+  setStatusMessage(`environment ${name} ready`);
+  return textResult(`Environment ${name} provisioned in ${steps} steps.`);
+}
+
+type CollectApprovalsArgs = z.infer<typeof collectApprovalsInput> & {
+  /** Where a continued run picks up: the approver being asked, and the answers so far. */
+  next?: number;
+  approved?: string[];
+};
+
+/**
+ * Sequential sign-off by several approvers; it can run for weeks, so it continues as new when
+ * its history grows long. The pending question survives that, under the same taskId.
+ */
+export async function collectApprovals({ approvers, next = 0, approved = [] }: CollectApprovalsArgs): Promise<CallToolResult> {
+  for (let i = next; i < approvers.length; i++) {
+    setStatusMessage(`waiting for ${approvers[i]} (${i + 1}/${approvers.length})`);
+    const answer = elicit(`approval-${i}`, `${approvers[i]}, do you approve?`, {
+      type: 'object',
+      properties: { approved: { type: 'boolean' } },
+      required: ['approved'],
+    });
+    await continueAsNewIfNeeded<CollectApprovalsArgs>({ approvers, next: i, approved });
+    const { action, content } = await answer;
+    if (action !== 'accept' || (content as { approved?: boolean } | undefined)?.approved !== true) {
+      return textResult(`Not approved: ${approvers[i]} declined after ${approved.length} approval(s).`, true);
+    }
+    approved = [...approved, approvers[i]];
+  }
+  return textResult(`Approved by all ${approved.length}: ${approved.join(', ')}.`);
+}
+
+/** Builds a CSV report inline. Past the payload limit the runtime fails the task clearly. */
+export async function exportReport({ rows }: z.infer<typeof exportReportInput>): Promise<CallToolResult> {
+  setStatusMessage(`exporting ${rows} rows`);
+  const lines = ['id,name,amount'];
+  for (let i = 1; i <= rows; i++) lines.push(`${i},item-${i},${(i * 7) % 1000}.00`);
+  return { content: [{ type: 'text', text: lines.join('\n') }] };
+}

@@ -1,0 +1,33 @@
+import { NativeConnection, Worker } from '@temporalio/worker';
+import fs from 'node:fs';
+import { loadDataConverter } from '../temporal/data-converter';
+import { McpTasksPlugin } from '../worker';
+import type { ToolsModule } from './tools-module';
+import { ToolsModuleError } from './tools-module';
+
+export interface CliWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  module: ToolsModule;
+}
+
+/** The CLI's worker: the tools module's workflows and activities, with McpTasksPlugin. */
+export async function createWorker({ connection, namespace, taskQueue, module }: CliWorkerOptions): Promise<Worker> {
+  if (!module.workflowsPath) throw new ToolsModuleError('the tools module exports no `workflowsPath`: the worker needs its workflows');
+  return Worker.create({
+    connection,
+    namespace,
+    taskQueue,
+    ...workflowCode(module.workflowsPath),
+    activities: module.activities ?? {},
+    dataConverter: loadDataConverter(),
+    plugins: [new McpTasksPlugin({ tools: module.tools })],
+  });
+}
+
+/** A bundle made at build time beside the workflows (`<name>.bundle.js`) starts faster; else they are bundled now. */
+function workflowCode(workflowsPath: string): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
+  const bundle = workflowsPath.replace(/\.[cm]?js$/, '') + '.bundle.js';
+  return fs.existsSync(bundle) ? { workflowBundle: { codePath: bundle } } : { workflowsPath };
+}

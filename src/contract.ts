@@ -1,0 +1,69 @@
+/**
+ * The contract between the MCP server and the workflows behind its tools: the one home of every
+ * name both sides use. Workflow-safe (no Node, no MCP SDK at run time), so the server, the
+ * worker and workflow code all import it. docs/contract.md describes it for other languages.
+ */
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type {
+  ContentBlockV2,
+  ElicitResultV2,
+  InputRequestV2,
+} from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
+
+/** Bumped when a name or a shape below changes incompatibly. */
+export const CONTRACT_VERSION = 1;
+
+/** A taskId (= the workflow id) is this prefix and 192 random bits, base64url. */
+export const TASK_ID_PREFIX = 'task_';
+
+/** Memo keys: fixed task metadata written at start, and the progress the workflow publishes. */
+export const TASK_MEMO_KEY = 'mcpTask';
+export const PROGRESS_MEMO_KEY = 'mcpProgress';
+
+/** Custom search attributes (Keyword), set only where the namespace has them registered. */
+export const MCP_TOOL = defineSearchAttributeKey('McpTool', SearchAttributeType.KEYWORD);
+export const MCP_TASK_STATUS = defineSearchAttributeKey('McpTaskStatus', SearchAttributeType.KEYWORD);
+/** A keyed hash of the task's owner (never the principal itself): lists a caller's tasks without a scan. */
+export const MCP_OWNER = defineSearchAttributeKey('McpOwner', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTES = [MCP_TOOL, MCP_TASK_STATUS, MCP_OWNER];
+
+/** tasks/update answers, `{ key: response }`, for keys of the pending inputRequests. */
+export const inputResponsesSignal = defineSignal<[Record<string, unknown>]>('mcp.inputResponses');
+/** The fresh progress, for the moments the memo lags (a signal not yet applied). */
+export const taskProgressQuery = defineQuery<TaskProgress>('mcp.taskProgress');
+
+/** ApplicationFailure type whose details[0] `{code, data?}` make the task `failed` with that JSON-RPC error. */
+export const MCP_PROTOCOL_ERROR = 'McpProtocolError';
+
+/** Temporal refuses payloads over 2 MB: arguments and results above this are refused clearly. */
+export const MAX_ARGUMENT_BYTES = 1_500_000;
+export const MAX_RESULT_BYTES = 1_500_000;
+
+/** What a tool's workflow returns: a CallToolResult (resultType is added on the wire). */
+export interface CallToolResult {
+  content: ContentBlockV2[];
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+}
+export type InputRequest = InputRequestV2;
+export type ElicitResult = ElicitResultV2;
+
+/** The `mcpProgress` memo: what a running task publishes about itself. */
+export interface TaskProgress {
+  status: 'working' | 'input_required';
+  statusMessage?: string;
+  lastUpdatedAt: string;
+  inputRequests: Record<string, InputRequest>;
+}
+
+/** The `mcpTask` memo, written by the server at start. */
+export interface TaskMemo {
+  tool: string;
+  createdAt: string;
+  ttlMs: number;
+  /** Keyed hash of the owning principal; absent without authentication. */
+  owner?: string;
+  /** History length after which long tools continue as new. */
+  historyLimit?: number;
+}

@@ -1,0 +1,87 @@
+import type { OAuthTokenVerifier } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Client } from '@temporalio/client';
+import { parseServerConfig, type ServerConfig, type ServerConfigInput } from './config';
+import { SEARCH_ATTRIBUTES } from './contract';
+import { createMcpEndpoint, listenHttp, type RunningHttpServer } from './mcp/http-server';
+import { legacyInputResponses } from './mcp/legacy-tasks';
+import { createServerFactory } from './mcp/server-factory';
+import { TemporalTaskStore } from './tasks/temporal-task-store';
+import { hasSearchAttributes, namespaceRetentionMs } from './temporal/connection';
+import { type ToolDefinition, ToolRegistry } from './tools/registry';
+
+const VERSION: string = require('../package.json').version;
+
+export interface McpTasksServerOptions extends ServerConfigInput {
+  /** A Temporal client (yours: any connection, namespace, data converter). */
+  client: Client;
+  /** The tools; each call of one starts its workflow on `taskQueue`. */
+  tools: ToolDefinition[];
+  /** Bearer-token verification (static tokens, or the SDK's OAuth resource-server verifier). */
+  tokenVerifier?: OAuthTokenVerifier;
+  log?: (message: string) => void;
+}
+
+export interface McpTasksServer {
+  /** A fetch-style handler (Hono, Next.js, workers, Bun, ...): mount it at your MCP path. */
+  fetch(request: Request): Promise<Response>;
+  /** Node's http, at /mcp on `host`:`port` (options first, then the configured ones). */
+  listen(at?: { host?: string; port?: number }): Promise<RunningHttpServer>;
+  /** MCP over stdin/stdout, for desktop clients; resolves when the client closes stdin. */
+  serveStdio(): Promise<void>;
+  /** Where the tasks live: Temporal, through this client. */
+  store: TemporalTaskStore;
+  config: ServerConfig;
+  /** Stops serving; the Temporal client stays yours to close. */
+  close(): Promise<void>;
+}
+
+/**
+ * The MCP server side: every task-augmented tools/call starts the tool's workflow, tasks/* read,
+ * answer and cancel it. Stateless itself (every task lives in Temporal), so any number of
+ * replicas answer any task.
+ */
+export async function createMcpTasksServer(options: McpTasksServerOptions): Promise<McpTasksServer> {
+  const { client, tools, tokenVerifier, log = console.error, ...settings } = options;
+  const config = parseServerConfig(settings, {});
+  const { ttlMs, searchAttributes } = await namespaceFacts(client, config, log);
+  if (tokenVerifier && !config.ownerKey) log('ownerKey (MCP_OWNER_KEY) is not set: task owners are stored as an unkeyed hash; set the same key on every replica');
+  const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes });
+  const factory = createServerFactory({
+    registry: new ToolRegistry(tools),
+    store,
+    pollIntervalMs: config.pollIntervalMs,
+    version: VERSION,
+    listing: !!tokenVerifier && searchAttributes,
+  });
+  // answers to input requests sent on 2025-11-25 tasks/result streams arrive as POSTed responses
+  const endpoint = createMcpEndpoint(factory, { ...config, tokenVerifier, clientResponses: legacyInputResponses(store) });
+  return {
+    fetch: endpoint.fetch,
+    listen: (at = {}) => listenHttp(endpoint, { host: at.host ?? config.host, port: at.port ?? config.port, maxBodyBytes: config.maxBodyBytes }),
+    serveStdio: () =>
+      new Promise<void>((resolve) => {
+        process.stdin.once('end', resolve);
+        serveStdio(factory, { onerror: (err) => log(`stdio: ${err.message}`) });
+      }),
+    store,
+    config,
+    close: () => endpoint.close(),
+  };
+}
+
+/** ttlMs never promises more than the namespace retention keeps; unknown when Temporal is down at start. */
+async function namespaceFacts(client: Client, config: ServerConfig, log: (m: string) => void) {
+  const names = SEARCH_ATTRIBUTES.map((k) => k.name);
+  try {
+    const retention = await client.withDeadline(Date.now() + 5000, () => namespaceRetentionMs(client));
+    const searchAttributes = await client.withDeadline(Date.now() + 5000, () => hasSearchAttributes(client, names));
+    const ttlMs = retention ? Math.min(config.ttlMs, retention) : config.ttlMs;
+    if (ttlMs < config.ttlMs) log(`ttlMs capped to the namespace retention: ${ttlMs} ms`);
+    if (!searchAttributes) log(`search attributes ${names.join(', ')} are not registered; tasks start without them`);
+    return { ttlMs, searchAttributes };
+  } catch (err) {
+    log(`Temporal did not answer at start (${(err as Error).message}); serving anyway, requests will report it`);
+    return { ttlMs: config.ttlMs, searchAttributes: false };
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * `mcp-temporal-tasks/worker`: McpTasksPlugin, added to an existing worker
+ * (`Worker.create({ plugins: [new McpTasksPlugin({ tools })], ... })`). It installs the task
+ * runtime as a workflow interceptor, so tool workflows are plain functions, and refuses to
+ * start a worker that lacks a tool's workflow (a typo would leave tasks `working` forever).
+ */
+import { SimplePlugin } from '@temporalio/plugin';
+import type { BundleOptions, WorkerOptions } from '@temporalio/worker';
+import type { ToolDefinition } from '../tools/registry';
+import { workflowTypeOf } from '../tools/registry';
+
+export interface McpTasksPluginOptions {
+  /** The same tool definitions the server has; their workflows must be in the worker's workflows. */
+  tools?: ToolDefinition[];
+}
+
+export class McpTasksPlugin extends SimplePlugin {
+  constructor(private readonly pluginOptions: McpTasksPluginOptions = {}) {
+    super({
+      name: 'mcp-temporal-tasks',
+      workerInterceptors: { workflowModules: [require.resolve('../workflow/interceptors')] },
+    });
+  }
+
+  configureWorker(options: WorkerOptions): WorkerOptions {
+    if (options.workflowsPath) this.checkWorkflows(options.workflowsPath);
+    return super.configureWorker(options);
+  }
+
+  configureBundler(options: BundleOptions): BundleOptions {
+    this.checkWorkflows(options.workflowsPath);
+    return super.configureBundler(options);
+  }
+
+  /** Every tool's workflow is exported under its name (its workflow type) by the worker's workflows. */
+  private checkWorkflows(workflowsPath: string): void {
+    const exported = new Set(Object.keys(require(workflowsPath) as object));
+    const missing = (this.pluginOptions.tools ?? []).filter((t) => !t.local && !exported.has(workflowTypeOf(t)));
+    if (missing.length > 0) {
+      const list = missing.map((t) => `${t.name} (workflow ${workflowTypeOf(t)})`).join(', ');
+      throw new Error(`McpTasksPlugin: the worker's workflows (${workflowsPath}) do not export the workflow of ${list}`);
+    }
+  }
+}

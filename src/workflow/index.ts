@@ -1,0 +1,6 @@
+/**
+ * `mcp-temporal-tasks/workflow`: what a tool's workflow code uses. Workflow-safe only: nothing
+ * here pulls Node or the MCP SDK into the workflow bundle.
+ */
+export { continueAsNewIfNeeded, elicit, protocolError, requestInput, requestInputs, setStatusMessage, textResult } from './runtime';
+export * from '../contract';
