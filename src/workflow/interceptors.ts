@@ -3,8 +3,16 @@
  * MCP task (its memo carries `mcpTask`) runs inside the task runtime, so tool workflows are
  * plain functions. Other workflows on the same worker are left alone.
  */
-import { type Next, type WorkflowExecuteInput, type WorkflowInboundCallsInterceptor, type WorkflowInterceptorsFactory, workflowInfo } from '@temporalio/workflow';
-import { TASK_MEMO_KEY } from '../contract';
+import {
+  type GetLogAttributesInput,
+  type Next,
+  type WorkflowExecuteInput,
+  type WorkflowInboundCallsInterceptor,
+  type WorkflowInterceptorsFactory,
+  workflowInfo,
+  type WorkflowOutboundCallsInterceptor,
+} from '@temporalio/workflow';
+import { TASK_MEMO_KEY, type TaskMemo } from '../contract';
 import { type RuntimeCarry, runAsTask } from './runtime';
 
 class TaskRuntimeInterceptor implements WorkflowInboundCallsInterceptor {
@@ -16,4 +24,12 @@ class TaskRuntimeInterceptor implements WorkflowInboundCallsInterceptor {
   }
 }
 
-export const interceptors: WorkflowInterceptorsFactory = () => ({ inbound: [new TaskRuntimeInterceptor()] });
+/** Every log line of a task's workflow names its tool (the workflow type is the function's name). */
+class ToolLogInterceptor implements WorkflowOutboundCallsInterceptor {
+  getLogAttributes(input: GetLogAttributesInput, next: Next<WorkflowOutboundCallsInterceptor, 'getLogAttributes'>): Record<string, unknown> {
+    const tool = (workflowInfo().memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.tool;
+    return next(tool ? { ...input, tool } : input);
+  }
+}
+
+export const interceptors: WorkflowInterceptorsFactory = () => ({ inbound: [new TaskRuntimeInterceptor()], outbound: [new ToolLogInterceptor()] });

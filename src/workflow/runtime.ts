@@ -9,6 +9,7 @@
 import {
   ApplicationFailure,
   condition,
+  ContinueAsNew,
   isCancellation,
   log,
   makeContinueAsNewFunc,
@@ -185,6 +186,7 @@ export async function runAsTask(run: () => Promise<unknown>, carry?: RuntimeCarr
   try {
     result = await run();
   } catch (err) {
+    if (err instanceof ContinueAsNew) throw err; // the next run goes on with the same task
     recordStatus(isCancellation(err) ? 'cancelled' : 'failed');
     throw asWorkflowFailure(err);
   }
