@@ -5,9 +5,11 @@
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core' with { 'resolution-mode': 'import' };
 import type {
   ContentBlockV2,
   ElicitResultV2,
+  ErrorV2,
   InputRequestV2,
 } from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
 
@@ -44,9 +46,13 @@ export const MAX_RESULT_BYTES = 1_500_000;
 export interface CallToolResult {
   content: ContentBlockV2[];
   isError?: boolean;
-  structuredContent?: Record<string, unknown>;
+  structuredContent?: { [key: string]: JsonValue };
 }
 export type InputRequest = InputRequestV2;
+/** The JSON Schema of a form elicitation's answer. */
+export type RequestedSchema = Readonly<Record<string, JsonValue>>;
+/** A JSON-RPC error object, as a failed task carries it. */
+export type JsonRpcError = ErrorV2;
 export type ElicitResult = ElicitResultV2;
 
 /** The `mcpProgress` memo: what a running task publishes about itself. */

@@ -7,7 +7,7 @@ export { createMcpTasksServer, type McpTasksServer, type McpTasksServerOptions }
 export { defineTool, type PreTaskInput, type TaskMode, type ToolDefinition, type ToolWorkflow } from './tools/registry';
 export { ConfigError, type ServerConfig, type ServerConfigInput } from './config';
 export { TemporalTaskStore, type TaskPage, type TaskStoreOptions } from './tasks/temporal-task-store';
-export type { TaskSnapshot, TaskState, JsonRpcErrorObject } from './tasks/task-snapshot';
+export type { TaskSnapshot, TaskState } from './tasks/task-snapshot';
 export { StaticTokenVerifier } from './mcp/auth';
 export {
   InvalidInputResponseError,
@@ -17,4 +17,4 @@ export {
   UnknownToolError,
 } from './mcp/errors';
 export type { RunningHttpServer } from './mcp/http-server';
-export type { CallToolResult, ElicitResult, InputRequest } from './contract';
+export type { CallToolResult, ElicitResult, InputRequest, JsonRpcError } from './contract';

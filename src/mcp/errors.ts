@@ -39,7 +39,7 @@ export class TaskStoreUnavailableError extends ProtocolError {
 export function tasksCapabilityRequired(): MissingRequiredClientCapabilityError {
   return new MissingRequiredClientCapabilityError(
     { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
-    'This request requires the client to declare the io.modelcontextprotocol/tasks extension',
+    `This request requires the client to declare the ${TASKS_EXTENSION} extension`,
   );
 }
 

@@ -19,14 +19,13 @@ import {
   ProtocolErrorCode,
   RELATED_TASK_META_KEY,
   type ServerContext,
-  type Task,
   type ToolExecution,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { logger, taskLog } from '../logging';
-import { isTerminal } from '../tasks/detailed-task';
+import { legacyStatus, toLegacyTask } from './wire';
 import { isTaskId } from '../tasks/task-id';
-import type { TaskSnapshot } from '../tasks/task-snapshot';
+import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
 import { InputResponseError, InvalidCursorError, type TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { TaskMode } from '../tools/registry';
 import type { InputRequest } from '../contract';
@@ -54,25 +53,6 @@ export interface LegacyTasksDeps {
   listing: boolean;
 }
 
-/** The 2025 Task object: nested under `task` in CreateTaskResult, flat elsewhere. */
-export function legacyTask(task: TaskSnapshot, pollIntervalMs: number): Task {
-  return {
-    taskId: task.taskId,
-    status: legacyStatus(task),
-    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    ttl: task.ttlMs,
-    pollInterval: pollIntervalMs,
-  };
-}
-
-/** 2025-11-25 reports a tool result with `isError: true` as `failed` (tasks/result still returns it). */
-function legacyStatus(task: TaskSnapshot): Task['status'] {
-  const s = task.state;
-  return s.status === 'completed' && s.result.isError ? 'failed' : s.status;
-}
-
 export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksDeps): void {
   const low = server.server;
   const read = async (taskId: unknown, ctx: ServerContext): Promise<TaskSnapshot> => {
@@ -81,7 +61,7 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
     return task;
   };
   const byId = { params: z.looseObject({ taskId: z.unknown() }) };
-  low.setRequestHandler('tasks/get', byId, async (params, ctx) => legacyTask(await read(params.taskId, ctx), deps.pollIntervalMs));
+  low.setRequestHandler('tasks/get', byId, async (params, ctx) => toLegacyTask(await read(params.taskId, ctx), deps.pollIntervalMs));
   low.setRequestHandler('tasks/cancel', byId, async (params, ctx) => {
     if (!isTaskId(params.taskId)) throw new TaskNotFoundError();
     const task = await deps.store.cancel(params.taskId, principalOf(ctx)).catch(rethrow);
@@ -89,7 +69,7 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
     if (isTerminal(task)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: it is already ${legacyStatus(task)}`);
     taskLog(task).info({ event: 'task.cancel', generation: '2025-11-25' }, 'cancellation requested');
     // the store reports a task whose cancellation was requested as cancelled from now on
-    return { ...legacyTask(task, deps.pollIntervalMs), status: 'cancelled' as const };
+    return { ...toLegacyTask(task, deps.pollIntervalMs), status: 'cancelled' as const };
   });
   low.setRequestHandler('tasks/result', byId, async (params, ctx) => {
     // this request's own transport: the pooled server may serve another request once this one ends
@@ -122,7 +102,7 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
     const page = await deps.store.listOwned(principal, params.cursor).catch((err) => {
       throw err instanceof InvalidCursorError ? new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor') : asProtocolError(err);
     });
-    return { tasks: page.tasks.map((t) => legacyTask(t, deps.pollIntervalMs)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    return { tasks: page.tasks.map((t) => toLegacyTask(t, deps.pollIntervalMs)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
 }
 

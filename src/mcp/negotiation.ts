@@ -1,10 +1,10 @@
-import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
+import { type AuthInfo, CLIENT_CAPABILITIES_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
 
+/** ext-tasks' TASKS_EXTENSION_ID_V2 (ESM-only, so not importable here at run time; a unit test checks they agree). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
 interface Envelope {
-  [CLIENT_CAPABILITIES]?: { extensions?: Record<string, unknown> };
+  [CLIENT_CAPABILITIES_META_KEY]?: { extensions?: Record<string, unknown> };
 }
 
 /**
@@ -13,7 +13,7 @@ interface Envelope {
  */
 export function declaresTasks(ctx: ServerContext): boolean {
   const envelope = ctx.mcpReq.envelope as Envelope | undefined; // typed {} in the SDK's typings
-  const declared = envelope?.[CLIENT_CAPABILITIES]?.extensions?.[TASKS_EXTENSION];
+  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY]?.extensions?.[TASKS_EXTENSION];
   return declared !== undefined && declared !== null && typeof declared === 'object';
 }
 

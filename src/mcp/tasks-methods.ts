@@ -1,7 +1,7 @@
 import { type McpServer, ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
 import { logger, taskLog } from '../logging';
 import * as z from 'zod';
-import { toDetailedTask } from '../tasks/detailed-task';
+import { toGetTaskResult } from './wire';
 import { isTaskId } from '../tasks/task-id';
 import { InputResponseError, TemporalTaskStore } from '../tasks/temporal-task-store';
 import { asProtocolError, InvalidInputResponseError, TaskNotFoundError, tasksCapabilityRequired } from './errors';
@@ -23,7 +23,7 @@ export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps):
     guarded(params, ctx, async (taskId) => {
       const task = await deps.store.read(taskId, principalOf(ctx));
       if (!task) throw new TaskNotFoundError();
-      return { ...toDetailedTask(task, deps.pollIntervalMs), resultType: 'complete' as const };
+      return toGetTaskResult(task, deps.pollIntervalMs);
     }),
   );
   low.setRequestHandler('tasks/update', { params: TaskParamsSchema }, (params, ctx) =>

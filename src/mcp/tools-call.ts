@@ -1,5 +1,4 @@
 import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
-import type { CreateTaskResultV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
 import * as z from 'zod';
 import type { TaskSnapshot } from '../tasks/task-snapshot';
 import { TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
@@ -7,7 +6,7 @@ import { PreTaskInput, ToolDefinition, ToolRegistry, workflowTypeOf } from '../t
 import { whyResponseDoesNotFit } from '../tasks/input-responses';
 import { type InputRequest, MAX_ARGUMENT_BYTES } from '../contract';
 import { asProtocolError, InvalidInputResponseError, InvalidToolArgumentsError, tasksCapabilityRequired, UnknownToolError } from './errors';
-import { legacyTask } from './legacy-tasks';
+import { toCreateTaskResult, toLegacyTask } from './wire';
 import { declaresTasks, principalOf } from './negotiation';
 import { logger, taskLog } from '../logging';
 
@@ -44,6 +43,7 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
   if (tool.local) return tool.local(args, ctx);
   if (tool.beforeTask) {
     const answer = preTaskAnswer(tool.beforeTask, ctx);
+    // the SDK's MRTR helper, typed by the SDK's own form-schema shape (ext-tasks types it as JSON)
     if (!answer) return inputRequired({ inputRequests: { [tool.beforeTask.key]: inputRequired.elicit(preTaskRequest(tool.beforeTask).params as never) } });
     args[tool.beforeTask.argument] = answer;
     checkArgumentSize(tool, args);
@@ -54,7 +54,7 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
     if (asTask) {
       const task = await deps.store.start(input);
       taskLog(task).info({ event: 'task.created' }, 'task created');
-      return legacy ? { task: legacyTask(task, deps.pollIntervalMs) } : createTaskResult(task, deps.pollIntervalMs);
+      return legacy ? { task: toLegacyTask(task, deps.pollIntervalMs) } : toCreateTaskResult(task, deps.pollIntervalMs);
     }
     return { ...(await deps.store.run(input, ctx.mcpReq.signal)), resultType: 'complete' as const };
   } catch (err) {
@@ -79,7 +79,7 @@ function checkArgumentSize(tool: ToolDefinition, args: unknown): void {
 }
 
 function preTaskRequest({ message, requestedSchema }: PreTaskInput): InputRequest {
-  return { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } } as InputRequest;
+  return { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } };
 }
 
 /**
@@ -96,18 +96,6 @@ function preTaskAnswer(round: PreTaskInput, ctx: ServerContext): Record<string, 
 
 function pathOf(path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined): string {
   return (path ?? []).map((p) => String(typeof p === 'object' ? p.key : p)).join('.');
-}
-
-function createTaskResult(task: TaskSnapshot, pollIntervalMs: number): CreateTaskResultV2 {
-  return {
-    resultType: 'task',
-    taskId: task.taskId,
-    status: 'working',
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    ttlMs: task.ttlMs,
-    pollIntervalMs,
-  } as CreateTaskResultV2;
 }
 
 const SECRET_NAME = /pass|secret|token|key|auth|credential|cookie|session/i;

@@ -1,10 +1,5 @@
-import type { CallToolResult, InputRequest } from '../contract';
+import type { CallToolResult, InputRequest, JsonRpcError } from '../contract';
 
-export interface JsonRpcErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
-}
 
 /** What the store knows about one task, in MCP terms; produced only by TemporalTaskStore. */
 export interface TaskSnapshot {
@@ -24,5 +19,9 @@ export type TaskState =
   | { status: 'working' }
   | { status: 'input_required'; inputRequests: Record<string, InputRequest> }
   | { status: 'completed'; result: CallToolResult }
-  | { status: 'failed'; error: JsonRpcErrorObject }
+  | { status: 'failed'; error: JsonRpcError }
   | { status: 'cancelled' };
+
+export function isTerminal(task: TaskSnapshot): boolean {
+  return task.state.status === 'completed' || task.state.status === 'failed' || task.state.status === 'cancelled';
+}

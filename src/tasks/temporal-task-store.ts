@@ -9,6 +9,7 @@ import { ApplicationFailure, CancelledFailure, SearchAttributePair, TerminatedFa
 import {
   type CallToolResult,
   inputResponsesSignal,
+  type JsonRpcError,
   MCP_OWNER,
   MCP_PROTOCOL_ERROR,
   MCP_TASK_STATUS,
@@ -20,8 +21,7 @@ import {
   taskProgressQuery,
 } from '../contract';
 import { OwnerHasher } from './owner';
-import type { JsonRpcErrorObject, TaskSnapshot, TaskState } from './task-snapshot';
-import { isTerminal } from './detailed-task';
+import { isTerminal, type TaskSnapshot, type TaskState } from './task-snapshot';
 import { whyResponseDoesNotFit } from './input-responses';
 import { mintTaskId } from './task-id';
 import { TerminalTaskCache } from './terminal-cache';
@@ -73,7 +73,7 @@ export interface TaskPage {
 
 /** A JSON-RPC error raised by a tool's workflow; the sync path answers it as such. */
 export class ToolProtocolError extends Error {
-  constructor(readonly error: JsonRpcErrorObject) {
+  constructor(readonly error: JsonRpcError) {
     super(error.message);
   }
 }
@@ -319,9 +319,9 @@ function decodeCursor(cursor: string): Uint8Array {
 }
 
 /** A failed workflow becomes a JSON-RPC error: the tool's own, or an internal error saying why. */
-function failureToError(cause: Error | undefined): JsonRpcErrorObject {
+function failureToError(cause: Error | undefined): JsonRpcError {
   if (cause instanceof ApplicationFailure && cause.type === MCP_PROTOCOL_ERROR) {
-    const detail = (cause.details?.[0] ?? {}) as { code?: number; data?: unknown };
+    const detail = (cause.details?.[0] ?? {}) as { code?: number; data?: JsonRpcError['data'] }; // JSON, as the workflow wrote it
     return { code: detail.code ?? -32603, message: cause.message, ...(detail.data !== undefined ? { data: detail.data } : {}) };
   }
   if (cause instanceof TerminatedFailure) return { code: -32603, message: 'The task was terminated in Temporal' };

@@ -1,5 +1,5 @@
 import type { ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import type { CallToolResult } from '../contract';
+import type { CallToolResult, RequestedSchema } from '../contract';
 
 /**
  * How a tool may run: `never` answers synchronously, `optional` becomes a task for clients
@@ -35,7 +35,7 @@ export interface ToolDefinition<S extends StandardSchemaWithJSON = StandardSchem
 export interface PreTaskInput {
   key: string;
   message: string;
-  requestedSchema: Record<string, unknown>;
+  requestedSchema: RequestedSchema;
   /** Where the accepted content goes in the workflow's arguments. */
   argument: string;
 }

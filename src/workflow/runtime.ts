@@ -25,6 +25,7 @@ import {
   type ElicitResult,
   type InputRequest,
   inputResponsesSignal,
+  type RequestedSchema,
   MAX_RESULT_BYTES,
   MCP_PROTOCOL_ERROR,
   MCP_TASK_STATUS,
@@ -110,11 +111,8 @@ export async function requestInputs(requests: Record<string, InputRequest>): Pro
 }
 
 /** A form elicitation: the common case of requestInput. */
-export function elicit(key: string, message: string, requestedSchema: Record<string, unknown>): Promise<ElicitResult> {
-  return requestInput<ElicitResult>(key, {
-    method: 'elicitation/create',
-    params: { mode: 'form', message, requestedSchema },
-  } as InputRequest);
+export function elicit(key: string, message: string, requestedSchema: RequestedSchema): Promise<ElicitResult> {
+  return requestInput<ElicitResult>(key, { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } });
 }
 
 /** Ends the task as `failed` with this JSON-RPC error (a protocol-level failure, not a tool error). */

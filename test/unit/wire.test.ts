@@ -1,5 +1,5 @@
 import { DetailedTaskV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
-import { toDetailedTask } from '../../src/tasks/detailed-task';
+import { toDetailedTask } from '../../src/mcp/wire';
 import type { TaskSnapshot, TaskState } from '../../src/tasks/task-snapshot';
 
 const base = (state: TaskState, statusMessage?: string): TaskSnapshot => ({
@@ -31,4 +31,10 @@ test.each<[string, TaskState, Record<string, unknown>]>([
 
 test('no statusMessage key when there is none', () => {
   expect(toDetailedTask(base({ status: 'working' }), 500)).not.toHaveProperty('statusMessage');
+});
+
+test('the extension id is ext-tasks\' own', async () => {
+  const { TASKS_EXTENSION_ID_V2 } = await import('@modelcontextprotocol/ext-tasks/core/v2');
+  const { TASKS_EXTENSION } = await import('../../src/mcp/negotiation');
+  expect(TASKS_EXTENSION).toBe(TASKS_EXTENSION_ID_V2);
 });

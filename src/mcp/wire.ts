@@ -1,0 +1,68 @@
+/**
+ * Every wire shape a task takes, from one snapshot, in one place: the 2026-07-28 shapes are
+ * ext-tasks' own types, the 2025-11-25 ones the MCP SDK's. No other file builds them.
+ */
+import type { Task as LegacyTask } from '@modelcontextprotocol/server';
+import type { CreateTaskResultV2, DetailedTaskV2, GetTaskResultV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
+import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
+
+/** 2026: the flat DetailedTask (tasks/get, notifications). */
+export function toDetailedTask(task: TaskSnapshot, pollIntervalMs: number): DetailedTaskV2 {
+  const base = {
+    taskId: task.taskId,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: task.ttlMs,
+    ...(isTerminal(task) ? {} : { pollIntervalMs }),
+    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+  };
+  const s = task.state;
+  switch (s.status) {
+    case 'working':
+    case 'cancelled':
+      return { ...base, status: s.status };
+    case 'input_required':
+      return { ...base, status: s.status, inputRequests: s.inputRequests };
+    case 'completed':
+      return { ...base, status: s.status, result: { ...s.result, resultType: 'complete' } };
+    case 'failed':
+      return { ...base, status: s.status, error: s.error };
+  }
+}
+
+/** 2026: the answer to tasks/get. */
+export function toGetTaskResult(task: TaskSnapshot, pollIntervalMs: number): GetTaskResultV2 {
+  return { ...toDetailedTask(task, pollIntervalMs), resultType: 'complete' };
+}
+
+/** 2026: the answer to a task-augmented tools/call, once Temporal acknowledged the start. */
+export function toCreateTaskResult(task: TaskSnapshot, pollIntervalMs: number): CreateTaskResultV2 {
+  return {
+    resultType: 'task',
+    taskId: task.taskId,
+    status: 'working',
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: task.ttlMs,
+    pollIntervalMs,
+  };
+}
+
+/** 2025-11-25: the Task object, nested under `task` in CreateTaskResult, flat elsewhere. */
+export function toLegacyTask(task: TaskSnapshot, pollIntervalMs: number): LegacyTask {
+  return {
+    taskId: task.taskId,
+    status: legacyStatus(task),
+    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttl: task.ttlMs,
+    pollInterval: pollIntervalMs,
+  };
+}
+
+/** 2025-11-25 reports a tool result with `isError: true` as `failed` (tasks/result still returns it). */
+export function legacyStatus(task: TaskSnapshot): LegacyTask['status'] {
+  const s = task.state;
+  return s.status === 'completed' && s.result.isError ? 'failed' : s.status;
+}

@@ -1,0 +1,165 @@
+/**
+ * The fast tier's harness: one Temporal dev server per test file (the repository's own CLI,
+ * started in process by @temporalio/testing, with McpTool/McpTaskStatus/McpOwner registered),
+ * one worker with McpTasksPlugin, and a TemporalTaskStore over the environment's client, so a
+ * test starts, reads, answers and cancels tasks exactly as tasks/* do.
+ *
+ * Everything runs from src/: the package's entry points ('mcp-temporal-tasks',
+ * 'mcp-temporal-tasks/workflow') are pointed at src/ both in Jest and in the workflow bundle, so
+ * no build (dist/) is needed and the code under test is the code in the tree.
+ */
+import { Client, WorkflowHandle } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, type LogLevel, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { SEARCH_ATTRIBUTES } from '../../src/contract';
+import { type TaskStoreOptions, TemporalTaskStore } from '../../src/tasks/temporal-task-store';
+import type { TaskSnapshot } from '../../src/tasks/task-snapshot';
+import type { ToolDefinition } from '../../src/tools/registry';
+import { McpTasksPlugin } from '../../src/worker';
+import * as z from 'zod';
+
+// The examples and fixtures import the package by name; here that name is the source tree.
+jest.mock('mcp-temporal-tasks', () => jest.requireActual('../../src/index'));
+jest.mock('mcp-temporal-tasks/workflow', () => jest.requireActual('../../src/workflow/index'));
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const TEMPORAL_CLI = path.join(ROOT, '.temporal', 'bin', 'temporal');
+const WORKFLOW_ENTRY = path.join(ROOT, 'src', 'workflow', 'index.ts');
+
+/** The test workflows: the demo's, the conformance fixtures' and the fast tier's own. */
+export const WORKFLOWS_PATH = require.resolve('./workflows');
+
+// Imported after the mocks above (jest.mock is hoisted over this module's imports only).
+export * as demo from '../../examples/demo/tools';
+export * as workflows from './workflows';
+
+/** A tool over one of the test workflows (the fixtures have no schema worth checking here). */
+export function testTool(name: string, workflow: (args: never) => Promise<unknown>): ToolDefinition {
+  return { name, description: name, inputSchema: z.looseObject({}), taskMode: 'required', workflow: workflow as ToolDefinition['workflow'] };
+}
+
+export interface Harness {
+  env: TestWorkflowEnvironment;
+  client: Client;
+  taskQueue: string;
+  /** A store as the server builds it (search attributes on, long TTL). */
+  store: TemporalTaskStore;
+  /** Another store over the same client and task queue, with some options changed. */
+  storeWith(options: Partial<TaskStoreOptions>): TemporalTaskStore;
+  /** Starts `tool` as tools/call would with a task; resolves to the taskId. */
+  startTask(tool: ToolDefinition, args: Record<string, unknown>, store?: TemporalTaskStore): Promise<string>;
+  /** Polls store.read until `ready` holds (or fails the test after `timeoutMs`). */
+  waitFor(taskId: string, ready: (task: TaskSnapshot) => boolean, opts?: { timeoutMs?: number; store?: TemporalTaskStore }): Promise<TaskSnapshot>;
+  handle(taskId: string): WorkflowHandle;
+  teardown(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  tools: ToolDefinition[];
+  activities?: WorkerOptions['activities'];
+}
+
+let runtimeInstalled = false;
+
+export async function startHarness({ tools, activities }: HarnessOptions): Promise<Harness> {
+  if (!runtimeInstalled) {
+    // workflow task failures (expected in some tests) would flood the output at WARN
+    const level = (process.env.MTT_TEST_LOG_LEVEL as LogLevel | undefined) ?? 'ERROR';
+    Runtime.install({ logger: new DefaultLogger(level), telemetryOptions: { logging: { filter: { core: level, other: level }, forward: {} } } });
+    runtimeInstalled = true;
+  }
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: TEMPORAL_CLI },
+      searchAttributes: SEARCH_ATTRIBUTES,
+      ip: '127.0.0.1',
+      log: { format: 'pretty', level: 'error' },
+    },
+  });
+  const taskQueue = `fast-${randomBytes(6).toString('hex')}`;
+  let worker: Worker;
+  try {
+    worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowsPath: WORKFLOWS_PATH,
+      activities,
+      plugins: [new McpTasksPlugin({ tools })],
+      bundlerOptions: {
+        webpackConfigHook: (config) => ({
+          ...config,
+          resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as object), 'mcp-temporal-tasks/workflow$': WORKFLOW_ENTRY } },
+        }),
+      },
+      shutdownGraceTime: '1 s',
+    });
+  } catch (err) {
+    await env.teardown();
+    throw err;
+  }
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  let workerError: unknown;
+  const running = worker.runUntil(stopped).catch((err: unknown) => {
+    workerError = err;
+  });
+
+  const storeOptions: TaskStoreOptions = {
+    taskQueue,
+    ttlMs: 60 * 60_000,
+    temporalTimeoutMs: 10_000,
+    queryTimeoutMs: 2_000,
+    historyLimit: 10_000,
+    searchAttributes: true,
+  };
+  const storeWith = (options: Partial<TaskStoreOptions>) => new TemporalTaskStore(env.client, { ...storeOptions, ...options });
+  const store = storeWith({});
+
+  return {
+    env,
+    client: env.client,
+    taskQueue,
+    store,
+    storeWith,
+    async startTask(tool, args, s = store) {
+      const snapshot = await s.start({ tool: tool.name, workflowType: tool.workflow!.name, arguments: args, summary: `test ${tool.name}` });
+      return snapshot.taskId;
+    },
+    async waitFor(taskId, ready, { timeoutMs = 15_000, store: s = store } = {}) {
+      const deadline = Date.now() + timeoutMs;
+      let last: TaskSnapshot | undefined;
+      for (;;) {
+        if (workerError) throw workerError;
+        last = await s.read(taskId);
+        if (last && ready(last)) return last;
+        if (Date.now() > deadline) throw new Error(`task ${taskId} did not reach the expected state; last seen: ${JSON.stringify(last)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    handle: (taskId) => env.client.workflow.getHandle(taskId),
+    async teardown() {
+      stop();
+      await running;
+      await env.teardown();
+      if (workerError) throw workerError;
+    },
+  };
+}
+
+/** The current details (setCurrentDetails) a workflow shows in the Temporal UI. */
+export async function currentDetails(handle: WorkflowHandle): Promise<string> {
+  const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+  return metadata.currentDetails ?? '';
+}
+
+/** The workflow's history event types, in order (e.g. 'EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED'). */
+export async function historyEventTypes(handle: WorkflowHandle): Promise<string[]> {
+  const history = await handle.fetchHistory();
+  const { temporal } = await import('@temporalio/proto');
+  return (history.events ?? []).map((e) => temporal.api.enums.v1.EventType[e.eventType ?? 0]);
+}
+
+/** An elicitation answer accepting `content`. */
+export const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });

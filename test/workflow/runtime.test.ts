@@ -1,0 +1,216 @@
+/**
+ * The task runtime (src/workflow/runtime.ts, installed by McpTasksPlugin's interceptor) in
+ * process, against a dev server: what tasks/get sees (store.read) at each step, plus the
+ * workflow's history, memo and search attributes where they tell more.
+ */
+import { WorkflowFailedError } from '@temporalio/client';
+import { inputResponsesSignal, MAX_RESULT_BYTES, MCP_TASK_STATUS, PROGRESS_MEMO_KEY, type TaskProgress } from '../../src/contract';
+import { accept, currentDetails, demo, type Harness, historyEventTypes, startHarness, testTool, workflows } from './env';
+
+const multiInput = testTool('multi_input', workflows.multi_input);
+const brokenJob = testTool('broken_job', workflows.broken_job);
+const protocolErrorJob = testTool('protocol_error_job', workflows.protocol_error_job);
+const reusedKey = testTool('reused_key', workflows.reusedKey);
+const customProtocolError = testTool('custom_protocol_error', workflows.customProtocolError);
+const statusAndWait = testTool('status_and_wait', workflows.statusAndWait);
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({ tools: [...demo.tools, multiInput, brokenJob, protocolErrorJob, reusedKey, customProtocolError, statusAndWait] });
+});
+
+afterAll(async () => {
+  await h?.teardown();
+});
+
+/** McpTaskStatus as Temporal has it (what a visibility query would filter on). */
+async function statusAttribute(taskId: string): Promise<string | undefined> {
+  return (await h.handle(taskId).describe()).typedSearchAttributes.get(MCP_TASK_STATUS);
+}
+
+test('setStatusMessage is published to the memo, the current details and tasks/get', async () => {
+  const taskId = await h.startTask(statusAndWait, { message: 'indexing 3 files' });
+  const task = await h.waitFor(taskId, (t) => t.statusMessage !== undefined);
+  expect(task.state).toEqual({ status: 'working' });
+  expect(task.statusMessage).toBe('indexing 3 files');
+
+  const handle = h.handle(taskId);
+  const memo = (await handle.describe()).memo?.[PROGRESS_MEMO_KEY] as TaskProgress;
+  expect(memo).toMatchObject({ status: 'working', statusMessage: 'indexing 3 files', inputRequests: {} });
+  expect(await currentDetails(handle)).toBe('**working**: indexing 3 files');
+
+  // a requested cancel is final for tasks/get at once, and for Temporal once the workflow ends
+  expect((await h.store.cancel(taskId))?.state.status).toBe('working');
+  expect((await h.store.read(taskId))?.state.status).toBe('cancelled');
+  await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+  expect(await statusAttribute(taskId)).toBe('cancelled');
+});
+
+test('elicit: input_required with the request under its key, answered through sendInput, then completed', async () => {
+  const taskId = await h.startTask(demo.approveExpenseTool, { amount: 42, description: 'train ticket' });
+  const waiting = await h.waitFor(taskId, (t) => t.state.status === 'input_required');
+  if (waiting.state.status !== 'input_required') throw new Error('unreachable');
+  expect(Object.keys(waiting.state.inputRequests)).toEqual(['approval']);
+  expect(waiting.state.inputRequests.approval).toMatchObject({
+    method: 'elicitation/create',
+    params: { mode: 'form', message: 'Approve the expense of 42 for "train ticket"?', requestedSchema: { required: ['approved'] } },
+  });
+  expect(waiting.statusMessage).toBe('waiting for approval');
+  expect(await currentDetails(h.handle(taskId))).toBe('**input_required**: waiting for approval\n\nwaiting for input: approval');
+  expect(await statusAttribute(taskId)).toBe('input_required');
+
+  await h.store.sendInput(taskId, undefined, { approval: accept({ approved: true, comment: 'fine' }) });
+  const done = await h.waitFor(taskId, (t) => t.state.status === 'completed');
+  expect(done.state).toEqual({
+    status: 'completed',
+    result: { content: [{ type: 'text', text: 'Expense of 42 for "train ticket" was approved. Comment: fine' }], isError: false },
+  });
+  expect(await statusAttribute(taskId)).toBe('completed');
+});
+
+test('answers under unknown or already answered keys are ignored', async () => {
+  const taskId = await h.startTask(multiInput, {});
+  await h.waitFor(taskId, (t) => t.state.status === 'input_required');
+  const handle = h.handle(taskId);
+
+  // the store drops keys that are not pending: nothing reaches the workflow
+  await h.store.sendInput(taskId, undefined, { nope: accept({}) });
+  expect((await historyEventTypes(handle)).filter((e) => e.endsWith('SIGNALED'))).toHaveLength(0);
+
+  // the runtime ignores them too when they do reach it (a signal sent past the store)
+  await handle.signal(inputResponsesSignal, { nope: accept({}), third: accept({}) });
+  await handle.signal(inputResponsesSignal, { first: accept({ name: 'a' }) });
+  const partial = await h.waitFor(taskId, (t) => t.state.status === 'input_required' && !('first' in t.state.inputRequests));
+  if (partial.state.status !== 'input_required') throw new Error('unreachable');
+  expect(Object.keys(partial.state.inputRequests)).toEqual(['second']);
+  const progress = await handle.query<TaskProgress>('mcp.taskProgress');
+  expect(Object.keys(progress.inputRequests)).toEqual(['second']);
+
+  // an answer to a key already answered does not count as the missing one
+  await handle.signal(inputResponsesSignal, { first: accept({ name: 'again' }) });
+  await new Promise((r) => setTimeout(r, 500));
+  expect((await h.store.read(taskId))?.state.status).toBe('input_required');
+
+  await h.store.sendInput(taskId, undefined, { second: accept({ name: 'b' }) });
+  const done = await h.waitFor(taskId, (t) => t.state.status === 'completed');
+  expect(done.state).toMatchObject({ result: { content: [{ type: 'text', text: 'Received 2 inputs' }] } });
+});
+
+test('requestInputs: a partial answer keeps input_required and the answered key vanishes', async () => {
+  const taskId = await h.startTask(multiInput, {});
+  const both = await h.waitFor(taskId, (t) => t.state.status === 'input_required');
+  if (both.state.status !== 'input_required') throw new Error('unreachable');
+  expect(Object.keys(both.state.inputRequests).sort()).toEqual(['first', 'second']);
+
+  await h.store.sendInput(taskId, undefined, { second: accept({ name: 'b' }) });
+  const one = await h.waitFor(taskId, (t) => t.state.status === 'input_required' && Object.keys(t.state.inputRequests).length === 1);
+  if (one.state.status !== 'input_required') throw new Error('unreachable');
+  expect(Object.keys(one.state.inputRequests)).toEqual(['first']);
+  expect(one.state.inputRequests.first).toMatchObject({ params: { message: 'First input?' } });
+
+  await h.store.sendInput(taskId, undefined, { first: accept({ name: 'a' }) });
+  const done = await h.waitFor(taskId, (t) => t.state.status === 'completed');
+  expect(done.state).toMatchObject({ result: { content: [{ type: 'text', text: 'Received 2 inputs' }] } });
+});
+
+test('asking twice under the same key fails the task, naming the key', async () => {
+  const taskId = await h.startTask(reusedKey, {});
+  await h.waitFor(taskId, (t) => t.state.status === 'input_required');
+  await h.store.sendInput(taskId, undefined, { same: accept({ ok: true }) });
+  const failed = await h.waitFor(taskId, (t) => t.state.status === 'failed');
+  expect(failed.state).toEqual({ status: 'failed', error: { code: -32603, message: expect.stringContaining('input key "same" was already used in this task') } });
+  expect(await statusAttribute(taskId)).toBe('failed');
+});
+
+test('protocolError ends the task failed with that JSON-RPC error', async () => {
+  const fixture = await h.startTask(protocolErrorJob, {});
+  const failed = await h.waitFor(fixture, (t) => t.state.status === 'failed');
+  expect(failed.state).toEqual({ status: 'failed', error: { code: -32603, message: 'The job hit a protocol-level failure' } });
+  expect(failed.statusMessage).toBe('The job hit a protocol-level failure');
+
+  const custom = await h.startTask(customProtocolError, { code: -32042 });
+  const customFailed = await h.waitFor(custom, (t) => t.state.status === 'failed');
+  expect(customFailed.state).toEqual({ status: 'failed', error: { code: -32042, message: 'custom protocol failure', data: { reason: 'test' } } });
+  expect(await statusAttribute(custom)).toBe('failed');
+});
+
+test('a bug in the tool (TypeError) fails the task with -32603 instead of retrying forever', async () => {
+  const taskId = await h.startTask(brokenJob, {});
+  const failed = await h.waitFor(taskId, (t) => t.state.status === 'failed');
+  if (failed.state.status !== 'failed') throw new Error('unreachable');
+  expect(failed.state.error.code).toBe(-32603);
+  expect(failed.state.error.message).toContain('TypeError');
+  expect(await statusAttribute(taskId)).toBe('failed');
+  // it failed the workflow, not just a workflow task
+  const events = await historyEventTypes(h.handle(taskId));
+  expect(events).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_FAILED');
+  expect(events).not.toContain('EVENT_TYPE_WORKFLOW_TASK_FAILED');
+});
+
+test('a result over the payload limit fails the task clearly', async () => {
+  const rows = 100_000; // ~2.3 MB of CSV
+  const taskId = await h.startTask(demo.exportReportTool, { rows });
+  const failed = await h.waitFor(taskId, (t) => t.state.status === 'failed', { timeoutMs: 30_000 });
+  if (failed.state.status !== 'failed') throw new Error('unreachable');
+  expect(failed.state.error.code).toBe(-32603);
+  expect(failed.state.error.message).toMatch(new RegExp(`^The tool's result is \\d+ bytes, over the ${MAX_RESULT_BYTES}-byte limit`));
+  const data = failed.state.error.data as { resultBytes: number; limitBytes: number };
+  expect(data.limitBytes).toBe(MAX_RESULT_BYTES);
+  expect(data.resultBytes).toBeGreaterThan(MAX_RESULT_BYTES);
+  expect(await statusAttribute(taskId)).toBe('failed');
+
+  // and a report under the limit comes back whole
+  const small = await h.startTask(demo.exportReportTool, { rows: 3 });
+  const done = await h.waitFor(small, (t) => t.state.status === 'completed');
+  expect(done.state).toEqual({ status: 'completed', result: { content: [{ type: 'text', text: 'id,name,amount\n1,item-1,7.00\n2,item-2,14.00\n3,item-3,21.00' }] } });
+});
+
+test('continue-as-new keeps the pending question and the taskId, and completes after the answers', async () => {
+  const store = h.storeWith({ historyLimit: 10 });
+  const approvers = ['ann', 'bob', 'cy', 'dee'];
+  const taskId = await h.startTask(demo.collectApprovalsTool, { approvers }, store);
+  const handle = h.handle(taskId);
+  const firstRunId = (await handle.describe()).runId;
+
+  for (let i = 0; i < approvers.length; i++) {
+    const asked = await h.waitFor(taskId, (t) => t.state.status === 'input_required' && `approval-${i}` in t.state.inputRequests, { store });
+    if (asked.state.status !== 'input_required') throw new Error('unreachable');
+    expect(Object.keys(asked.state.inputRequests)).toEqual([`approval-${i}`]);
+    expect(asked.statusMessage).toBe(`waiting for ${approvers[i]} (${i + 1}/${approvers.length})`);
+    expect(asked.taskId).toBe(taskId);
+    await store.sendInput(taskId, undefined, { [`approval-${i}`]: accept({ approved: true }) });
+  }
+  const done = await h.waitFor(taskId, (t) => t.state.status === 'completed', { store });
+  expect(done.state).toMatchObject({ result: { content: [{ type: 'text', text: 'Approved by all 4: ann, bob, cy, dee.' }] } });
+
+  // it did continue as new (more than one run), under the same workflow id
+  expect(done.runId).not.toBe(firstRunId);
+  const firstRun = h.client.workflow.getHandle(taskId, firstRunId);
+  expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
+  // the memo and McpTaskStatus went along to the last run
+  expect(await statusAttribute(taskId)).toBe('completed');
+});
+
+test('a workflow started without the mcpTask memo is left alone by the interceptor', async () => {
+  const workflowId = `plain-${Date.now()}`;
+  const handle = await h.client.workflow.start(workflows.broken_job, { workflowId, taskQueue: h.taskQueue, args: [{}] });
+  try {
+    // its TypeError fails workflow tasks (retried), not the workflow: Temporal's own behaviour
+    const deadline = Date.now() + 10_000;
+    let events: string[] = [];
+    while (Date.now() < deadline && !events.includes('EVENT_TYPE_WORKFLOW_TASK_FAILED')) {
+      await new Promise((r) => setTimeout(r, 200));
+      events = await historyEventTypes(handle);
+    }
+    expect(events).toContain('EVENT_TYPE_WORKFLOW_TASK_FAILED');
+    expect(events).not.toContain('EVENT_TYPE_WORKFLOW_EXECUTION_FAILED');
+    const description = await handle.describe();
+    expect(description.status.name).toBe('RUNNING');
+    expect(description.memo?.[PROGRESS_MEMO_KEY]).toBeUndefined();
+    // and the task store does not take it for a task
+    expect(await h.store.read(workflowId)).toBeUndefined();
+  } finally {
+    await handle.terminate('test over');
+  }
+});
