@@ -11,7 +11,7 @@ export const ServerConfigSchema = z.object({
   strictHeaders: z.boolean().default(false),
   temporalTimeoutMs: z.coerce.number().int().positive().default(10_000),
   queryTimeoutMs: z.coerce.number().int().positive().default(500),
-  historyLimit: z.coerce.number().int().min(10).max(50_000).default(10_000),
+  historyLimit: z.coerce.number().int().min(10).max(10_000).default(5_000),
   allowedHosts: z.array(z.string()).default([]),
   allowedOrigins: z.array(z.string()).default([]),
   maxBodyBytes: z.coerce.number().int().positive().default(4 * 1024 * 1024),

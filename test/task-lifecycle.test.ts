@@ -3,6 +3,7 @@ import { principalOf } from '../src/mcp/negotiation';
 import { call, pollTask, rpc, startServe, startWorker } from './support/mcp';
 import { stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
+import { listedIds, waitFor } from './support/wait';
 
 let temporal: TestTemporal;
 let url: string;
@@ -119,7 +120,7 @@ describe('an abandoned synchronous call', () => {
   test('cancels its workflow when the client goes away', async () => {
     const aborted = new AbortController();
     const pending = rpc(url, 'tools/call', { name: 'slow_compute', arguments: { seconds: 120, label: 'abandoned' } }, { capabilities: {}, signal: aborted.signal }).catch(() => undefined);
-    const started = await waitFor(async () => (await listIds('WorkflowType = "slow_compute" AND ExecutionStatus = "Running"'))[0]);
+    const [started] = await waitFor(() => listedIds(temporal.client, 'WorkflowType = "slow_compute" AND ExecutionStatus = "Running"'));
     const d = await describeTask(started);
     expect(await d.staticSummary?.()).toMatch(/abandoned/);
     aborted.abort();
@@ -131,19 +132,3 @@ describe('an abandoned synchronous call', () => {
     expect(status).toBe('CANCELLED');
   });
 });
-
-async function listIds(query: string): Promise<string[]> {
-  const ids: string[] = [];
-  for await (const wf of temporal.client.workflow.list({ query })) ids.push(wf.workflowId);
-  return ids;
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}

@@ -32,15 +32,23 @@ export interface DeprovisionStepInput {
   step: number;
 }
 
+/** Undoes a step if it took effect; a no-op for one that never did (its undo may run anyway). */
 export async function deprovisionStep(input: DeprovisionStepInput): Promise<void> {
   await recordAttempt(`deprovision-${input.idempotencyKey}`);
+  if (!(await applied(`provision-${input.idempotencyKey}`))) return;
   await applyOnce(`deprovision-${input.idempotencyKey}`, input);
+}
+
+const markerFile = (key: string) => path.join(ledgerDir(), `${key.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+
+async function applied(key: string): Promise<boolean> {
+  return fs.access(markerFile(key)).then(() => true, () => false);
 }
 
 async function applyOnce(key: string, record: object): Promise<void> {
   const dir = ledgerDir();
   await fs.mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${key.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+  const file = markerFile(key);
   try {
     await fs.writeFile(file, JSON.stringify({ ...record, at: new Date().toISOString() }), { flag: 'wx' });
   } catch (err) {

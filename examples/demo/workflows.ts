@@ -2,8 +2,8 @@
  * The demo tools' workflows: each reads as the business process it runs. They are plain
  * workflow functions; McpTasksPlugin runs them as MCP tasks (progress, input, failures).
  */
-import { CancellationScope, isCancellation, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import { type CallToolResult, continueAsNewIfNeeded, elicit, setStatusMessage, textResult } from 'mcp-temporal-tasks/workflow';
+import { ActivityCancellationType, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { type CallToolResult, continueAsNewIfNeeded, elicit, setStatusMessage, textResult, withCompensation } from 'mcp-temporal-tasks/workflow';
 import type { z } from 'zod';
 import type * as activities from './activities';
 import type { approveExpenseInput, collectApprovalsInput, exportReportInput, provisionEnvironmentInput, waitAndEchoInput } from './tools';
@@ -35,36 +35,38 @@ export async function approveExpense({ amount, description }: z.infer<typeof app
   return textResult(`Expense of ${amount} for "${description}" was approved.${comment}`);
 }
 
-const { provisionStep, deprovisionStep } = proxyActivities<typeof activities>({
+// A step in flight settles before its undo runs (the activity heartbeats, so a cancel reaches it quickly).
+const { provisionStep } = proxyActivities<typeof activities>({
   startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '10 seconds',
+  heartbeatTimeout: '2 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   retry: { initialInterval: '200 ms', maximumInterval: '5 seconds' },
+});
+// An undo that keeps failing ends the task failed (with the reason) instead of retrying forever.
+const { deprovisionStep } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '200 ms', maximumInterval: '5 seconds', maximumAttempts: 20 },
 });
 
 const STEP_NAMES = ['network', 'database', 'compute', 'storage', 'dns', 'monitoring'];
 
-/** Provisions an environment step by step; a cancel undoes the steps already done, newest first. */
+/**
+ * Provisions an environment step by step. A cancel at any moment undoes every step that took
+ * effect, the one in flight included, newest first.
+ */
 export async function provisionEnvironment({ name, steps = 3, stepMs = 1000 }: z.infer<typeof provisionEnvironmentInput>): Promise<CallToolResult> {
   const taskId = workflowInfo().workflowId;
-  const done: number[] = [];
-  try {
+  await withCompensation(async (undo) => {
     for (let step = 1; step <= steps; step++) {
       const what = STEP_NAMES[(step - 1) % STEP_NAMES.length];
+      const idempotencyKey = `${taskId}:step-${step}`;
       setStatusMessage(`step ${step}/${steps}: provisioning ${what} for ${name}`);
-      await provisionStep({ idempotencyKey: `${taskId}:step-${step}`, environment: name, step, what, durationMs: stepMs });
-      done.push(step);
+      await undo.step(
+        () => provisionStep({ idempotencyKey, environment: name, step, what, durationMs: stepMs }),
+        () => deprovisionStep({ idempotencyKey, environment: name, step }),
+      );
     }
-  } catch (err) {
-    if (isCancellation(err)) {
-      await CancellationScope.nonCancellable(async () => {
-        setStatusMessage(`cancelled: undoing ${done.length} step(s) of ${name}`);
-        for (const step of done.reverse()) {
-          await deprovisionStep({ idempotencyKey: `${taskId}:step-${step}`, environment: name, step });
-        }
-      });
-    }
-    throw err;
-  }
+  });
   setStatusMessage(`environment ${name} ready`);
   return textResult(`Environment ${name} provisioned in ${steps} steps.`);
 }

@@ -3,4 +3,5 @@
  * here pulls Node or the MCP SDK into the workflow bundle.
  */
 export { continueAsNewIfNeeded, elicit, protocolError, requestInput, requestInputs, setStatusMessage, textResult } from './runtime';
+export { Compensations, withCompensation } from './compensation';
 export * from '../contract';

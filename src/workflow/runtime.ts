@@ -131,6 +131,7 @@ function publishInputs(inputRequests: Record<string, InputRequest>): void {
 
 function publish(progress: Omit<TaskProgress, 'lastUpdatedAt'>): void {
   const s = runtime();
+  if (sameProgress(s.progress, progress)) return; // a repeated message writes no history
   const previousStatus = s.progress.status;
   s.progress = { ...progress, lastUpdatedAt: now() };
   upsertMemo({ [PROGRESS_MEMO_KEY]: s.progress });
@@ -138,6 +139,11 @@ function publish(progress: Omit<TaskProgress, 'lastUpdatedAt'>): void {
   setCurrentDetails(describeProgress(s.progress));
   // The search attribute exists only where the server registered it and set it at start.
   if (previousStatus !== s.progress.status) recordStatus(s.progress.status);
+}
+
+function sameProgress(a: Omit<TaskProgress, 'lastUpdatedAt'>, b: Omit<TaskProgress, 'lastUpdatedAt'>): boolean {
+  const keys = (p: typeof a) => Object.keys(p.inputRequests).join('\n');
+  return a.status === b.status && a.statusMessage === b.statusMessage && keys(a) === keys(b);
 }
 
 function describeProgress(p: TaskProgress): string {
@@ -170,7 +176,8 @@ export async function continueAsNewIfNeeded<A>(nextArgs: A): Promise<void> {
   await next(nextArgs, carry);
 }
 
-const DEFAULT_HISTORY_LIMIT = 10_000;
+/** Inside Temporal's safe zone (it warns at 10,240 events and terminates at 51,200). */
+const DEFAULT_HISTORY_LIMIT = 5_000;
 
 /**
  * Runs a tool's workflow as a task (the interceptor calls this): installs the runtime first,

@@ -3,6 +3,7 @@ import { rpc, startServe, startWorker } from '../support/mcp';
 import { stopAllAfter } from '../support/processes';
 import { startTcpProxy } from '../support/tcp-proxy';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
+import { listedIds, waitFor } from '../support/wait';
 import { report, sleep } from './support';
 
 let temporal: TestTemporal;
@@ -22,7 +23,7 @@ test('a tools/call whose start was never acknowledged leaves no running task beh
   expect(body.error).toMatchObject({ code: -32603 });
   expect(Date.now() - started).toBeLessThan(5_000);
   // the start did reach Temporal: the workflow runs, though nobody knows its taskId
-  const [orphan] = await waitFor(async () => ids('WorkflowType = "waitAndEcho"'));
+  const [orphan] = await waitFor(() => listedIds(temporal.client, 'WorkflowType = "waitAndEcho"'));
   await sleep(2_000);
   proxy.release();
 
@@ -33,19 +34,3 @@ test('a tools/call whose start was never acknowledged leaves no running task beh
   expect(status).toEqual(['CANCELLED']);
   report('unacknowledged start', { orphansStarted: 1, orphansLeftRunning: 0, cleanupMs: Date.now() - started });
 });
-
-async function ids(query: string): Promise<string[] | undefined> {
-  const found: string[] = [];
-  for await (const wf of temporal.client.workflow.list({ query })) found.push(wf.workflowId);
-  return found.length ? found : undefined;
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(250);
-  }
-}

@@ -20,9 +20,10 @@ import type { ToolDefinition } from '../../src/tools/registry';
 import { McpTasksPlugin } from '../../src/worker';
 import * as z from 'zod';
 
-// The examples and fixtures import the package by name; here that name is the source tree.
-jest.mock('mcp-temporal-tasks', () => jest.requireActual('../../src/index'));
-jest.mock('mcp-temporal-tasks/workflow', () => jest.requireActual('../../src/workflow/index'));
+// The examples and fixtures import the package by name; here that name is the source tree
+// (virtual: no dist/ needed, and a stale one is never picked up).
+jest.mock('mcp-temporal-tasks', () => jest.requireActual('../../src/index'), { virtual: true });
+jest.mock('mcp-temporal-tasks/workflow', () => jest.requireActual('../../src/workflow/index'), { virtual: true });
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPORAL_CLI = path.join(ROOT, '.temporal', 'bin', 'temporal');

@@ -3,7 +3,7 @@
  * Worker.create before any connection or bundling, so no server is needed here.
  */
 import { Worker } from '@temporalio/worker';
-import { McpTasksPlugin } from '../../src/worker';
+import { McpTasksPlugin, type McpTasksPluginOptions } from '../../src/worker';
 import { demo, testTool, WORKFLOWS_PATH, workflows } from './env';
 
 /** A workflow function that the test workflows module does not export. */
@@ -11,8 +11,8 @@ async function notExported(): Promise<never> {
   throw new Error('never runs');
 }
 
-const create = (tools: Parameters<typeof testTool>[1] extends never ? never : ConstructorParameters<typeof McpTasksPlugin>[0]) =>
-  Worker.create({ taskQueue: 'plugin-check', workflowsPath: WORKFLOWS_PATH, plugins: [new McpTasksPlugin(tools)] });
+const create = (options: McpTasksPluginOptions) =>
+  Worker.create({ taskQueue: 'plugin-check', workflowsPath: WORKFLOWS_PATH, plugins: [new McpTasksPlugin(options)] });
 
 test('a tool whose workflow the worker does not export stops Worker.create, naming the tool', async () => {
   const typo = testTool('typo_tool', notExported);

@@ -4,7 +4,7 @@
  * workflow's history, memo and search attributes where they tell more.
  */
 import { WorkflowFailedError } from '@temporalio/client';
-import { inputResponsesSignal, MAX_RESULT_BYTES, MCP_TASK_STATUS, PROGRESS_MEMO_KEY, type TaskProgress } from '../../src/contract';
+import { inputResponsesSignal, MAX_RESULT_BYTES, MCP_TASK_STATUS, PROGRESS_MEMO_KEY, type TaskProgress, taskProgressQuery } from '../../src/contract';
 import { accept, currentDetails, demo, type Harness, historyEventTypes, startHarness, testTool, workflows } from './env';
 
 const multiInput = testTool('multi_input', workflows.multi_input);
@@ -13,11 +13,12 @@ const protocolErrorJob = testTool('protocol_error_job', workflows.protocol_error
 const reusedKey = testTool('reused_key', workflows.reusedKey);
 const customProtocolError = testTool('custom_protocol_error', workflows.customProtocolError);
 const statusAndWait = testTool('status_and_wait', workflows.statusAndWait);
+const acrossRuns = testTool('across_runs', workflows.acrossRuns);
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ tools: [...demo.tools, multiInput, brokenJob, protocolErrorJob, reusedKey, customProtocolError, statusAndWait] });
+  h = await startHarness({ tools: [...demo.tools, multiInput, brokenJob, protocolErrorJob, reusedKey, customProtocolError, statusAndWait, acrossRuns] });
 });
 
 afterAll(async () => {
@@ -69,32 +70,30 @@ test('elicit: input_required with the request under its key, answered through se
   expect(await statusAttribute(taskId)).toBe('completed');
 });
 
-test('answers under unknown or already answered keys are ignored', async () => {
-  const taskId = await h.startTask(multiInput, {});
-  await h.waitFor(taskId, (t) => t.state.status === 'input_required');
+test('answers under keys not pending are ignored, even for a question asked later', async () => {
+  const taskId = await h.startTask(demo.collectApprovalsTool, { approvers: ['ann', 'bob'] });
+  await h.waitFor(taskId, (t) => t.state.status === 'input_required' && 'approval-0' in t.state.inputRequests);
   const handle = h.handle(taskId);
 
   // the store drops keys that are not pending: nothing reaches the workflow
-  await h.store.sendInput(taskId, undefined, { nope: accept({}) });
+  await h.store.sendInput(taskId, undefined, { 'approval-1': accept({ approved: true }) });
   expect((await historyEventTypes(handle)).filter((e) => e.endsWith('SIGNALED'))).toHaveLength(0);
 
-  // the runtime ignores them too when they do reach it (a signal sent past the store)
-  await handle.signal(inputResponsesSignal, { nope: accept({}), third: accept({}) });
-  await handle.signal(inputResponsesSignal, { first: accept({ name: 'a' }) });
-  const partial = await h.waitFor(taskId, (t) => t.state.status === 'input_required' && !('first' in t.state.inputRequests));
-  if (partial.state.status !== 'input_required') throw new Error('unreachable');
-  expect(Object.keys(partial.state.inputRequests)).toEqual(['second']);
-  const progress = await handle.query<TaskProgress>('mcp.taskProgress');
-  expect(Object.keys(progress.inputRequests)).toEqual(['second']);
-
-  // an answer to a key already answered does not count as the missing one
-  await handle.signal(inputResponsesSignal, { first: accept({ name: 'again' }) });
-  await new Promise((r) => setTimeout(r, 500));
+  // the runtime drops them too when they do reach it (a signal sent past the store): bob's
+  // early "yes" must not answer his question once it is asked
+  await handle.signal(inputResponsesSignal, { 'approval-1': accept({ approved: true }), junk: 1 });
+  await h.store.sendInput(taskId, undefined, { 'approval-0': accept({ approved: true }) });
+  const second = await h.waitFor(taskId, (t) => t.state.status !== 'input_required' || 'approval-1' in t.state.inputRequests);
+  expect(second.state.status).toBe('input_required');
+  expect(second.statusMessage).toBe('waiting for bob (2/2)');
+  await new Promise((r) => setTimeout(r, 300));
   expect((await h.store.read(taskId))?.state.status).toBe('input_required');
 
-  await h.store.sendInput(taskId, undefined, { second: accept({ name: 'b' }) });
+  // an answer to a key already answered changes nothing either
+  await handle.signal(inputResponsesSignal, { 'approval-0': accept({ approved: false }) });
+  await h.store.sendInput(taskId, undefined, { 'approval-1': accept({ approved: true }) });
   const done = await h.waitFor(taskId, (t) => t.state.status === 'completed');
-  expect(done.state).toMatchObject({ result: { content: [{ type: 'text', text: 'Received 2 inputs' }] } });
+  expect(done.state).toMatchObject({ result: { content: [{ type: 'text', text: 'Approved by all 2: ann, bob.' }] } });
 });
 
 test('requestInputs: a partial answer keeps input_required and the answered key vanishes', async () => {
@@ -108,6 +107,9 @@ test('requestInputs: a partial answer keeps input_required and the answered key 
   if (one.state.status !== 'input_required') throw new Error('unreachable');
   expect(Object.keys(one.state.inputRequests)).toEqual(['first']);
   expect(one.state.inputRequests.first).toMatchObject({ params: { message: 'First input?' } });
+  const progress = await h.handle(taskId).query(taskProgressQuery);
+  expect(progress).toMatchObject({ status: 'input_required', inputRequests: { first: expect.anything() } });
+  expect(Object.keys(progress.inputRequests)).toEqual(['first']);
 
   await h.store.sendInput(taskId, undefined, { first: accept({ name: 'a' }) });
   const done = await h.waitFor(taskId, (t) => t.state.status === 'completed');
@@ -190,6 +192,20 @@ test('continue-as-new keeps the pending question and the taskId, and completes a
   expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
   // the memo and McpTaskStatus went along to the last run
   expect(await statusAttribute(taskId)).toBe('completed');
+});
+
+test('continue-as-new carries the runtime: the pending request and the statusMessage cross over as they were', async () => {
+  const store = h.storeWith({ historyLimit: 1 });
+  const taskId = await h.startTask(acrossRuns, {}, store);
+  const firstRunId = (await h.handle(taskId).describe()).runId;
+  const asked = await h.waitFor(taskId, (t) => t.state.status === 'input_required' && t.runId !== firstRunId, { store });
+  if (asked.state.status !== 'input_required') throw new Error('unreachable');
+  // the second run waits on the request the first one published (it is not asked again)
+  expect(asked.state.inputRequests.q).toMatchObject({ params: { message: 'asked in run 0' } });
+  expect(asked.statusMessage).toBe('set in the first run');
+  await store.sendInput(taskId, undefined, { q: accept({ ok: true }) });
+  const done = await h.waitFor(taskId, (t) => t.state.status === 'completed', { store });
+  expect(done.state).toMatchObject({ result: { content: [{ type: 'text', text: 'answered in run 1: true' }] } });
 });
 
 test('a workflow started without the mcpTask memo is left alone by the interceptor', async () => {

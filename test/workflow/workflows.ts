@@ -3,7 +3,7 @@
  * workflows below, which exercise corners of the task runtime no demo tool reaches.
  */
 import { condition } from '@temporalio/workflow';
-import { type CallToolResult, type InputRequest, protocolError, requestInput, setStatusMessage, textResult } from 'mcp-temporal-tasks/workflow';
+import { type CallToolResult, continueAsNewIfNeeded, type InputRequest, protocolError, requestInput, setStatusMessage, textResult } from 'mcp-temporal-tasks/workflow';
 
 export * from '../../examples/demo/workflows';
 export * from '../fixtures/conformance/workflows';
@@ -31,4 +31,20 @@ export async function statusAndWait({ message }: { message: string }): Promise<C
   setStatusMessage(message);
   await condition(() => false);
   return textResult('unreachable');
+}
+
+/**
+ * Asks in its first run, continues as new (the task's historyLimit must be 1), and waits on the
+ * same key in the second run, asked with a different message: what tasks/get shows in between
+ * tells whether the pending request and the statusMessage crossed over.
+ */
+export async function acrossRuns({ run = 0 }: { run?: number }): Promise<CallToolResult> {
+  if (run === 0) {
+    setStatusMessage('set in the first run');
+    void requestInput('q', question('asked in run 0'));
+    await continueAsNewIfNeeded({ run: 1 });
+    return textResult('did not continue as new');
+  }
+  const answer = await requestInput<{ content?: { ok?: boolean } }>('q', question('asked in run 1'));
+  return textResult(`answered in run ${run}: ${answer.content?.ok}`);
 }

@@ -1,0 +1,40 @@
+/** Cancel at random moments, many times: every step that took effect is undone, the one in flight included. */
+import fs from 'node:fs';
+import { call, startServe, startWorker } from '../support/mcp';
+import { stopAllAfter } from '../support/processes';
+import { startTestTemporal, TestTemporal } from '../support/temporal';
+import { createTask, ledgerDir, report, sleep } from './support';
+
+const RUNS = 24;
+let temporal: TestTemporal;
+stopAllAfter(() => temporal);
+
+test(`provision_environment cancelled mid-step ${RUNS} times leaves a balanced ledger`, async () => {
+  temporal = await startTestTemporal();
+  const ledger = ledgerDir();
+  await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
+  const { url } = await startServe(temporal.address);
+
+  const taskIds = await Promise.all(
+    Array.from({ length: RUNS }, async (_, i) => {
+      const taskId = await createTask(url, 'provision_environment', { name: `env-${i}`, steps: 4, stepMs: 300 });
+      await sleep(Math.floor(Math.random() * 1500)); // anywhere in the first steps, often mid-activity
+      await call(url, 'tasks/cancel', { taskId });
+      await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined); // the undo has run
+      return taskId;
+    }),
+  );
+
+  const files = fs.readdirSync(ledger);
+  const markers = (kind: string, taskId: string) => new Set(files.filter((f) => f.startsWith(`${kind}-${taskId}`)).map((f) => f.slice(kind.length + 1)));
+  let applied = 0;
+  const unbalanced = taskIds.filter((taskId) => {
+    const done = markers('provision', taskId);
+    const undone = markers('deprovision', taskId);
+    applied += done.size;
+    return [...done].some((step) => !undone.has(step)) || [...undone].some((step) => !done.has(step));
+  });
+  report('mid-step cancel', { runs: RUNS, stepsApplied: applied, unbalanced: unbalanced.length });
+  expect(applied).toBeGreaterThan(0); // the cancels did land after some steps took effect
+  expect(unbalanced).toEqual([]);
+});
