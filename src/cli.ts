@@ -3,6 +3,9 @@ import { Command, Option } from 'commander';
 import path from 'node:path';
 import { loadToolsModule, type ToolsModule, ToolsModuleError } from './cli/tools-module';
 import { createWorker } from './cli/worker';
+import { addWorkerConfigOptions, hostPort, parseWorkerConfig, workerTuning } from './cli/worker-config';
+import { addVersioningOptions, parseVersioning, setCurrentVersion } from './cli/worker-versioning';
+import { startHealthServer } from './cli/worker-health';
 import { ConfigError, parseServerConfig, ServerConfig } from './config';
 import { LOG_LEVELS, setLogLevel } from './logging';
 import { StaticTokenVerifier } from './mcp/auth';
@@ -10,6 +13,7 @@ import { createMcpTasksServer } from './server';
 import { findTemporalCli, temporalCliVersion } from './temporal/cli-binary';
 import { connectClient, connectWorkerConnection, type TemporalSettings, temporalSettings } from './temporal/connection';
 import { startDevServer } from './temporal/dev-server';
+import { installWorkerRuntime } from './temporal/worker-runtime';
 
 const program = new Command('mcp-temporal-tasks')
   .description('An MCP server whose tool calls are durable Temporal workflows')
@@ -118,23 +122,44 @@ serverOptions(program.command('serve').description('MCP endpoint only, on TEMPOR
     onStop(() => mcp.close());
   });
 
-program
+addWorkerConfigOptions(addVersioningOptions(program
   .command('worker')
   .description('Temporal worker only, on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE')
   .option('--task-queue <name>', 'Temporal task queue (MCP_TASK_QUEUE)', process.env.MCP_TASK_QUEUE ?? 'mcp-tasks')
-  .addOption(toolsModuleOption())
+  .addOption(toolsModuleOption())))
   .action(async (opts) => {
+    const production = parseWorkerConfig(opts);
+    const versioning = parseVersioning(opts);
     const tools = loadToolsModule(opts.toolsModule);
+    const metricsAddress = production.metricsPort ? hostPort(production.metricsHost, production.metricsPort) : undefined;
+    installWorkerRuntime({ metricsBindAddress: metricsAddress });
     const settings = temporalSettings();
     const connection = await connectWorkerConnection(settings).catch((err: Error) => {
       throw new Error(`Temporal at ${settings.connectionOptions.address} (${settings.namespace}) does not answer: ${err.message}`);
     });
-    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue: opts.taskQueue, module: tools });
+    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue: opts.taskQueue, module: tools, tuning: workerTuning(production), versioning });
+    const health = production.healthPort === undefined ? undefined : await startHealthServer(worker, connection, production.healthHost, production.healthPort);
     console.log(`worker polling task queue ${opts.taskQueue} on ${settings.connectionOptions.address} (${settings.namespace})`);
+    if (health) console.log(`worker health: ${health.url}`);
+    if (metricsAddress) console.log(`worker metrics: http://${metricsAddress}/metrics`);
+    if (versioning) console.log(`worker version ${versioning.deploymentName}.${versioning.buildId} (${versioning.behavior})`);
     const running = worker.run();
+    if (versioning?.setCurrent) {
+      // tasks reach a versioned worker only through its deployment's current (or ramping) version
+      void setCurrentVersion(connection, settings.namespace, versioning).then(
+        () => console.log(`worker version ${versioning.deploymentName}.${versioning.buildId} is current`),
+        (err: Error) => {
+          console.error(`worker: ${err.message}`);
+          process.exitCode = 1;
+          worker.shutdown();
+        },
+      );
+    }
     onStop(async () => {
+      console.error(`worker: no new work; running activities have ${production.shutdownGrace} ms to finish`);
       worker.shutdown();
       await running;
+      await health?.close();
       await connection.close();
     });
     await running;

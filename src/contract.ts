@@ -72,4 +72,6 @@ export interface TaskMemo {
   owner?: string;
   /** History length after which long tools continue as new. */
   historyLimit?: number;
+  /** The start's summary (masked arguments): continue-as-new carries no summary, so every run shows this in its details. */
+  summary?: string;
 }

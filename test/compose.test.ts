@@ -37,8 +37,11 @@ function composeEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function runCompose(cmd: string, args: string[]): SpawnSyncReturns<string> {
-  return spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', env: composeEnv(), timeout: 60_000 });
+/** The database password the file requires (it has no default); the tests set this one. */
+const TEST_PASSWORD = 'compose-test-password';
+
+function runCompose(cmd: string, args: string[], env: NodeJS.ProcessEnv = { POSTGRES_PASSWORD: TEST_PASSWORD }): SpawnSyncReturns<string> {
+  return spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', env: { ...composeEnv(), ...env }, timeout: 60_000 });
 }
 
 function composeGoBinary(): string | undefined {
@@ -195,6 +198,22 @@ function targetPorts(service: Mapping): number[] {
   return asList(service.ports).map((p) => (typeof p === 'string' ? Number(p.split(':').pop()) : Number(asMap(p).target)));
 }
 
+/** The host address of every published port ('' = all interfaces), from either form. */
+function hostIps(service: Mapping): string[] {
+  return asList(service.ports).map((p) => {
+    if (typeof p !== 'string') return String(asMap(p).host_ip ?? '');
+    const parts = p.replace(/\/\w+$/, '').split(':');
+    return parts.length === 3 ? parts[0] : '';
+  });
+}
+
+/** A compose duration ("45s", "1m30s") in ms. */
+function durationMs(value: Node | undefined): number {
+  let ms = 0;
+  for (const [, n, unit] of String(value ?? '').matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) ms += Number(n) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms']!;
+  return ms;
+}
+
 function commandOf(service: Mapping): string[] {
   const cmd = service.command;
   return Array.isArray(cmd) ? cmd.map(String) : typeof cmd === 'string' ? [cmd] : [];
@@ -214,7 +233,7 @@ function resolvedModel(): Mapping {
   return asMap(fromReader);
 }
 
-const REQUIRED_SERVICES = ['postgresql', 'temporal', 'temporal-setup', 'temporal-ui', 'mcp-server', 'worker'];
+const REQUIRED_SERVICES = ['postgresql', 'temporal-schema', 'temporal', 'temporal-setup', 'temporal-ui', 'mcp-server', 'worker'];
 
 describe('docker-compose.yml', () => {
   const title = validator
@@ -233,7 +252,7 @@ describe('docker-compose.yml', () => {
   });
   const svc = (name: string) => asMap(services[name]);
 
-  test(`has the services postgresql, temporal, temporal-setup, temporal-ui, mcp-server and worker (${MODEL_SOURCE})`, () => {
+  test(`has the services postgresql, temporal-schema, temporal, temporal-setup, temporal-ui, mcp-server and worker (${MODEL_SOURCE})`, () => {
     expect(Object.keys(services).sort()).toEqual([...REQUIRED_SERVICES].sort());
   });
 
@@ -254,15 +273,75 @@ describe('docker-compose.yml', () => {
     expect(targetPorts(svc('temporal-ui'))).toContain(8080);
   });
 
-  test('temporal runs on PostgreSQL with a healthcheck, and temporal-setup registers the search attributes', () => {
+  test('temporal runs on PostgreSQL with a healthcheck, and temporal-setup creates the namespace and registers the search attributes', () => {
     expect(envOf(svc('temporal'))).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgresql', DB_PORT: '5432' });
     expect(asMap(svc('temporal').healthcheck).test).toBeTruthy();
     expect(asList(svc('postgresql').volumes).length).toBeGreaterThan(0);
     const script = commandOf(svc('temporal-setup')).join('\n');
+    expect(script).toMatch(/temporal operator namespace create --namespace "\$\$ns" --retention/);
     expect(script).toMatch(/temporal operator search-attribute create/);
-    expect(script).toMatch(/McpTool/);
-    expect(script).toMatch(/McpTaskStatus/);
+    for (const name of ['McpTool', 'McpTaskStatus', 'McpOwner']) expect(script).toMatch(new RegExp(`\\b${name}\\b`));
     expect(script).toMatch(/--type Keyword/);
+  });
+
+  test('the plain server image, after an explicit schema step (admin-tools, same server version) on both databases', () => {
+    const server = String(svc('temporal').image);
+    expect(server).toMatch(/^temporalio\/server:\d+\.\d+\.\d+$/);
+    expect(COMPOSE_TEXT).not.toMatch(/auto-setup/);
+    const version = server.split(':')[1];
+    for (const name of ['temporal-schema', 'temporal-setup']) expect(String(svc(name).image)).toMatch(new RegExp(`^temporalio/admin-tools:${version.replace(/\./g, '\\.')}-`));
+    expect(asMap(asMap(svc('temporal-schema').depends_on).postgresql).condition).toBe('service_healthy');
+    expect(asMap(asMap(svc('temporal').depends_on)['temporal-schema']).condition).toBe('service_completed_successfully');
+    expect(asMap(asMap(svc('temporal-setup').depends_on).temporal).condition).toBe('service_healthy');
+    const script = commandOf(svc('temporal-schema')).join('\n');
+    expect(script).toMatch(/temporal-sql-tool --plugin postgres12 --ep postgresql -p 5432 -u temporal/);
+    for (const step of [/--db "\$\$db" create/, /setup-schema -v 0\.0/, /update-schema -d "\$\$dir"/]) expect(script).toMatch(step);
+    expect(script).toMatch(/for pair in temporal:temporal temporal_visibility:visibility;/);
+    expect(script).toMatch(/\/etc\/temporal\/schema\/postgresql\/v12\/\$\$\{pair##\*:\}\/versioned/);
+    expect(envOf(svc('temporal'))).toMatchObject({ DBNAME: 'temporal', VISIBILITY_DBNAME: 'temporal_visibility' });
+  });
+
+  test('nothing is published on all interfaces: the frontend (7233), the UI (8080) and the endpoint bind 127.0.0.1 only', () => {
+    for (const [name, s] of Object.entries(services)) {
+      for (const ip of hostIps(asMap(s))) expect(`${name}: ${ip}`).toBe(`${name}: 127.0.0.1`);
+    }
+    expect(hostIps(svc('temporal'))).toEqual(['127.0.0.1']);
+    expect(hostIps(svc('temporal-ui'))).toEqual(['127.0.0.1']);
+    expect(svc('postgresql').ports).toBeUndefined();
+    expect(svc('worker').ports).toBeUndefined();
+  });
+
+  test('the database password is required: no default anywhere, and compose refuses to start without it', () => {
+    const uses = COMPOSE_TEXT.match(/\$\{POSTGRES_PASSWORD[^}]*\}/g) ?? [];
+    expect(uses.length).toBe(3);
+    for (const use of uses) expect(use).toMatch(/^\$\{POSTGRES_PASSWORD:\?.+\}$/);
+    const given = new RegExp(`^(${TEST_PASSWORD}|\\$\\{POSTGRES_PASSWORD:\\?.+\\})$`);
+    expect(envOf(svc('postgresql')).POSTGRES_PASSWORD).toMatch(given);
+    expect(envOf(svc('temporal')).POSTGRES_PWD).toMatch(given);
+    expect(envOf(svc('temporal-schema')).SQL_PASSWORD).toMatch(given);
+    if (validator && validator.major >= 2) {
+      const out = runCompose(validator.cmd, [...validator.pre, '-f', COMPOSE_FILE, 'config', '-q'], {});
+      expect(out.status).not.toBe(0);
+      expect(`${out.stdout}${out.stderr}`).toMatch(/required variable POSTGRES_PASSWORD is missing a value: set POSTGRES_PASSWORD/);
+    }
+  });
+
+  test('healthchecks on postgresql, temporal, mcp-server and worker; the worker one asks its /healthz', () => {
+    for (const name of ['postgresql', 'temporal', 'mcp-server', 'worker']) expect(asList(asMap(svc(name).healthcheck).test).length).toBeGreaterThan(0);
+    const env = envOf(svc('worker'));
+    const check = asList(asMap(svc('worker').healthcheck).test).join(' ');
+    expect(check).toContain(`http://127.0.0.1:${env.MCP_HEALTH_PORT}/healthz`);
+    expect(check).toMatch(/r\.ok \? 0 : 1/);
+  });
+
+  test('workers drain on stop: stop_grace_period is longer than the shutdown grace; cache, slots and metrics are set', () => {
+    const env = envOf(svc('worker'));
+    const grace = durationMs(env.MCP_WORKER_SHUTDOWN_GRACE);
+    expect(grace).toBeGreaterThanOrEqual(10_000);
+    // the SDK's force-stop comes 10 s after the grace; compose's SIGKILL must come later still
+    expect(durationMs(svc('worker').stop_grace_period)).toBeGreaterThan(grace + 10_000);
+    expect(env).toMatchObject({ MCP_WORKER_MAX_CACHED_WORKFLOWS: expect.stringMatching(/^\d+$/), MCP_WORKER_MAX_CONCURRENT_ACTIVITIES: expect.stringMatching(/^\d+$/), MCP_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: expect.stringMatching(/^\d+$/) });
+    expect(asList(svc('worker').expose).map(String)).toContain(env.MCP_METRICS_PORT);
   });
 
   test('every pulled image is pinned to a concrete version', () => {
@@ -282,6 +361,7 @@ describe('docker-compose.yml', () => {
     }
     // compose prints $$ escaped again in its output, so the script reads the same both ways
     expect(commandOf(asMap(read['temporal-setup']))).toEqual(commandOf(svc('temporal-setup')));
+    expect(commandOf(asMap(read['temporal-schema']))).toEqual(commandOf(svc('temporal-schema')));
   });
 });
 

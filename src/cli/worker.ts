@@ -1,19 +1,30 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import fs from 'node:fs';
 import { loadDataConverter } from '../temporal/data-converter';
 import { McpTasksPlugin } from '../worker';
 import type { ToolsModule } from './tools-module';
 import { ToolsModuleError } from './tools-module';
+import { type WorkerVersioning, workerDeploymentOptions } from './worker-versioning';
 
 export interface CliWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
   module: ToolsModule;
+  /** Shutdown grace, cache and slot sizes (the `worker` command's settings); SDK defaults without. */
+  tuning?: WorkerTuning;
+  /** Worker Versioning: poll as this Worker Deployment version (see worker-versioning.ts); unversioned without. */
+  versioning?: WorkerVersioning;
 }
 
+/** The Worker.create options that size and stop a production worker (see worker-config.ts). */
+export type WorkerTuning = Pick<
+  WorkerOptions,
+  'shutdownGraceTime' | 'shutdownForceTime' | 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'
+>;
+
 /** The CLI's worker: the tools module's workflows and activities, with McpTasksPlugin. */
-export async function createWorker({ connection, namespace, taskQueue, module }: CliWorkerOptions): Promise<Worker> {
+export async function createWorker({ connection, namespace, taskQueue, module, tuning, versioning }: CliWorkerOptions): Promise<Worker> {
   if (!module.workflowsPath) throw new ToolsModuleError('the tools module exports no `workflowsPath`: the worker needs its workflows');
   return Worker.create({
     connection,
@@ -23,6 +34,8 @@ export async function createWorker({ connection, namespace, taskQueue, module }:
     activities: module.activities ?? {},
     dataConverter: loadDataConverter(),
     plugins: [new McpTasksPlugin({ tools: module.tools })],
+    ...tuning,
+    ...(versioning ? { workerDeploymentOptions: workerDeploymentOptions(versioning) } : {}),
   });
 }
 

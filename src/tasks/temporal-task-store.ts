@@ -95,7 +95,7 @@ export class TemporalTaskStore {
   async start(input: StartTaskInput): Promise<TaskSnapshot> {
     const taskId = mintTaskId();
     const owner = this.owners.hash(input.owner);
-    const memo: TaskMemo = { tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner, historyLimit: this.opts.historyLimit };
+    const memo: TaskMemo = { tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner, historyLimit: this.opts.historyLimit, summary: input.summary };
     try {
       const handle = await this.bounded(() =>
         this.client.workflow.start(input.workflowType, {
@@ -217,8 +217,9 @@ export class TemporalTaskStore {
       const why = whyResponseDoesNotFit(pending[key], answer);
       if (why) throw new InputResponseError(key, why);
     }
-    if (Object.keys(answers).length > 0) await this.toRunning(taskId, (h) => h.signal(inputResponsesSignal, answers));
-    return task;
+    if (Object.keys(answers).length === 0) return task;
+    const delivered = await this.toRunning(taskId, (h) => h.signal(inputResponsesSignal, answers));
+    return delivered ? task : this.read(taskId, principal); // it closed meanwhile: its closed state, not the stale one
   }
 
   /**
@@ -252,12 +253,14 @@ export class TemporalTaskStore {
     return task;
   }
 
-  /** Sends to a running workflow; one that closed in the meantime answers NotFound, which is fine. */
-  private async toRunning(taskId: string, send: (h: WorkflowHandle) => Promise<void>): Promise<void> {
+  /** Sends to a running workflow; false when it closed in the meantime (Temporal answers NotFound). */
+  private async toRunning(taskId: string, send: (h: WorkflowHandle) => Promise<void>): Promise<boolean> {
     try {
       await this.bounded(() => send(this.client.workflow.getHandle(taskId)));
+      return true;
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
+      return false;
     }
   }
 

@@ -3,11 +3,25 @@ import { logger } from '../logging';
 
 let runtimeInstalled = false;
 
-/** Our CLI stops the worker itself (in order: MCP endpoint, worker, dev server), so the SDK must not. */
-export function installWorkerRuntime(): void {
-  if (runtimeInstalled) return;
+export interface WorkerRuntimeOptions {
+  /** `host:port` of a Prometheus endpoint (GET /metrics) for the SDK's metrics; none by default. */
+  metricsBindAddress?: string;
+}
+
+/**
+ * Installs the process's Temporal runtime, once: our log bridge, no signal handling (our CLI
+ * stops the worker itself, in order: MCP endpoint, worker, dev server), and SDK metrics on a
+ * Prometheus endpoint when asked. The runtime exists once per process, so a caller with options
+ * must come first; a later call with options that cannot be honoured any more throws.
+ */
+export function installWorkerRuntime(options: WorkerRuntimeOptions = {}): void {
+  if (runtimeInstalled) {
+    if (options.metricsBindAddress) throw new Error('the Temporal runtime is already installed: metrics must be asked for before the first worker connection');
+    return;
+  }
   const level = logger.level === 'trace' ? 'TRACE' : (logger.level.toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR');
-  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger(level, toJsonLog) });
+  const telemetry = options.metricsBindAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: options.metricsBindAddress } } } } : {};
+  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger(level, toJsonLog), ...telemetry });
   runtimeInstalled = true;
 }
 

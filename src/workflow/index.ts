@@ -2,6 +2,16 @@
  * `mcp-temporal-tasks/workflow`: what a tool's workflow code uses. Workflow-safe only: nothing
  * here pulls Node or the MCP SDK into the workflow bundle.
  */
-export { continueAsNewIfNeeded, elicit, protocolError, requestInput, requestInputs, setStatusMessage, textResult } from './runtime';
+export {
+  continueAsNewIfNeeded,
+  elicit,
+  type InputOptions,
+  InputTimeoutError,
+  protocolError,
+  requestInput,
+  requestInputs,
+  setStatusMessage,
+  textResult,
+} from './runtime';
 export { Compensations, withCompensation } from './compensation';
 export * from '../contract';

@@ -20,6 +20,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { Duration } from '@temporalio/common';
 import {
   type CallToolResult,
   type ElicitResult,
@@ -38,6 +39,9 @@ import {
 
 interface RuntimeState {
   progress: TaskProgress;
+  /** What the memo (and McpTaskStatus) holds: progress is written at most once per activation. */
+  written: TaskProgress;
+  flushPending: boolean;
   responses: Map<string, unknown>;
   usedKeys: Set<string>;
 }
@@ -54,8 +58,11 @@ let state: RuntimeState | undefined;
 /** Installs the handlers once per workflow run; every helper below calls it. */
 function runtime(carry?: RuntimeCarry): RuntimeState {
   if (state) return state;
+  const progress = carry?.progress ?? { status: 'working', lastUpdatedAt: now(), inputRequests: {} };
   const s: RuntimeState = {
-    progress: carry?.progress ?? { status: 'working', lastUpdatedAt: now(), inputRequests: {} },
+    progress,
+    written: progress,
+    flushPending: false,
     responses: new Map(Object.entries(carry?.responses ?? {})),
     usedKeys: new Set(carry?.usedKeys ?? []),
   };
@@ -79,12 +86,29 @@ export function setStatusMessage(message: string): void {
  * Asks the client for input during the task and waits for the answer (any duration).
  * Keys are unique for the task's whole life.
  */
-export async function requestInput<R = unknown>(key: string, request: InputRequest): Promise<R> {
-  return (await requestInputs({ [key]: request }))[key] as R;
+export async function requestInput<R = unknown>(key: string, request: InputRequest, opts: InputOptions = {}): Promise<R> {
+  return (await requestInputs({ [key]: request }, opts))[key] as R;
 }
 
-/** Asks several questions at once; resolves when all are answered (partial answers keep waiting). */
-export async function requestInputs(requests: Record<string, InputRequest>): Promise<Record<string, unknown>> {
+export interface InputOptions {
+  /** Withdraw the requests after this long (ms or a duration string); the wait then throws InputTimeoutError. */
+  timeout?: Duration;
+}
+
+/** The input requests were withdrawn unanswered after their timeout. */
+export class InputTimeoutError extends Error {
+  readonly name = 'InputTimeoutError';
+  constructor(readonly keys: string[]) {
+    super(`no answer for ${keys.join(', ')} in time`);
+  }
+}
+
+/**
+ * Asks several questions at once; resolves when all are answered (partial answers keep waiting).
+ * Requests still unanswered when the wait ends otherwise (a timeout, a cancelled scope) are
+ * withdrawn: their keys leave inputRequests and a late answer is ignored as not outstanding.
+ */
+export async function requestInputs(requests: Record<string, InputRequest>, opts: InputOptions = {}): Promise<Record<string, unknown>> {
   const s = runtime();
   const keys = Object.keys(requests);
   // a key still pending from before a continue-as-new is waited on, not asked again
@@ -95,24 +119,40 @@ export async function requestInputs(requests: Record<string, InputRequest>): Pro
   }
   if (fresh.length) publishInputs({ ...s.progress.inputRequests, ...Object.fromEntries(fresh.map((k) => [k, requests[k]])) });
   const answers: Record<string, unknown> = {};
-  while (keys.some((k) => !(k in answers))) {
-    await condition(() => keys.some((k) => !(k in answers) && s.responses.has(k)));
-    const rest = { ...s.progress.inputRequests };
-    for (const k of keys) {
-      if (!(k in answers) && s.responses.has(k)) {
+  const unanswered = () => keys.filter((k) => !(k in answers));
+  try {
+    while (unanswered().length > 0) {
+      const answered = () => unanswered().some((k) => s.responses.has(k));
+      const arrived = opts.timeout === undefined ? (await condition(answered), true) : await condition(answered, opts.timeout);
+      if (!arrived) throw new InputTimeoutError(unanswered());
+      for (const k of unanswered()) {
+        if (!s.responses.has(k)) continue;
         answers[k] = s.responses.get(k);
         s.responses.delete(k);
-        delete rest[k];
       }
+      publishInputs(without(s.progress.inputRequests, Object.keys(answers)));
     }
-    publishInputs(rest);
+  } finally {
+    if (unanswered().length > 0) publishInputs(without(s.progress.inputRequests, unanswered())); // withdrawn
   }
   return answers;
 }
 
-/** A form elicitation: the common case of requestInput. */
-export function elicit(key: string, message: string, requestedSchema: RequestedSchema): Promise<ElicitResult> {
-  return requestInput<ElicitResult>(key, { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } });
+function without<V>(record: Record<string, V>, keys: string[]): Record<string, V> {
+  return Object.fromEntries(Object.entries(record).filter(([k]) => !keys.includes(k)));
+}
+
+/**
+ * A form elicitation: the common case of requestInput. With a timeout, an unanswered request
+ * is withdrawn and reads as the client's `cancel`.
+ */
+export async function elicit(key: string, message: string, requestedSchema: RequestedSchema, opts: InputOptions = {}): Promise<ElicitResult> {
+  try {
+    return (await requestInputs({ [key]: { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } } }, opts))[key] as ElicitResult;
+  } catch (err) {
+    if (err instanceof InputTimeoutError) return { action: 'cancel' };
+    throw err;
+  }
 }
 
 /** Ends the task as `failed` with this JSON-RPC error (a protocol-level failure, not a tool error). */
@@ -129,15 +169,29 @@ function publishInputs(inputRequests: Record<string, InputRequest>): void {
   publish({ ...runtime().progress, status, inputRequests });
 }
 
+/**
+ * Progress is current at once for the query; the memo gets it at the end of the activation, so
+ * many messages set in one go write one history event, and a repeated one writes none.
+ */
 function publish(progress: Omit<TaskProgress, 'lastUpdatedAt'>): void {
   const s = runtime();
-  if (sameProgress(s.progress, progress)) return; // a repeated message writes no history
-  const previousStatus = s.progress.status;
+  if (sameProgress(s.progress, progress)) return;
   s.progress = { ...progress, lastUpdatedAt: now() };
+  if (s.flushPending) return;
+  s.flushPending = true;
+  void Promise.resolve().then(flushProgress);
+}
+
+/** Writes pending progress to the memo, the UI's current details and McpTaskStatus. */
+function flushProgress(): void {
+  const s = runtime();
+  s.flushPending = false;
+  if (sameProgress(s.written, s.progress)) return;
+  const previousStatus = s.written.status;
+  s.written = s.progress;
   upsertMemo({ [PROGRESS_MEMO_KEY]: s.progress });
   log.info('task progress', { status: s.progress.status, statusMessage: s.progress.statusMessage, waitingFor: Object.keys(s.progress.inputRequests) });
   setCurrentDetails(describeProgress(s.progress));
-  // The search attribute exists only where the server registered it and set it at start.
   if (previousStatus !== s.progress.status) recordStatus(s.progress.status);
 }
 
@@ -148,7 +202,8 @@ function sameProgress(a: Omit<TaskProgress, 'lastUpdatedAt'>, b: Omit<TaskProgre
 
 function describeProgress(p: TaskProgress): string {
   const waiting = Object.keys(p.inputRequests);
-  const lines = [`**${p.status}**${p.statusMessage ? `: ${p.statusMessage}` : ''}`];
+  const summary = (workflowInfo().memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.summary;
+  const lines = [...(summary ? [summary] : []), `**${p.status}**${p.statusMessage ? `: ${p.statusMessage}` : ''}`];
   if (waiting.length) lines.push(`waiting for input: ${waiting.join(', ')}`);
   return lines.join('\n\n');
 }
@@ -166,6 +221,7 @@ export async function continueAsNewIfNeeded<A>(nextArgs: A): Promise<void> {
   const info = workflowInfo();
   const limit = (info.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.historyLimit ?? DEFAULT_HISTORY_LIMIT;
   if (info.historyLength < limit && !info.continueAsNewSuggested) return;
+  flushProgress();
   const s = runtime();
   const carry: RuntimeCarry = { progress: s.progress, responses: Object.fromEntries(s.responses), usedKeys: [...s.usedKeys] };
   // memo (task metadata, progress) and search attributes go along explicitly
@@ -190,8 +246,10 @@ export async function runAsTask(run: () => Promise<unknown>, carry?: RuntimeCarr
   let result: unknown;
   try {
     result = await run();
+    flushProgress();
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err; // the next run goes on with the same task
+    flushProgress();
     recordStatus(isCancellation(err) ? 'cancelled' : 'failed');
     throw asWorkflowFailure(err);
   }

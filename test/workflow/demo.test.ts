@@ -7,27 +7,45 @@ import type { DeprovisionStepInput, ProvisionStepInput } from '../../examples/de
 import { MCP_TASK_STATUS } from '../../src/contract';
 import { accept, demo, type Harness, historyEventTypes, startHarness } from './env';
 
-/** Every activity call, per task: ['provision', step] / ['deprovision', step]. */
-const calls = new Map<string, Array<[string, number]>>();
-const record = (key: string, entry: [string, number]) => {
-  const taskId = key.split(':')[0];
-  calls.set(taskId, [...(calls.get(taskId) ?? []), entry]);
+/** Per task: every activity call in order, and the steps whose effect is in place. */
+interface Ledger {
+  calls: Array<[string, number]>;
+  applied: Set<number>;
+  /** The steps whose effect an undo removed, in order. */
+  undone: number[];
+}
+const ledgers = new Map<string, Ledger>();
+const ledger = (idempotencyKey: string): Ledger => {
+  const taskId = idempotencyKey.split(':')[0];
+  if (!ledgers.has(taskId)) ledgers.set(taskId, { calls: [], applied: new Set(), undone: [] });
+  return ledgers.get(taskId)!;
 };
-/** Steps that block until cancelled (the rest finish at once). */
-const blockingSteps = new Set<number>();
+
+/** How a step in flight meets a cancel: it gives up (no effect) or it finishes anyway (effect). */
+const inFlight = new Map<number, 'gives-up' | 'finishes-anyway'>();
 
 const activities = {
   async provisionStep(input: ProvisionStepInput): Promise<void> {
-    record(input.idempotencyKey, ['provision', input.step]);
-    if (!blockingSteps.has(input.step)) return;
-    const ctx = Context.current();
-    for (;;) {
-      ctx.heartbeat();
-      await ctx.sleep(100); // throws once the workflow cancels it
+    const l = ledger(input.idempotencyKey);
+    l.calls.push(['provision', input.step]);
+    const mode = inFlight.get(input.step);
+    if (mode) {
+      const ctx = Context.current();
+      // heartbeats until the cancel arrives: ctx.sleep then throws a CancelledFailure
+      const cancelled = await (async () => {
+        for (;;) {
+          ctx.heartbeat();
+          await ctx.sleep(100);
+        }
+      })().catch((err: unknown) => err);
+      if (mode === 'gives-up') throw cancelled;
     }
+    l.applied.add(input.step);
   },
   async deprovisionStep(input: DeprovisionStepInput): Promise<void> {
-    record(input.idempotencyKey, ['deprovision', input.step]);
+    const l = ledger(input.idempotencyKey);
+    l.calls.push(['deprovision', input.step]);
+    if (l.applied.delete(input.step)) l.undone.push(input.step);
   },
 };
 
@@ -41,7 +59,7 @@ afterAll(async () => {
   await h?.teardown();
 });
 
-beforeEach(() => blockingSteps.clear());
+beforeEach(() => inFlight.clear());
 
 async function approveWith(answer: unknown) {
   const taskId = await h.startTask(demo.approveExpenseTool, { amount: 120, description: 'conference' });
@@ -75,27 +93,45 @@ describe('provisionEnvironment', () => {
     const taskId = await h.startTask(demo.provisionEnvironmentTool, { name: 'qa', steps: 3, stepMs: 0 });
     const done = await h.waitFor(taskId, (t) => t.state.status === 'completed');
     expect(done.state).toMatchObject({ result: { content: [{ type: 'text', text: 'Environment qa provisioned in 3 steps.' }] } });
-    expect(done.statusMessage).toBeUndefined(); // a finished task carries no statusMessage
-    expect(calls.get(taskId)).toEqual([['provision', 1], ['provision', 2], ['provision', 3]]);
+    expect(ledgers.get(taskId)?.calls).toEqual([['provision', 1], ['provision', 2], ['provision', 3]]);
+    expect([...ledgers.get(taskId)!.applied]).toEqual([1, 2, 3]);
   });
 
-  test('a cancel mid-way undoes exactly the finished steps, newest first', async () => {
-    blockingSteps.add(3);
+  /** Starts 5 steps, cancels while step 3 is in flight, and waits for the workflow to end. */
+  async function cancelDuringStep3(): Promise<Ledger> {
     const taskId = await h.startTask(demo.provisionEnvironmentTool, { name: 'staging', steps: 5, stepMs: 0 });
     const busy = await h.waitFor(taskId, (t) => t.statusMessage?.startsWith('step 3/5') ?? false);
     expect(busy.state.status).toBe('working');
     expect(busy.statusMessage).toBe('step 3/5: provisioning compute for staging');
+    await h.waitFor(taskId, () => ledgers.get(taskId)?.calls.length === 3); // step 3's activity is running
 
     await h.store.cancel(taskId);
     expect((await h.store.read(taskId))?.state.status).toBe('cancelled');
     await expect(h.handle(taskId).result()).rejects.toThrow();
-
-    // steps 1 and 2 finished and are undone; 3 was interrupted, 4 and 5 never started
-    expect(calls.get(taskId)).toEqual([['provision', 1], ['provision', 2], ['provision', 3], ['deprovision', 2], ['deprovision', 1]]);
     expect((await h.store.read(taskId))?.state).toEqual({ status: 'cancelled' });
     const description = await h.handle(taskId).describe();
     expect(description.status.name).toBe('CANCELLED');
     expect(description.typedSearchAttributes.get(MCP_TASK_STATUS)).toBe('cancelled');
+    const l = ledgers.get(taskId)!;
+    // steps 4 and 5 never started; undos run newest first
+    expect(l.calls.filter(([kind]) => kind === 'provision')).toEqual([['provision', 1], ['provision', 2], ['provision', 3]]);
+    const undoOrder = l.calls.filter(([kind]) => kind === 'deprovision').map(([, step]) => step);
+    expect(undoOrder).toEqual([...undoOrder].sort((a, b) => b - a));
+    return l;
+  }
+
+  test('a cancel mid-way undoes exactly the finished steps (the one in flight gave up)', async () => {
+    inFlight.set(3, 'gives-up');
+    const l = await cancelDuringStep3();
+    expect(l.undone).toEqual([2, 1]);
+    expect(l.applied.size).toBe(0);
+  });
+
+  test('a step that finishes despite the cancel is undone too', async () => {
+    inFlight.set(3, 'finishes-anyway');
+    const l = await cancelDuringStep3();
+    expect(l.undone).toEqual([3, 2, 1]);
+    expect(l.applied.size).toBe(0);
   });
 });
 

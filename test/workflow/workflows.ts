@@ -5,8 +5,8 @@
 import { condition } from '@temporalio/workflow';
 import { type CallToolResult, continueAsNewIfNeeded, type InputRequest, protocolError, requestInput, setStatusMessage, textResult } from 'mcp-temporal-tasks/workflow';
 
-export * from '../../examples/demo/workflows';
-export * from '../fixtures/conformance/workflows';
+// the demo's workflows, the conformance fixtures and the process tests' own
+export * from '../fixtures/workflows';
 
 const question = (message: string): InputRequest => ({
   method: 'elicitation/create',

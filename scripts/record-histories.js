@@ -1,0 +1,390 @@
+#!/usr/bin/env node
+// Records the workflow histories that test/replay.test.ts replays (`node scripts/record-histories.js`,
+// after a build). It starts a real Temporal dev server (temp SQLite, free ports), a CLI worker and
+// a CLI serve with the tests' tools module (demo tools + fixtures), drives each scenario through
+// MCP JSON-RPC over HTTP, waits for each workflow to close and writes every run's history to
+// test/histories/<name>.json as { scenario, tool, workflowId, runId, history } where `history` is
+// Temporal's proto JSON (what the Temporal UI and `temporal workflow show -o json` give, and what
+// the SDK's historyToJSON writes). historyToJSON itself is not used: in this install
+// @temporalio/common and @temporalio/proto each carry their own copy of protobufjs 8, so its
+// `instanceof Type` check fails ("type must be a Type"); the same protojson from the copy that
+// @temporalio/proto uses works, whichever way npm lays the copies out.
+//
+// Re-record only for a change that no running task can see (e.g. before the first release of a
+// runtime change). A change to a shipped command sequence goes behind patched() instead, and the
+// old histories must keep replaying: see docs/production.md, "Deploying without breaking running tasks".
+'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { Client, Connection } = require('@temporalio/client');
+const proto = require('@temporalio/proto');
+const { patchProtobufRoot } = require('@temporalio/proto/lib/patch-protobuf-root');
+
+const ROOT = path.resolve(__dirname, '..');
+const OUT = path.join(ROOT, 'test', 'histories');
+const TOOLS_MODULE = 'build/test/fixtures/index.js';
+const PROTOCOL = '2026-07-28';
+const TASKS = 'io.modelcontextprotocol/tasks';
+/** Small enough that collect_approvals continues as new between approvers (the server's minimum is 10). */
+const HISTORY_LIMIT = 10;
+
+const { startDevServer } = require(path.join(ROOT, 'dist/temporal/dev-server'));
+const { inputResponsesSignal } = require(path.join(ROOT, 'dist/contract'));
+
+const accept = (content) => ({ action: 'accept', content });
+
+/** Each scenario drives one task to its end; `expect` checks the final task so a recording is what it says. */
+const SCENARIOS = [
+  {
+    name: 'wait_and_echo-completed',
+    about: 'wait_and_echo: status message, a durable timer, completed',
+    tool: 'wait_and_echo',
+    args: { text: 'hello', seconds: 1 },
+    expect: (t) => t.status === 'completed',
+  },
+  {
+    name: 'approve_expense-approved',
+    about: 'approve_expense: a form elicitation answered accept/approved, completed',
+    tool: 'approve_expense',
+    args: { amount: 42.5, description: 'books' },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
+      await mcp.update(taskId, { approval: accept({ approved: true, comment: 'fine' }) });
+    },
+    expect: (t) => t.status === 'completed' && /was approved/.test(t.result.content[0].text),
+  },
+  {
+    name: 'approve_expense-declined',
+    about: 'approve_expense: the elicitation declined, completed with isError',
+    tool: 'approve_expense',
+    args: { amount: 9000, description: 'a boat' },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
+      await mcp.update(taskId, { approval: { action: 'decline' } });
+    },
+    expect: (t) => t.status === 'completed' && t.result.isError === true,
+  },
+  {
+    name: 'approve_expense-unknown-key-ignored',
+    about: 'runtime: an answer to a key never asked (sent straight to Temporal, past the server) is ignored; then the real answer',
+    tool: 'approve_expense',
+    args: { amount: 7, description: 'coffee' },
+    async drive(mcp, taskId, client) {
+      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
+      // the server drops keys not outstanding; a raw signal reaches the runtime's own check
+      await client.workflow.getHandle(taskId).signal(inputResponsesSignal, { 'never-asked': accept({ approved: true }) });
+      await sleep(500);
+      const still = await mcp.get(taskId);
+      if (still.status !== 'input_required') throw new Error(`unknown key changed the task: ${still.status}`);
+      await mcp.update(taskId, { approval: accept({ approved: true }) });
+    },
+    expect: (t) => t.status === 'completed' && /was approved/.test(t.result.content[0].text),
+  },
+  {
+    name: 'provision_environment-completed',
+    about: 'provision_environment: every step activity, completed',
+    tool: 'provision_environment',
+    args: { name: 'prod', steps: 3, stepMs: 100 },
+    expect: (t) => t.status === 'completed',
+  },
+  {
+    name: 'provision_environment-cancelled-mid-step',
+    about: 'provision_environment: cancelled while step 2 runs; the step in flight settles, then steps 2 and 1 are undone',
+    tool: 'provision_environment',
+    args: { name: 'staging', steps: 3, stepMs: 3000 },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => /step 2\/3/.test(t.statusMessage ?? ''));
+      await sleep(700);
+      await mcp.cancel(taskId);
+    },
+    expect: (t) => t.status === 'cancelled',
+    check: (events) => {
+      const undone = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deprovisionStep').length;
+      if (undone !== 2) throw new Error(`expected 2 deprovisionStep activities, got ${undone}`);
+    },
+  },
+  {
+    name: 'collect_approvals-continued-as-new',
+    about: `collect_approvals with a ${HISTORY_LIMIT}-event history limit: continues as new while a question is pending; every run of the chain`,
+    tool: 'collect_approvals',
+    args: { approvers: ['ann', 'bob', 'cy'] },
+    async drive(mcp, taskId) {
+      for (let i = 0; i < 3; i++) {
+        await mcp.waitFor(taskId, (t) => t.status === 'input_required' && `approval-${i}` in (t.inputRequests ?? {}));
+        await sleep(300); // let the run reach continueAsNewIfNeeded with the question pending
+        await mcp.update(taskId, { [`approval-${i}`]: accept({ approved: true }) });
+      }
+    },
+    expect: (t) => t.status === 'completed' && /Approved by all 3/.test(t.result.content[0].text),
+    minRuns: 2,
+  },
+  {
+    name: 'export_report-small',
+    about: 'export_report: a small CSV result, completed',
+    tool: 'export_report',
+    args: { rows: 20 },
+    expect: (t) => t.status === 'completed',
+  },
+  {
+    name: 'export_report-oversized',
+    about: 'runtime: a result over the payload limit fails the task with a typed protocol error',
+    tool: 'export_report',
+    args: { rows: 100_000 },
+    expect: (t) => t.status === 'failed',
+  },
+  {
+    name: 'multi_input-partial-answers',
+    about: 'runtime: two questions at once, answered one at a time (partial answer keeps it input_required)',
+    tool: 'multi_input',
+    args: {},
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => Object.keys(t.inputRequests ?? {}).length === 2);
+      await mcp.update(taskId, { first: accept({ name: 'a' }) });
+      await mcp.waitFor(taskId, (t) => t.status === 'input_required' && Object.keys(t.inputRequests ?? {}).join() === 'second');
+      await mcp.update(taskId, { second: accept({ name: 'b' }) });
+    },
+    expect: (t) => t.status === 'completed' && t.result.content[0].text === 'Received 2 inputs',
+  },
+  {
+    name: 'protocol_error_job-failed',
+    about: 'runtime: protocolError() ends the task failed with a JSON-RPC error',
+    tool: 'protocol_error_job',
+    args: {},
+    expect: (t) => t.status === 'failed',
+  },
+  {
+    name: 'broken_job-failed',
+    about: "runtime: a TypeError in the tool's code fails the workflow (not a retried workflow task)",
+    tool: 'broken_job',
+    args: {},
+    expect: (t) => t.status === 'failed',
+  },
+  {
+    name: 'test_tool_with_task-completed',
+    about: 'test_tool_with_task: the input round before the task exists, then a timer, completed',
+    tool: 'test_tool_with_task',
+    args: {},
+    async create(mcp) {
+      const first = await mcp.call('tools/call', { name: 'test_tool_with_task', arguments: {} });
+      if (first.resultType !== 'input_required') throw new Error(`expected input_required, got ${first.resultType}`);
+      return mcp.call('tools/call', { name: 'test_tool_with_task', arguments: {}, inputResponses: { user_name: accept({ name: 'Ann' }) } });
+    },
+    expect: (t) => t.status === 'completed' && t.result.content[0].text === 'Hello, Ann!',
+  },
+];
+
+async function main() {
+  const stack = [];
+  const stopAll = async () => {
+    for (const stop of stack.reverse()) await stop().catch((err) => console.error('stop:', err.message));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => stopAll().finally(() => process.exit(130)));
+  try {
+    const dbDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-record-'));
+    stack.push(async () => fs.rmSync(dbDir, { recursive: true, force: true }));
+    const server = await startDevServer({ dbFile: path.join(dbDir, 'temporal.db'), host: '127.0.0.1', port: await freePort(), uiPort: await freePort(), namespace: 'default' });
+    stack.push(() => server.stop());
+    console.log(`Temporal dev server on ${server.address}`);
+    const connection = await Connection.connect({ address: server.address });
+    stack.push(() => connection.close());
+    const client = new Client({ connection, namespace: 'default' });
+
+    const env = { TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default', MCP_TOOLS_MODULE: TOOLS_MODULE, MCP_LOG_LEVEL: 'warn' };
+    const worker = spawnCli(['worker'], env);
+    stack.push(() => worker.stop());
+    const serve = spawnCli(['serve', '--port', '0', '--history-limit', String(HISTORY_LIMIT)], env);
+    stack.push(() => serve.stop());
+    const [, url] = await serve.waitFor(/MCP endpoint: (\S+)/);
+    await worker.waitFor(/worker polling task queue/);
+    const mcp = mcpClient(url);
+
+    fs.mkdirSync(OUT, { recursive: true });
+    if (!process.env.RECORD_ONLY) for (const old of fs.readdirSync(OUT).filter((f) => f.endsWith('.json'))) fs.rmSync(path.join(OUT, old));
+    const index = [];
+    // RECORD_ONLY=name,name records only those (for debugging a scenario: nothing is deleted then)
+    const only = process.env.RECORD_ONLY?.split(',');
+    for (const scenario of SCENARIOS.filter((s) => !only || only.includes(s.name))) {
+      const started = Date.now();
+      const created = scenario.create
+        ? await scenario.create(mcp)
+        : await mcp.call('tools/call', { name: scenario.tool, arguments: scenario.args });
+      if (created.resultType !== 'task' || !created.taskId) throw new Error(`${scenario.name}: no task created: ${JSON.stringify(created)}`);
+      const taskId = created.taskId;
+      if (scenario.drive) await scenario.drive(mcp, taskId, client);
+      const final = await mcp.waitFor(taskId, (t) => ['completed', 'failed', 'cancelled'].includes(t.status), 60_000).catch(async (err) => {
+        const runs = await allRuns(client, taskId);
+        const dump = path.join(os.tmpdir(), `${scenario.name}-${Date.now()}.json`);
+        fs.writeFileSync(dump, JSON.stringify(runs.map((r) => JSON.parse(r.json)), null, 1));
+        throw new Error(`${scenario.name}: ${err.message}; its runs' histories so far: ${dump}`);
+      });
+      if (!scenario.expect(final)) throw new Error(`${scenario.name}: unexpected final task ${JSON.stringify(final).slice(0, 500)}`);
+      const runs = await closedRuns(client, taskId);
+      if (runs.length < (scenario.minRuns ?? 1)) throw new Error(`${scenario.name}: ${runs.length} run(s), expected at least ${scenario.minRuns}`);
+      scenario.check?.(runs.flatMap((r) => JSON.parse(r.json).events));
+      runs.forEach((run, i) => {
+        const file = runs.length === 1 ? `${scenario.name}.json` : `${scenario.name}.run${i + 1}.json`;
+        const record = { scenario: scenario.about, tool: scenario.tool, workflowId: taskId, runId: run.runId, run: runs.length === 1 ? undefined : `${i + 1}/${runs.length}`, history: JSON.parse(run.json) };
+        fs.writeFileSync(path.join(OUT, file), JSON.stringify(record, null, 1) + '\n');
+        index.push(`- \`${file}\`: ${scenario.about}${runs.length > 1 ? ` (run ${i + 1} of ${runs.length})` : ''}; ${record.history.events.length} events, ${final.status}`);
+      });
+      console.log(`${scenario.name}: ${final.status}, ${runs.length} run(s), ${Date.now() - started} ms`);
+    }
+    if (!only) fs.writeFileSync(path.join(OUT, 'README.md'), readme(index));
+    console.log(`wrote ${index.length} histories to ${path.relative(ROOT, OUT)}`);
+  } finally {
+    await stopAll();
+  }
+}
+
+/**
+ * Every run of the task's workflow, oldest first, once closed: the latest run, then back along
+ * continuedExecutionRunId (continue-as-new keeps the workflow id = taskId).
+ */
+async function closedRuns(client, workflowId) {
+  await client.workflow.getHandle(workflowId).result().catch(() => undefined); // closed, however it ended
+  return allRuns(client, workflowId);
+}
+
+async function allRuns(client, workflowId) {
+  const runs = [];
+  let runId = (await client.workflow.getHandle(workflowId).describe()).runId;
+  while (runId) {
+    const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+    runs.unshift({ runId, json: JSON.stringify(protoJson.toJson(HISTORY_TYPE, proto.temporal.api.history.v1.History.fromObject(history))) });
+    runId = history.events[0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+  }
+  return runs;
+}
+
+function readme(index) {
+  return `# Recorded task histories
+
+Replayed by \`test/replay.test.ts\` with the SDK's replayer and the worker's own workflow code and
+interceptors (McpTasksPlugin): a change that alters the command sequence of a shipped workflow
+(the task runtime's or a tool's) fails there with a nondeterminism error. Such a change goes
+behind \`patched()\`; see docs/production.md, "Deploying without breaking running tasks".
+
+Recorded by \`node scripts/record-histories.js\` (after a build) against a real dev server,
+a CLI worker and a CLI serve (history limit ${HISTORY_LIMIT}), driven over MCP:
+
+${index.join('\n')}
+`;
+}
+
+function mcpClient(url) {
+  let id = 1;
+  const client = {
+    async call(method, params = {}) {
+      const name = params.taskId ?? params.name;
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': PROTOCOL,
+          'mcp-method': method,
+          ...(name !== undefined ? { 'mcp-name': String(name) } : {}),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: id++,
+          method,
+          params: {
+            ...params,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': PROTOCOL,
+              'io.modelcontextprotocol/clientInfo': { name: 'record-histories', version: '1.0.0' },
+              'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
+            },
+          },
+        }),
+      });
+      const text = await res.text();
+      const body = text.startsWith('{')
+        ? JSON.parse(text)
+        : text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5))).pop();
+      if (body?.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`);
+      return body.result;
+    },
+    get: (taskId) => client.call('tasks/get', { taskId }),
+    update: (taskId, inputResponses) => client.call('tasks/update', { taskId, inputResponses }),
+    cancel: (taskId) => client.call('tasks/cancel', { taskId }),
+    async waitFor(taskId, until, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const task = await client.get(taskId);
+        if (until(task)) return task;
+        if (Date.now() > deadline) throw new Error(`task ${taskId} still ${task.status} (${task.statusMessage ?? ''}) after ${timeoutMs} ms`);
+        await sleep(100);
+      }
+    },
+  };
+  return client;
+}
+
+function spawnCli(args, env) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const waiters = new Set();
+  const onData = (d) => {
+    out += d.toString();
+    for (const w of waiters) w();
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exited = new Promise((resolve) => child.once('exit', (code) => {
+    for (const w of waiters) w();
+    resolve(code);
+  }));
+  return {
+    waitFor(pattern, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => done(new Error(`timed out waiting for ${pattern}:\n${out}`)), timeoutMs);
+        const done = (err, m) => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          err ? reject(err) : resolve(m);
+        };
+        const check = () => {
+          const m = out.match(pattern);
+          if (m) done(undefined, m);
+          else if (child.exitCode !== null || child.signalCode !== null) done(new Error(`${args[0]} exited before ${pattern}:\n${out}`));
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** protobufjs's protojson from the copy @temporalio/proto uses, and the History type of that copy. */
+const protoJson = require(require.resolve('protobufjs/ext/protojson', { paths: [path.dirname(require.resolve('@temporalio/proto/package.json'))] }));
+const HISTORY_TYPE = patchProtobufRoot(proto).lookupType('temporal.api.history.v1.History');
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,105 @@
+import * as z from 'zod';
+import type { Command } from 'commander';
+import { ConfigError } from '../config';
+
+/**
+ * The production settings of `worker`: shutdown grace, cache and slot sizes, the Prometheus
+ * endpoint and the health endpoint. Flags win over the environment; a bad value is refused
+ * with the flag and the variable named (the CLI exits 2, like every configuration error).
+ */
+
+/** `30s`, `2m`, `1.5h`, `500ms`, or a bare number of milliseconds. */
+const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+const duration = z
+  .union([z.number(), z.string()])
+  .transform((value, ctx) => {
+    const m = DURATION.exec(String(value).trim());
+    if (!m) {
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not a duration (e.g. 30s, 2m, 500ms)` });
+      return z.NEVER;
+    }
+    return Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? 'ms') as keyof typeof UNIT_MS]);
+  })
+  .pipe(z.number().int().min(0).max(24 * 3_600_000));
+
+const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const port = (min: number) => z.coerce.number().int().min(min).max(65_535).optional();
+
+export const WorkerConfigSchema = z.object({
+  /** How long running activities may finish after SIGTERM before they are cancelled. */
+  shutdownGrace: duration.default(30_000),
+  /** Workflows kept in memory between workflow tasks (0: none, every task replays its history). */
+  maxCachedWorkflows: count(0, 100_000).default(500),
+  /** Activities this worker runs at once. */
+  maxConcurrentActivities: count(1, 10_000).default(50),
+  /** Workflow tasks this worker runs at once; the SDK needs 2 or more while workflows are cached. */
+  maxConcurrentWorkflowTasks: count(2, 10_000).default(20),
+  /** Prometheus endpoint of the SDK's metrics (GET /metrics); off unless a port is given. */
+  metricsPort: port(1),
+  metricsHost: z.string().min(1).default('127.0.0.1'),
+  /** Health endpoint (GET /healthz); off unless a port is given; 0 picks a free one. */
+  healthPort: port(0),
+  healthHost: z.string().min(1).default('127.0.0.1'),
+});
+export type WorkerConfig = z.infer<typeof WorkerConfigSchema>;
+
+export const WORKER_ENV_VARS: Record<keyof WorkerConfig, string> = {
+  shutdownGrace: 'MCP_WORKER_SHUTDOWN_GRACE',
+  maxCachedWorkflows: 'MCP_WORKER_MAX_CACHED_WORKFLOWS',
+  maxConcurrentActivities: 'MCP_WORKER_MAX_CONCURRENT_ACTIVITIES',
+  maxConcurrentWorkflowTasks: 'MCP_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS',
+  metricsPort: 'MCP_METRICS_PORT',
+  metricsHost: 'MCP_METRICS_HOST',
+  healthPort: 'MCP_HEALTH_PORT',
+  healthHost: 'MCP_HEALTH_HOST',
+};
+
+const flagOf = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+export function parseWorkerConfig(flags: Partial<Record<keyof WorkerConfig, unknown>>, env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  const merged: Record<string, unknown> = {};
+  for (const [key, name] of Object.entries(WORKER_ENV_VARS)) if (env[name] !== undefined && env[name] !== '') merged[key] = env[name];
+  for (const [key, value] of Object.entries(flags)) if (value !== undefined && key in WORKER_ENV_VARS) merged[key] = value;
+  const parsed = WorkerConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const key = String(i.path[0]);
+      const name = WORKER_ENV_VARS[key as keyof WorkerConfig];
+      return `  ${key}${name ? ` (${flagOf(key)} or ${name})` : ''}: ${i.message}`;
+    });
+    throw new ConfigError(`Invalid worker configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+/** The Worker.create options these settings stand for. */
+export function workerTuning(config: WorkerConfig) {
+  return {
+    shutdownGraceTime: config.shutdownGrace,
+    // past the grace, cancelled activities get this long to settle before run() gives up
+    shutdownForceTime: config.shutdownGrace + 10_000,
+    maxCachedWorkflows: config.maxCachedWorkflows,
+    maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities,
+    maxConcurrentWorkflowTaskExecutions: config.maxConcurrentWorkflowTasks,
+  };
+}
+
+/** The `worker` command's flags for these settings (no commander defaults: the environment fills in, then the schema). */
+export function addWorkerConfigOptions(cmd: Command): Command {
+  return cmd
+    .option('--shutdown-grace <duration>', 'on SIGTERM, how long running activities may finish, e.g. 30s (MCP_WORKER_SHUTDOWN_GRACE, default 30s)')
+    .option('--max-cached-workflows <n>', 'workflows kept in memory (MCP_WORKER_MAX_CACHED_WORKFLOWS, default 500)')
+    .option('--max-concurrent-activities <n>', 'activities run at once (MCP_WORKER_MAX_CONCURRENT_ACTIVITIES, default 50)')
+    .option('--max-concurrent-workflow-tasks <n>', 'workflow tasks run at once (MCP_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, default 20)')
+    .option('--metrics-port <port>', 'serve SDK metrics for Prometheus on GET /metrics (MCP_METRICS_PORT; default off)')
+    .option('--metrics-host <host>', 'address the metrics endpoint binds to (MCP_METRICS_HOST, default 127.0.0.1)')
+    .option('--health-port <port>', 'serve GET /healthz: 200 only while Temporal lists this worker as polling (MCP_HEALTH_PORT; default off, 0 picks a free port)')
+    .option('--health-host <host>', 'address the health endpoint binds to (MCP_HEALTH_HOST, default 127.0.0.1)');
+}
+
+/** `host:port`, with an IPv6 host in brackets. */
+export function hostPort(host: string, port: number): string {
+  return `${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+}

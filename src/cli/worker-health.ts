@@ -1,0 +1,121 @@
+import type { NativeConnection } from '@temporalio/worker';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * The worker's health endpoint: GET /healthz answers 200 only when the worker runs AND Temporal
+ * itself lists this worker (by identity) among the pollers of its task queue, so it proves the
+ * worker can reach Temporal and is taking work, not just that the process is up. Anything else
+ * answers 503 with the reason. Every request asks Temporal afresh (one DescribeTaskQueue, bounded).
+ */
+
+/** The parts of a Worker the check reads. */
+export interface HealthWorker {
+  options: { identity: string; taskQueue: string; namespace: string };
+  getStatus(): { runState: string; numInFlightActivities: number; numCachedWorkflows: number; numInFlightWorkflowActivations: number };
+}
+
+/** The parts of a NativeConnection the check uses. */
+export type HealthConnection = Pick<NativeConnection, 'workflowService' | 'withDeadline'>;
+
+type PollerInfo = NonNullable<Awaited<ReturnType<NativeConnection['workflowService']['describeTaskQueue']>>['pollers']>[number];
+/** temporal.api.enums.v1 values (the proto package is not a dependency of ours). */
+const TASK_QUEUE_KIND_NORMAL = 1;
+const TASK_QUEUE_TYPE_WORKFLOW = 1;
+
+export interface HealthReport {
+  ok: boolean;
+  state: string;
+  taskQueue: string;
+  namespace: string;
+  identity: string;
+  reason?: string;
+  lastPollAt?: string;
+  inFlightActivities: number;
+  cachedWorkflows: number;
+}
+
+/** A listed poller older than this no longer counts: a long poll is renewed at least every ~70 s. */
+export const POLLER_STALE_MS = 2 * 60_000;
+const TEMPORAL_DEADLINE_MS = 3_000;
+
+export async function checkWorkerHealth(worker: HealthWorker, connection: HealthConnection, now = Date.now()): Promise<HealthReport> {
+  const { identity, taskQueue, namespace } = worker.options;
+  const status = worker.getStatus();
+  const report: HealthReport = {
+    ok: false,
+    state: status.runState,
+    taskQueue,
+    namespace,
+    identity,
+    inFlightActivities: status.numInFlightActivities,
+    cachedWorkflows: status.numCachedWorkflows,
+  };
+  if (status.runState !== 'RUNNING') return { ...report, reason: `worker is ${status.runState}, not RUNNING` };
+  let pollers: PollerInfo[];
+  try {
+    const res = await connection.withDeadline(now + TEMPORAL_DEADLINE_MS, () =>
+      connection.workflowService.describeTaskQueue({
+        namespace,
+        taskQueue: { name: taskQueue, kind: TASK_QUEUE_KIND_NORMAL },
+        taskQueueType: TASK_QUEUE_TYPE_WORKFLOW,
+      }),
+    );
+    pollers = res.pollers ?? [];
+  } catch (err) {
+    return { ...report, reason: `Temporal does not answer DescribeTaskQueue: ${(err as Error).message}` };
+  }
+  const mine = pollers.find((p) => p.identity === identity);
+  if (!mine) return { ...report, reason: `Temporal lists no poller with identity ${identity} on task queue ${taskQueue} (${pollers.length} other poller(s))` };
+  const lastPollMs = timestampMs(mine.lastAccessTime);
+  if (lastPollMs !== undefined) report.lastPollAt = new Date(lastPollMs).toISOString();
+  if (lastPollMs !== undefined && now - lastPollMs > POLLER_STALE_MS) {
+    return { ...report, reason: `the last poll Temporal saw from ${identity} is ${Math.round((now - lastPollMs) / 1000)} s old` };
+  }
+  return { ...report, ok: true };
+}
+
+function timestampMs(ts: { seconds?: unknown; nanos?: number | null } | null | undefined): number | undefined {
+  if (!ts || ts.seconds === undefined || ts.seconds === null) return undefined;
+  return Number(ts.seconds) * 1000 + Math.floor((ts.nanos ?? 0) / 1e6);
+}
+
+export interface HealthServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves GET /healthz (and HEAD); every other path answers 404. */
+export function startHealthServer(worker: HealthWorker, connection: HealthConnection, host: string, port: number): Promise<HealthServer> {
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/healthz' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /healthz\n');
+      return;
+    }
+    checkWorkerHealth(worker, connection).then(
+      ({ ok, ...report }) => {
+        res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        res.end(req.method === 'HEAD' ? undefined : JSON.stringify(report));
+      },
+      (err: Error) => {
+        res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ reason: err.message }));
+      },
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const addr = server.address() as AddressInfo;
+      const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+      resolve({
+        url: `http://${shown}:${addr.port}/healthz`,
+        close: () => new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeAllConnections();
+        }),
+      });
+    });
+  });
+}

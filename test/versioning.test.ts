@@ -1,0 +1,71 @@
+/**
+ * Worker Versioning (`worker --build-id`): task workflows are pinned to the Worker Deployment
+ * version that started them, a new version takes new tasks only once it is current, and a task
+ * in flight finishes on its own version after a deploy.
+ */
+import { call, pollTask, startServe, startWorker } from './support/mcp';
+import { spawnCli, stopAllAfter } from './support/processes';
+import { startTestTemporal, TestTemporal } from './support/temporal';
+
+let temporal: TestTemporal;
+let url: string;
+
+beforeAll(async () => {
+  temporal = await startTestTemporal();
+  ({ url } = await startServe(temporal.address));
+});
+
+stopAllAfter(() => temporal);
+
+/** Build ids are what a release names itself: dots allowed. */
+const V1 = '2026.12.03-aaaa111';
+const V2 = '2026.12.04-bbbb222';
+
+const versionOf = async (taskId: string) => {
+  const { raw } = await temporal.client.workflow.getHandle(taskId).describe();
+  const info = raw.workflowExecutionInfo?.versioningInfo;
+  return { behavior: info?.behavior, deploymentName: info?.deploymentVersion?.deploymentName, buildId: info?.deploymentVersion?.buildId };
+};
+
+async function startVersionedWorker(buildId: string) {
+  const worker = await startWorker(temporal.address, {}, ['--build-id', buildId, '--set-current']);
+  await worker.waitFor(new RegExp(`worker version mcp-temporal-tasks\\.${buildId.replace(/\./g, '\\.')} is current`));
+  return worker;
+}
+
+const echo = async (text: string, seconds: number) => (await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text, seconds } })).taskId as string;
+
+test('a worker started with --build-id runs a task to completion, pinned to its deployment version', async () => {
+  const worker = await startVersionedWorker(V1);
+  expect(worker.output()).toContain(`worker version mcp-temporal-tasks.${V1} (PINNED)`);
+  const taskId = await echo('pinned', 0);
+  const done = await pollTask(url, taskId);
+  expect(done.status).toBe('completed');
+  expect(done.result.content[0].text).toBe('pinned');
+  // PINNED is the enum's number in the raw describe (VERSIONING_BEHAVIOR_PINNED = 1)
+  expect(await versionOf(taskId)).toEqual({ behavior: 1, deploymentName: 'mcp-temporal-tasks', buildId: V1 });
+});
+
+test('after a deploy a running task finishes on its own version; new tasks go to the new current version', async () => {
+  const running = await echo('started on v1', 4);
+  await pollTask(url, running, (t) => t.statusMessage === 'waiting 4 s'); // its first workflow task ran on v1
+  await startVersionedWorker(V2);
+  const fresh = await echo('started on v2', 0);
+  expect((await pollTask(url, fresh)).status).toBe('completed');
+  expect((await versionOf(fresh)).buildId).toBe(V2);
+  const done = await pollTask(url, running);
+  expect(done.result.content[0].text).toBe('started on v1');
+  expect((await versionOf(running)).buildId).toBe(V1);
+});
+
+test('versioning flags are checked before connecting', async () => {
+  for (const [args, message] of [
+    [['--set-current'], /--set-current .* needs --build-id/],
+    [['--build-id', 'x', '--deployment-name', 'has.dot'], /--deployment-name .* without "\."/],
+    [['--build-id', 'x', '--versioning-behavior', 'SOMETIMES'], /versioning-behavior/],
+  ] as const) {
+    const proc = spawnCli(['worker', ...args], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    expect(await proc.stop().then(() => proc.child.exitCode)).toBe(2);
+    expect(proc.output()).toMatch(message);
+  }
+});

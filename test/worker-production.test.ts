@@ -1,0 +1,142 @@
+/**
+ * The production worker, as real processes against a real dev server: the health endpoint proves
+ * polling (200) and says why not (503), SDK metrics reach a Prometheus endpoint, SIGTERM lets the
+ * activity in flight finish within the grace, and bad settings exit 2 naming flag and variable.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { call, pollTask, startServe, startWorker } from './support/mcp';
+import { freePort } from './support/ports';
+import { CliProcess, spawnCli, stopAllAfter } from './support/processes';
+import { startTestTemporal, TestTemporal } from './support/temporal';
+
+let temporal: TestTemporal | undefined;
+stopAllAfter(() => temporal);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const exitCode = (proc: CliProcess) =>
+  new Promise<number | null>((resolve) => (proc.child.exitCode !== null ? resolve(proc.child.exitCode) : proc.child.once('exit', (code) => resolve(code))));
+
+async function health(url: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(url);
+  return { status: res.status, body: JSON.parse(await res.text()) };
+}
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+function ledgerCount(dir: string, log: 'attempts.log' | 'effects.log', key: string): number {
+  const file = path.join(dir, log);
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((l) => l === key).length : 0;
+}
+
+async function createTask(url: string, name: string, args: Record<string, unknown>): Promise<string> {
+  const created = await call(url, 'tools/call', { name, arguments: args });
+  if (created.resultType !== 'task') throw new Error(`expected a task, got ${JSON.stringify(created)}`);
+  return created.taskId;
+}
+
+describe('worker settings', () => {
+  test.each([
+    [['--shutdown-grace', 'soon'], {}, /shutdownGrace \(--shutdown-grace or MCP_WORKER_SHUTDOWN_GRACE\): "soon" is not a duration/],
+    [['--max-concurrent-workflow-tasks', '1'], {}, /maxConcurrentWorkflowTasks \(--max-concurrent-workflow-tasks or MCP_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS\)/],
+    [[], { MCP_WORKER_MAX_CACHED_WORKFLOWS: '-1' }, /maxCachedWorkflows \(--max-cached-workflows or MCP_WORKER_MAX_CACHED_WORKFLOWS\)/],
+    [['--metrics-port', '0'], {}, /metricsPort \(--metrics-port or MCP_METRICS_PORT\)/],
+    [[], { MCP_HEALTH_PORT: 'eighty' }, /healthPort \(--health-port or MCP_HEALTH_PORT\)/],
+  ])('worker %j %j exits 2 with a clear message', async (args, env, message) => {
+    const proc = spawnCli(['worker', ...args], { TEMPORAL_ADDRESS: '127.0.0.1:1', ...env });
+    expect(await exitCode(proc)).toBe(2);
+    expect(proc.output()).toMatch(/Invalid worker configuration/);
+    expect(proc.output()).toMatch(message);
+  });
+});
+
+describe('a production worker on a real Temporal', () => {
+  const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-ledger-'));
+  let url: string;
+  let healthUrl: string;
+
+  beforeAll(async () => {
+    temporal = await startTestTemporal();
+  });
+
+  test('/healthz answers 200 once Temporal lists the worker as polling; /metrics serves temporal_ metrics after a task', async () => {
+    const [healthPort, metricsPort] = [await freePort(), await freePort()];
+    const worker = await startWorker(temporal!.address, { MCP_TASKS_LEDGER_DIR: ledger }, ['--health-port', String(healthPort), '--metrics-port', String(metricsPort)]);
+    healthUrl = `http://127.0.0.1:${healthPort}/healthz`;
+    await worker.waitFor(/worker metrics: http:\/\/127\.0\.0\.1:\d+\/metrics/);
+    expect(worker.output()).toContain(`worker health: ${healthUrl}`);
+    const ok = await eventually('health 200', async () => {
+      const h = await health(healthUrl);
+      return h.status === 200 ? h : undefined;
+    });
+    expect(ok.body).toMatchObject({ state: 'RUNNING', taskQueue: 'mcp-tasks', namespace: 'default', identity: expect.stringMatching(/^\d+@/) });
+    expect(Date.parse(ok.body.lastPollAt)).toBeGreaterThan(Date.now() - 120_000);
+    expect((await fetch(healthUrl.replace('/healthz', '/other'))).status).toBe(404);
+
+    ({ url } = await startServe(temporal!.address));
+    const taskId = await createTask(url, 'provision_environment', { name: 'metrics', steps: 1, stepMs: 100 });
+    expect(await pollTask(url, taskId)).toMatchObject({ status: 'completed' });
+    const metrics = await eventually('workflow metrics', async () => {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      return /^temporal_workflow_completed/m.test(text) ? text : undefined;
+    });
+    expect(metrics).toMatch(/^temporal_activity_execution_latency\w*\{/m);
+    expect(metrics).toMatch(/task_queue="mcp-tasks"/);
+  });
+
+  test('SIGTERM with a step in flight: the step finishes within the grace (503 meanwhile), the worker exits 0, a new worker completes the task', async () => {
+    // its own task queue, so the worker of the test above does not take the work
+    const queue = ['--task-queue', 'drain-test'];
+    const { url: drainUrl } = await startServe(temporal!.address, queue);
+    const healthPort = await freePort();
+    const first = await startWorker(temporal!.address, { MCP_TASKS_LEDGER_DIR: ledger, MCP_LOG_LEVEL: 'debug' }, [...queue, '--shutdown-grace', '20s', '--health-port', String(healthPort)]);
+    const taskId = await createTask(drainUrl, 'provision_environment', { name: 'drain', steps: 2, stepMs: 4000 });
+    const step1 = `provision-${taskId}:step-1`;
+    await eventually('step 1 running', async () => (ledgerCount(ledger, 'attempts.log', step1) === 1 ? true : undefined));
+
+    const sent = Date.now();
+    first.child.kill('SIGTERM');
+    await first.waitFor(/no new work; running activities have 20000 ms to finish/);
+    const draining = await health(`http://127.0.0.1:${healthPort}/healthz`);
+    expect(draining.status).toBe(503);
+    expect(draining.body.reason).toMatch(/not RUNNING/);
+    expect(await exitCode(first)).toBe(0);
+    const drainMs = Date.now() - sent;
+
+    // the step ran to its end on the stopping worker: applied once, never cancelled or retried
+    expect(ledgerCount(ledger, 'effects.log', step1)).toBe(1);
+    expect(drainMs).toBeGreaterThan(1000);
+    expect(drainMs).toBeLessThan(20_000);
+    expect(first.output()).not.toMatch(/Activity not found|CancelledFailure|WORKER_SHUTDOWN/);
+    expect(ledgerCount(ledger, 'attempts.log', `provision-${taskId}:step-2`)).toBe(0);
+
+    await startWorker(temporal!.address, { MCP_TASKS_LEDGER_DIR: ledger }, queue);
+    expect(await pollTask(drainUrl, taskId, undefined, 60_000)).toMatchObject({ status: 'completed' });
+    expect(ledgerCount(ledger, 'attempts.log', step1)).toBe(1);
+    expect(ledgerCount(ledger, 'effects.log', `provision-${taskId}:step-2`)).toBe(1);
+    console.log(`[worker] SIGTERM mid-step: drained in ${drainMs} ms`);
+  });
+
+  test('/healthz answers 503 with the reason once its Temporal is SIGKILLed', async () => {
+    const dead = temporal!;
+    temporal = undefined;
+    process.kill(dead.server.pid, 'SIGKILL');
+    await dead.stop().catch(() => undefined);
+    const down = await eventually('health 503', async () => {
+      const h = await health(healthUrl);
+      return h.status === 503 ? h : undefined;
+    });
+    expect(down.body.reason).toMatch(/Temporal does not answer|not RUNNING/);
+    expect(down.body.taskQueue).toBe('mcp-tasks');
+    console.log(`[worker] health after the Temporal SIGKILL: ${down.status} ${down.body.reason}`);
+  });
+});
