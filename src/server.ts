@@ -44,9 +44,11 @@ export interface McpTasksServer {
 export async function createMcpTasksServer(options: McpTasksServerOptions): Promise<McpTasksServer> {
   const { client, tools, tokenVerifier, log = console.error, ...settings } = options;
   const config = parseServerConfig(settings, {});
-  const { ttlMs, searchAttributes } = await namespaceFacts(client, config, log);
+  const facts = await namespaceFacts(client, config, log);
+  const { ttlMs, searchAttributes } = facts ?? { ttlMs: config.ttlMs, searchAttributes: false };
   if (tokenVerifier && !config.ownerKey) log('ownerKey (MCP_OWNER_KEY) is not set: task owners are stored as an unkeyed hash; set the same key on every replica');
   const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes });
+  const recheck = facts ? undefined : recheckNamespaceFacts(client, config, store, log);
   const factory = createServerFactory({
     registry: new ToolRegistry(tools),
     store,
@@ -66,11 +68,29 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
       }),
     store,
     config,
-    close: () => endpoint.close(),
+    close: () => {
+      if (recheck) clearInterval(recheck);
+      return endpoint.close();
+    },
   };
 }
 
-/** ttlMs never promises more than the namespace retention keeps; unknown when Temporal is down at start. */
+/** Temporal was down at start: read the namespace again until it answers, then the store uses what it says. */
+function recheckNamespaceFacts(client: Client, config: ServerConfig, store: TemporalTaskStore, log: (m: string) => void) {
+  const timer = setInterval(async () => {
+    const facts = await namespaceFacts(client, config, () => undefined);
+    if (!facts) return;
+    clearInterval(timer);
+    store.setNamespaceFacts(facts);
+    log(`namespace read: ttlMs ${facts.ttlMs}, search attributes ${facts.searchAttributes ? 'registered' : 'not registered'}`);
+  }, RECHECK_MS);
+  timer.unref();
+  return timer;
+}
+
+const RECHECK_MS = 5_000;
+
+/** ttlMs never promises more than the namespace retention keeps; undefined when Temporal does not answer. */
 async function namespaceFacts(client: Client, config: ServerConfig, log: (m: string) => void) {
   const names = SEARCH_ATTRIBUTES.map((k) => k.name);
   try {
@@ -81,7 +101,7 @@ async function namespaceFacts(client: Client, config: ServerConfig, log: (m: str
     if (!searchAttributes) log(`search attributes ${names.join(', ')} are not registered; tasks start without them`);
     return { ttlMs, searchAttributes };
   } catch (err) {
-    log(`Temporal did not answer at start (${(err as Error).message}); serving anyway, requests will report it`);
-    return { ttlMs: config.ttlMs, searchAttributes: false };
+    log(`Temporal did not answer (${(err as Error).message}); serving anyway, requests will report it, the namespace is read again later`);
+    return undefined;
   }
 }

@@ -83,8 +83,13 @@ export class TemporalTaskStore {
   private readonly finished = new TerminalTaskCache();
   private readonly owners: OwnerHasher;
 
-  constructor(private readonly client: Client, private readonly opts: TaskStoreOptions) {
+  constructor(private readonly client: Client, private opts: TaskStoreOptions) {
     this.owners = new OwnerHasher(opts.ownerKey);
+  }
+
+  /** What the namespace says (retention cap, search attributes), once it could be read. */
+  setNamespaceFacts(facts: Pick<TaskStoreOptions, 'ttlMs' | 'searchAttributes'>): void {
+    this.opts = { ...this.opts, ...facts };
   }
 
   /**

@@ -51,6 +51,8 @@ export interface Harness {
   storeWith(options: Partial<TaskStoreOptions>): TemporalTaskStore;
   /** Starts `tool` as tools/call would with a task; resolves to the taskId. */
   startTask(tool: ToolDefinition, args: Record<string, unknown>, store?: TemporalTaskStore): Promise<string>;
+  /** The same, resolving to the snapshot store.start returns (its runId is the first run's). */
+  startTaskSnapshot(tool: ToolDefinition, args: Record<string, unknown>, store?: TemporalTaskStore): Promise<TaskSnapshot>;
   /** Polls store.read until `ready` holds (or fails the test after `timeoutMs`). */
   waitFor(taskId: string, ready: (task: TaskSnapshot) => boolean, opts?: { timeoutMs?: number; store?: TemporalTaskStore }): Promise<TaskSnapshot>;
   handle(taskId: string): WorkflowHandle;
@@ -117,6 +119,8 @@ export async function startHarness({ tools, activities }: HarnessOptions): Promi
   };
   const storeWith = (options: Partial<TaskStoreOptions>) => new TemporalTaskStore(env.client, { ...storeOptions, ...options });
   const store = storeWith({});
+  const startTaskSnapshot: Harness['startTaskSnapshot'] = (tool, args, s = store) =>
+    s.start({ tool: tool.name, workflowType: tool.workflow!.name, arguments: args, summary: `test ${tool.name}` });
 
   return {
     env,
@@ -124,10 +128,8 @@ export async function startHarness({ tools, activities }: HarnessOptions): Promi
     taskQueue,
     store,
     storeWith,
-    async startTask(tool, args, s = store) {
-      const snapshot = await s.start({ tool: tool.name, workflowType: tool.workflow!.name, arguments: args, summary: `test ${tool.name}` });
-      return snapshot.taskId;
-    },
+    startTaskSnapshot,
+    startTask: async (tool, args, s) => (await startTaskSnapshot(tool, args, s)).taskId,
     async waitFor(taskId, ready, { timeoutMs = 15_000, store: s = store } = {}) {
       const deadline = Date.now() + timeoutMs;
       let last: TaskSnapshot | undefined;

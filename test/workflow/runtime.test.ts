@@ -171,9 +171,7 @@ test('a result over the payload limit fails the task clearly', async () => {
 test('continue-as-new keeps the pending question and the taskId, and completes after the answers', async () => {
   const store = h.storeWith({ historyLimit: 10 });
   const approvers = ['ann', 'bob', 'cy', 'dee'];
-  const taskId = await h.startTask(demo.collectApprovalsTool, { approvers }, store);
-  const handle = h.handle(taskId);
-  const firstRunId = (await handle.describe()).runId;
+  const { taskId, runId: firstRunId } = await h.startTaskSnapshot(demo.collectApprovalsTool, { approvers }, store);
 
   for (let i = 0; i < approvers.length; i++) {
     const asked = await h.waitFor(taskId, (t) => t.state.status === 'input_required' && `approval-${i}` in t.state.inputRequests, { store });
@@ -188,6 +186,7 @@ test('continue-as-new keeps the pending question and the taskId, and completes a
 
   // it did continue as new (more than one run), under the same workflow id
   expect(done.runId).not.toBe(firstRunId);
+  expect(firstRunId).toBeDefined();
   const firstRun = h.client.workflow.getHandle(taskId, firstRunId);
   expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
   // the memo and McpTaskStatus went along to the last run
@@ -196,8 +195,7 @@ test('continue-as-new keeps the pending question and the taskId, and completes a
 
 test('continue-as-new carries the runtime: the pending request and the statusMessage cross over as they were', async () => {
   const store = h.storeWith({ historyLimit: 1 });
-  const taskId = await h.startTask(acrossRuns, {}, store);
-  const firstRunId = (await h.handle(taskId).describe()).runId;
+  const { taskId, runId: firstRunId } = await h.startTaskSnapshot(acrossRuns, {}, store);
   const asked = await h.waitFor(taskId, (t) => t.state.status === 'input_required' && t.runId !== firstRunId, { store });
   if (asked.state.status !== 'input_required') throw new Error('unreachable');
   // the second run waits on the request the first one published (it is not asked again)
