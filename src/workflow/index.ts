@@ -7,6 +7,8 @@ export {
   elicit,
   type InputOptions,
   InputTimeoutError,
+  loop,
+  type LoopTurn,
   protocolError,
   requestInput,
   requestInputs,

@@ -232,6 +232,23 @@ export async function continueAsNewIfNeeded<A>(nextArgs: A): Promise<void> {
   await next(nextArgs, carry);
 }
 
+/** One turn of a `loop`: go on from `next`, or finish with `done`. */
+export type LoopTurn<S, R> = { next: S } | { done: R };
+
+/**
+ * A long loop that keeps its history bounded by itself: `step` runs one turn from a state and
+ * says how to go on; between turns the workflow continues as new when its history is long,
+ * with the same args plus `resume` (the state to go on from), under the same taskId.
+ */
+export async function loop<A extends object, S, R>(args: A & { resume?: S }, first: S, step: (state: S) => Promise<LoopTurn<S, R>>): Promise<R> {
+  for (let state = args.resume ?? first; ; ) {
+    const turn = await step(state);
+    if ('done' in turn) return turn.done;
+    state = turn.next;
+    await continueAsNewIfNeeded({ ...args, resume: state });
+  }
+}
+
 /** Inside Temporal's safe zone (it warns at 10,240 events and terminates at 51,200). */
 const DEFAULT_HISTORY_LIMIT = 5_000;
 
