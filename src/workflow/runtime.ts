@@ -224,10 +224,12 @@ export async function continueAsNewIfNeeded<A>(nextArgs: A): Promise<void> {
   flushProgress();
   const s = runtime();
   const carry: RuntimeCarry = { progress: s.progress, responses: Object.fromEntries(s.responses), usedKeys: [...s.usedKeys] };
-  // memo (task metadata, progress) and search attributes go along explicitly
+  // memo (task metadata, progress) and search attributes go along explicitly, read AFTER the
+  // flush: `info` above predates it, and the next run would start from stale progress
+  const flushed = workflowInfo();
   const next = makeContinueAsNewFunc<(args: A, carry: RuntimeCarry) => Promise<CallToolResult>>({
-    memo: info.memo,
-    typedSearchAttributes: info.typedSearchAttributes,
+    memo: flushed.memo,
+    typedSearchAttributes: flushed.typedSearchAttributes,
   });
   await next(nextArgs, carry);
 }
