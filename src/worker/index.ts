@@ -34,7 +34,14 @@ export class McpTasksPlugin extends SimplePlugin {
 
   /** Every tool's workflow is exported under its name (its workflow type) by the worker's workflows. */
   private checkWorkflows(workflowsPath: string): void {
-    const exported = new Set(Object.keys(require(workflowsPath) as object));
+    let exported: Set<string>;
+    try {
+      exported = new Set(Object.keys(require(workflowsPath) as object));
+    } catch (err) {
+      // e.g. TypeScript sources the bundler compiles but Node cannot load: nothing to check against
+      console.warn(`McpTasksPlugin: cannot load ${workflowsPath} to check the tools' workflows (${(err as Error).message})`);
+      return;
+    }
     const missing = (this.pluginOptions.tools ?? []).filter((t) => !t.local && !exported.has(workflowTypeOf(t)));
     if (missing.length > 0) {
       const list = missing.map((t) => `${t.name} (workflow ${workflowTypeOf(t)})`).join(', ');
