@@ -13,10 +13,10 @@ const VENV = path.join(ROOT, '.venv-clients');
 const PYTHON = path.join(VENV, 'bin', 'python');
 const PACKAGES = { fastmcp: '4.1.4', 'fastmcp-tasks': '4.1.4' };
 
-function installedVersions() {
-  if (!fs.existsSync(PYTHON)) return undefined;
-  const code = `import json, importlib.metadata as m\nout = {}\nfor n in ${JSON.stringify(Object.keys(PACKAGES))}:\n    try: out[n] = m.version(n)\n    except m.PackageNotFoundError: out[n] = None\nprint(json.dumps(out))`;
-  const r = spawnSync(PYTHON, ['-c', code], { encoding: 'utf8' });
+function installedVersions(python, packages) {
+  if (!fs.existsSync(python)) return undefined;
+  const code = `import json, importlib.metadata as m\nout = {}\nfor n in ${JSON.stringify(Object.keys(packages))}:\n    try: out[n] = m.version(n)\n    except m.PackageNotFoundError: out[n] = None\nprint(json.dumps(out))`;
+  const r = spawnSync(python, ['-c', code], { encoding: 'utf8' });
   if (r.status !== 0) return undefined;
   try {
     return JSON.parse(r.stdout);
@@ -25,33 +25,41 @@ function installedVersions() {
   }
 }
 
-const ready = () => {
-  const v = installedVersions();
-  return v !== undefined && Object.entries(PACKAGES).every(([name, version]) => v[name] === version);
-};
-
-/** Creates or completes the venv; returns its python. Throws with pip's output when it cannot. */
-function ensureClientsVenv({ log = () => {} } = {}) {
-  if (ready()) return PYTHON;
+/**
+ * Creates or completes a venv at `venv` holding exactly these pinned `packages`; returns its
+ * python. Idempotent (nothing is installed when the versions are there). Throws with pip's output.
+ */
+function ensureVenv(venv, packages, { log = () => {} } = {}) {
+  const venvPython = path.join(venv, 'bin', 'python');
+  const ready = () => {
+    const v = installedVersions(venvPython, packages);
+    return v !== undefined && Object.entries(packages).every(([name, version]) => v[name] === version);
+  };
+  if (ready()) return venvPython;
   const python = process.env.PYTHON ?? 'python3';
-  if (!fs.existsSync(PYTHON)) {
-    log(`creating ${VENV} with ${python}`);
-    const r = spawnSync(python, ['-m', 'venv', VENV], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`could not create the clients venv with ${python} (Python >= 3.10 with venv is needed):\n${r.stderr || r.error}`);
+  if (!fs.existsSync(venvPython)) {
+    log(`creating ${venv} with ${python}`);
+    const r = spawnSync(python, ['-m', 'venv', venv], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`could not create the venv ${venv} with ${python} (Python >= 3.10 with venv is needed):\n${r.stderr || r.error}`);
   }
-  const specs = Object.entries(PACKAGES).map(([name, version]) => `${name}==${version}`);
+  const specs = Object.entries(packages).map(([name, version]) => `${name}==${version}`);
   log(`pip install ${specs.join(' ')}`);
-  const r = spawnSync(PYTHON, ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', ...specs], { encoding: 'utf8', timeout: 600_000 });
+  const r = spawnSync(venvPython, ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', ...specs], { encoding: 'utf8', timeout: 600_000 });
   if (r.status !== 0 || !ready()) {
     throw new Error(
-      `could not install ${specs.join(' ')} from PyPI into ${VENV} (is PyPI reachable?):\n` +
+      `could not install ${specs.join(' ')} from PyPI into ${venv} (is PyPI reachable?):\n` +
       `${(r.stdout ?? '').slice(-4000)}${(r.stderr ?? '').slice(-4000)}${r.error ? String(r.error) : ''}`,
     );
   }
-  return PYTHON;
+  return venvPython;
 }
 
-module.exports = { ensureClientsVenv, VENV, PYTHON, PACKAGES };
+/** Creates or completes the clients venv; returns its python. */
+function ensureClientsVenv(opts = {}) {
+  return ensureVenv(VENV, PACKAGES, opts);
+}
+
+module.exports = { ensureClientsVenv, ensureVenv, VENV, PYTHON, PACKAGES };
 
 if (require.main === module) {
   try {

@@ -110,16 +110,16 @@ const SCENARIOS = [
     name: 'collect_approvals-continued-as-new',
     about: `collect_approvals with a ${HISTORY_LIMIT}-event history limit: continues as new while a question is pending; every run of the chain`,
     tool: 'collect_approvals',
-    args: { approvers: ['ann', 'bob', 'cy'] },
+    args: { approvers: ['ann', 'bob', 'cy', 'dee', 'eve'] },
     async drive(mcp, taskId) {
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 5; i++) {
         await mcp.waitFor(taskId, (t) => t.status === 'input_required' && `approval-${i}` in (t.inputRequests ?? {}));
         await sleep(300); // let the run reach continueAsNewIfNeeded with the question pending
         await mcp.update(taskId, { [`approval-${i}`]: accept({ approved: true }) });
       }
     },
-    expect: (t) => t.status === 'completed' && /Approved by all 3/.test(t.result.content[0].text),
-    minRuns: 2,
+    expect: (t) => t.status === 'completed' && /Approved by all 5/.test(t.result.content[0].text),
+    minRuns: 3, // a run that started from a carry continues again
   },
   {
     name: 'export_report-small',
@@ -200,11 +200,11 @@ async function main() {
     const [, url] = await serve.waitFor(/MCP endpoint: (\S+)/);
     await worker.waitFor(/worker polling task queue/);
     const mcp = mcpClient(url);
+    const head = gitHead();
 
     fs.mkdirSync(OUT, { recursive: true });
-    if (!process.env.RECORD_ONLY) for (const old of fs.readdirSync(OUT).filter((f) => f.endsWith('.json'))) fs.rmSync(path.join(OUT, old));
-    const index = [];
-    // RECORD_ONLY=name,name records only those (for debugging a scenario: nothing is deleted then)
+    let written = 0;
+    // RECORD_ONLY=name,name records only those scenarios
     const only = process.env.RECORD_ONLY?.split(',');
     for (const scenario of SCENARIOS.filter((s) => !only || only.includes(s.name))) {
       const started = Date.now();
@@ -224,16 +224,26 @@ async function main() {
       const runs = await closedRuns(client, taskId);
       if (runs.length < (scenario.minRuns ?? 1)) throw new Error(`${scenario.name}: ${runs.length} run(s), expected at least ${scenario.minRuns}`);
       scenario.check?.(runs.flatMap((r) => JSON.parse(r.json).events));
+      // this scenario's files are replaced; every other file in test/histories is kept
+      for (const stale of fs.readdirSync(OUT).filter((f) => f === `${scenario.name}.json` || (f.startsWith(`${scenario.name}.run`) && f.endsWith('.json')))) fs.rmSync(path.join(OUT, stale));
       runs.forEach((run, i) => {
         const file = runs.length === 1 ? `${scenario.name}.json` : `${scenario.name}.run${i + 1}.json`;
-        const record = { scenario: scenario.about, tool: scenario.tool, workflowId: taskId, runId: run.runId, run: runs.length === 1 ? undefined : `${i + 1}/${runs.length}`, history: JSON.parse(run.json) };
+        const record = {
+          scenario: scenario.about,
+          tool: scenario.tool,
+          recordedAt: `${new Date().toISOString().slice(0, 10)}, commit ${head}`,
+          workflowId: taskId,
+          runId: run.runId,
+          run: runs.length === 1 ? undefined : `${i + 1}/${runs.length}`,
+          history: JSON.parse(run.json),
+        };
         fs.writeFileSync(path.join(OUT, file), JSON.stringify(record, null, 1) + '\n');
-        index.push(`- \`${file}\`: ${scenario.about}${runs.length > 1 ? ` (run ${i + 1} of ${runs.length})` : ''}; ${record.history.events.length} events, ${final.status}`);
+        written++;
       });
       console.log(`${scenario.name}: ${final.status}, ${runs.length} run(s), ${Date.now() - started} ms`);
     }
-    if (!only) fs.writeFileSync(path.join(OUT, 'README.md'), readme(index));
-    console.log(`wrote ${index.length} histories to ${path.relative(ROOT, OUT)}`);
+    fs.writeFileSync(path.join(OUT, 'README.md'), readme());
+    console.log(`wrote ${written} histories to ${path.relative(ROOT, OUT)}`);
   } finally {
     await stopAll();
   }
@@ -259,19 +269,40 @@ async function allRuns(client, workflowId) {
   return runs;
 }
 
-function readme(index) {
+/** The folder's index: every history in it, recorded now or kept from before. */
+function readme() {
+  const lines = fs.readdirSync(OUT).filter((f) => f.endsWith('.json')).sort().map((file) => {
+    const record = JSON.parse(fs.readFileSync(path.join(OUT, file), 'utf8'));
+    const events = record.history?.events ?? record.events ?? [];
+    const closed = events.length ? events[events.length - 1].eventType.replace('EVENT_TYPE_WORKFLOW_EXECUTION_', '').toLowerCase() : '?';
+    return `- \`${file}\`: ${record.scenario ?? 'a history added by hand'}${record.run ? ` (run ${record.run})` : ''}; ${events.length} events, ${closed}${record.recordedAt ? `; recorded at ${record.recordedAt}` : ''}`;
+  });
   return `# Recorded task histories
 
 Replayed by \`test/replay.test.ts\` with the SDK's replayer and the worker's own workflow code and
 interceptors (McpTasksPlugin): a change that alters the command sequence of a shipped workflow
 (the task runtime's or a tool's) fails there with a nondeterminism error. Such a change goes
-behind \`patched()\`; see docs/production.md, "Deploying without breaking running tasks".
+behind \`patched()\`, and these files stay: they are the tasks already running when it ships.
+See docs/production.md, "Deploying without breaking running tasks".
 
-Recorded by \`node scripts/record-histories.js\` (after a build) against a real dev server,
-a CLI worker and a CLI serve (history limit ${HISTORY_LIMIT}), driven over MCP:
+\`node scripts/record-histories.js\` (after a build) records the scenarios below against a real dev
+server, a CLI worker and a CLI serve (history limit ${HISTORY_LIMIT}), driven over MCP; it replaces the
+files of the scenarios it records and keeps every other file. A history downloaded from the
+Temporal UI or \`temporal workflow show --workflow-id <taskId> --output json\` can be dropped in as is.
 
-${index.join('\n')}
+${lines.join('\n')}
 `;
+}
+
+function gitHead() {
+  try {
+    const { execFileSync } = require('node:child_process');
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src/workflow', 'src/contract.ts', 'examples', 'test/fixtures'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    return dirty ? `${sha} (plus uncommitted changes to workflow code)` : sha;
+  } catch {
+    return 'unknown (no git)';
+  }
 }
 
 function mcpClient(url) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import path from 'node:path';
-import { loadToolsModule, type ToolsModule, ToolsModuleError } from './cli/tools-module';
+import { loadServedTools, loadToolsModule, type ToolsModule, ToolsModuleError } from './cli/tools-module';
+import { ToolsFileError } from './tools/workflow-tools';
 import { createWorker } from './cli/worker';
 import { addWorkerConfigOptions, hostPort, parseWorkerConfig, workerTuning } from './cli/worker-config';
 import { addVersioningOptions, parseVersioning, setCurrentVersion } from './cli/worker-versioning';
@@ -34,7 +35,15 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--allowed-host <host...>', 'extra Host names accepted (DNS rebinding protection)')
     .option('--allowed-origin <hostname...>', 'extra Origin hostnames accepted (no scheme or port), e.g. app.example.com')
     .option('--auth-tokens-file <file>', 'require bearer tokens: "principal:token" per line (or MCP_AUTH_TOKENS="p:t,p2:t2")')
-    .addOption(toolsModuleOption());
+    .addOption(toolsModuleOption())
+    .addOption(toolsFileOption());
+}
+
+/** `serve`/`dev`: workflows of any SDK as tools, from a JSON tools file (alongside --tools-module). */
+function toolsFileOption(): Option {
+  return new Option('--tools <file>', 'JSON tools file: workflows of any SDK, started by type name on their task queue (MCP_TOOLS_FILE)').default(
+    process.env.MCP_TOOLS_FILE || undefined,
+  );
 }
 
 function toolsModuleOption(): Option {
@@ -64,19 +73,20 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
   .option('--ui-port <port>', 'Temporal Web UI port', '8233')
   .action(async (opts) => {
     const config = configFrom(opts);
-    const tools = loadToolsModule(opts.toolsModule);
+    const tools = loadServedTools(opts.toolsModule, opts.tools);
     const dev = await startDevServer({ dbFile: opts.dbFile, host: '127.0.0.1', port: Number(opts.temporalPort), uiPort: Number(opts.uiPort), namespace: 'default' });
     const settings = temporalSettings({ address: dev.address, namespace: 'default' });
     const workerConnection = await connectWorkerConnection(settings);
-    const worker = await createWorker({ connection: workerConnection, namespace: settings.namespace, taskQueue: config.taskQueue, module: tools });
-    const running = worker.run();
+    // the embedded worker runs the tools module's workflows; a tools file's run on their own workers
+    const worker = tools.module ? await createWorker({ connection: workerConnection, namespace: settings.namespace, taskQueue: config.taskQueue, module: tools.module }) : undefined;
+    const running = worker?.run();
     const mcp = await serveHttp(config, settings, tools, opts);
     console.log(`MCP endpoint:     ${mcp.url}`);
     console.log(`Temporal UI:      ${dev.uiUrl}/namespaces/default/workflows`);
     console.log(`Temporal address: ${dev.address} (db ${opts.dbFile})`);
     onStop(async () => {
       await mcp.close();
-      worker.shutdown();
+      worker?.shutdown();
       await running;
       await workerConnection.close();
       await dev.stop();
@@ -109,7 +119,7 @@ serverOptions(program.command('serve').description('MCP endpoint only, on TEMPOR
   .option('--stdio', 'serve MCP over stdin/stdout (desktop clients) instead of HTTP')
   .action(async (opts) => {
     const config = configFrom(opts);
-    const tools = loadToolsModule(opts.toolsModule);
+    const tools = loadServedTools(opts.toolsModule, opts.tools);
     if (opts.stdio) {
       const client = await connectClient(temporalSettings());
       const server = await createMcpTasksServer({ ...config, client, tools: tools.tools });
@@ -147,7 +157,7 @@ addWorkerConfigOptions(addVersioningOptions(program
     if (versioning?.setCurrent) {
       // tasks reach a versioned worker only through its deployment's current (or ramping) version
       void setCurrentVersion(connection, settings.namespace, versioning).then(
-        () => console.log(`worker version ${versioning.deploymentName}.${versioning.buildId} is current`),
+        (outcome) => console.log(`worker version ${versioning.deploymentName}.${versioning.buildId}: ${outcome}`),
         (err: Error) => {
           console.error(`worker: ${err.message}`);
           process.exitCode = 1;
@@ -231,6 +241,6 @@ function onStop(stop: () => Promise<void>): void {
 }
 
 program.parseAsync().catch((err) => {
-  console.error(err instanceof ConfigError || err instanceof ToolsModuleError ? err.message : `error: ${(err as Error).message ?? err}`);
+  console.error(err instanceof ConfigError || err instanceof ToolsModuleError || err instanceof ToolsFileError ? err.message : `error: ${(err as Error).message ?? err}`);
   process.exit(2);
 });

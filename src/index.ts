@@ -4,9 +4,10 @@
  * fetch-style framework, or stdio.
  */
 export { createMcpTasksServer, type McpTasksServer, type McpTasksServerOptions } from './server';
-export { defineTool, type PreTaskInput, type TaskMode, type ToolDefinition, type ToolWorkflow } from './tools/registry';
+export { defineTool, type JsonSchemaObject, type PreTaskInput, type ResultMapping, type TaskMode, type ToolDefinition, type ToolWorkflow } from './tools/registry';
+export { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile, type WorkflowToolOptions } from './tools/workflow-tools';
 export { ConfigError, type ServerConfig, type ServerConfigInput } from './config';
-export { TemporalTaskStore, type TaskPage, type TaskStoreOptions } from './tasks/temporal-task-store';
+export { TemporalTaskStore, type TaskPage, type TaskStoreOptions, toCallToolResult } from './tasks/temporal-task-store';
 export type { TaskSnapshot, TaskState } from './tasks/task-snapshot';
 export { StaticTokenVerifier } from './mcp/auth';
 export {
@@ -17,4 +18,5 @@ export {
   UnknownToolError,
 } from './mcp/errors';
 export type { RunningHttpServer } from './mcp/http-server';
-export type { CallToolResult, ElicitResult, InputRequest, JsonRpcError } from './contract';
+export type { CallToolResult, ElicitResult, InputRequest, JsonRpcError, TaskMemo, TaskProgress } from './contract';
+export { CONTRACT_VERSION } from './contract';

@@ -47,10 +47,11 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
   const facts = await namespaceFacts(client, config, log);
   const { ttlMs, searchAttributes } = facts ?? { ttlMs: config.ttlMs, searchAttributes: false };
   if (tokenVerifier && !config.ownerKey) log('ownerKey (MCP_OWNER_KEY) is not set: task owners are stored as an unkeyed hash; set the same key on every replica');
-  const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes });
+  const registry = new ToolRegistry(tools);
+  const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes }, registry);
   const recheck = facts ? undefined : recheckNamespaceFacts(client, config, store, log);
   const factory = createServerFactory({
-    registry: new ToolRegistry(tools),
+    registry,
     store,
     pollIntervalMs: config.pollIntervalMs,
     version: VERSION,

@@ -6,27 +6,38 @@
  * A change to the command sequence of the runtime or of a tool fails here: put it behind
  * patched() (docs/production.md, "Deploying without breaking running tasks").
  */
-import { bundleWorkflowCode, type WorkflowBundleWithSourceMap, Worker } from '@temporalio/worker';
-import * as proto from '@temporalio/proto';
+import { bundleWorkflowCode, DefaultLogger, Runtime, type WorkflowBundleWithSourceMap, Worker } from '@temporalio/worker';
+import type { temporal } from '@temporalio/proto';
 import { patchProtobufRoot } from '@temporalio/proto/lib/patch-protobuf-root';
 import fs from 'node:fs';
 import path from 'node:path';
-import { McpTasksPlugin } from '../src/worker';
+import type { McpTasksPlugin as Plugin } from '../src/worker';
 
 const ROOT = path.resolve(__dirname, '..');
 const HISTORIES = path.join(__dirname, 'histories');
 const TOOLS_MODULE = path.join(ROOT, 'build', 'test', 'fixtures', 'index.js');
+/**
+ * The plugin as a worker gets it (`mcp-temporal-tasks/worker`, compiled): its interceptor must
+ * load the same runtime module as the workflows (`mcp-temporal-tasks/workflow` = dist/workflow).
+ * From src/ it would bundle a second copy of the runtime beside dist's, and a continued run's
+ * carried state would go to one copy while the tool's helpers read the other.
+ */
+const { McpTasksPlugin } = require(path.join(ROOT, 'dist', 'worker')) as { McpTasksPlugin: typeof Plugin };
 
+/** What scripts/record-histories.js writes; a bare history ({ events }, as the UI or `temporal workflow show -o json` give it) works too. */
 interface RecordedHistory {
-  scenario: string;
-  tool: string;
+  scenario?: string;
+  tool?: string;
   workflowId: string;
-  runId: string;
+  runId?: string;
   history: { events: unknown[] };
 }
 
 const files = fs.readdirSync(HISTORIES).filter((f) => f.endsWith('.json')).sort();
-const read = (file: string) => JSON.parse(fs.readFileSync(path.join(HISTORIES, file), 'utf8')) as RecordedHistory;
+function read(file: string): RecordedHistory {
+  const json = JSON.parse(fs.readFileSync(path.join(HISTORIES, file), 'utf8'));
+  return json.history ? json : { workflowId: file.replace(/\.json$/, ''), history: json };
+}
 
 /**
  * Temporal's proto JSON back to a History. The SDK's historyFromJSON would do, but in this install
@@ -34,12 +45,15 @@ const read = (file: string) => JSON.parse(fs.readFileSync(path.join(HISTORIES, f
  * check fails ("type must be a Type"); protojson from @temporalio/proto's own copy works.
  */
 const protoJson = require(require.resolve('protobufjs/ext/protojson', { paths: [path.dirname(require.resolve('@temporalio/proto/package.json'))] }));
-const HISTORY_TYPE = (patchProtobufRoot(proto) as unknown as { lookupType(name: string): unknown }).lookupType('temporal.api.history.v1.History');
-const historyOf = (recorded: RecordedHistory): proto.temporal.api.history.v1.History => protoJson.fromJson(HISTORY_TYPE, recorded.history, { ignoreUnknownFields: true });
+// the module itself, not an import-* copy of it: patchProtobufRoot must see the real root
+const HISTORY_TYPE = (patchProtobufRoot(require('@temporalio/proto')) as { lookupType(name: string): unknown }).lookupType('temporal.api.history.v1.History');
+const historyOf = (recorded: RecordedHistory): temporal.api.history.v1.History => protoJson.fromJson(HISTORY_TYPE, recorded.history, { ignoreUnknownFields: true });
 
 let workflowBundle: WorkflowBundleWithSourceMap;
 
 beforeAll(async () => {
+  // a replay failure is the test's failure (DeterminismViolationError); the SDK's INFO lines are noise
+  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
   // what a worker without a prebuilt bundle does: the tools module's workflows, with the plugin
   const { tools, workflowsPath } = require(TOOLS_MODULE);
   workflowBundle = await bundleWorkflowCode({ workflowsPath, plugins: [new McpTasksPlugin({ tools })], logger: quietLogger });

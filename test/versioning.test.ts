@@ -6,6 +6,7 @@
 import { call, pollTask, startServe, startWorker } from './support/mcp';
 import { spawnCli, stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
+import { parseVersioning } from '../src/cli/worker-versioning';
 
 let temporal: TestTemporal;
 let url: string;
@@ -29,7 +30,7 @@ const versionOf = async (taskId: string) => {
 
 async function startVersionedWorker(buildId: string) {
   const worker = await startWorker(temporal.address, {}, ['--build-id', buildId, '--set-current']);
-  await worker.waitFor(new RegExp(`worker version mcp-temporal-tasks\\.${buildId.replace(/\./g, '\\.')} is current`));
+  await worker.waitFor(new RegExp(`worker version mcp-temporal-tasks\\.${buildId.replace(/\./g, '\\.')}: (made|already) current`));
   return worker;
 }
 
@@ -56,11 +57,17 @@ test('after a deploy a running task finishes on its own version; new tasks go to
   const done = await pollTask(url, running);
   expect(done.result.content[0].text).toBe('started on v1');
   expect((await versionOf(running)).buildId).toBe(V1);
+  // an old build's worker restarting (say, to drain its pinned tasks) does not take new tasks back
+  const old = await startWorker(temporal.address, {}, ['--build-id', V1, '--set-current']);
+  await old.waitFor(/: left as is: it was current before/);
+  const after = await echo('after the restart', 0);
+  expect((await pollTask(url, after)).status).toBe('completed');
+  expect((await versionOf(after)).buildId).toBe(V2);
 });
 
 test('versioning flags are checked before connecting', async () => {
   for (const [args, message] of [
-    [['--set-current'], /--set-current .* needs --build-id/],
+    [['--set-current'], /--set-current needs --build-id/],
     [['--build-id', 'x', '--deployment-name', 'has.dot'], /--deployment-name .* without "\."/],
     [['--build-id', 'x', '--versioning-behavior', 'SOMETIMES'], /versioning-behavior.*SOMETIMES.*invalid/],
   ] as const) {
@@ -69,4 +76,9 @@ test('versioning flags are checked before connecting', async () => {
     expect(code).not.toBe(0);
     expect(proc.output()).toMatch(message);
   }
+  // compose sets MCP_SET_CURRENT_VERSION for whenever MCP_BUILD_ID is given: alone it changes nothing
+  expect(parseVersioning({}, { MCP_SET_CURRENT_VERSION: 'true' })).toBeUndefined();
+  expect(parseVersioning({ buildId: 'r1', deploymentName: 'mcp-temporal-tasks' }, { MCP_SET_CURRENT_VERSION: 'true' })).toEqual({
+    deploymentName: 'mcp-temporal-tasks', buildId: 'r1', behavior: 'PINNED', setCurrent: true,
+  });
 });

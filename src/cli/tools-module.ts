@@ -1,6 +1,7 @@
 import path from 'node:path';
 import * as z from 'zod';
 import type { ToolDefinition } from '../tools/registry';
+import { toolsFromFile } from '../tools/workflow-tools';
 
 /**
  * What `--tools-module` names: a module exporting `tools` (for serve), and for the worker the
@@ -35,4 +36,17 @@ export function loadToolsModule(file: string | undefined): ToolsModule {
     throw new ToolsModuleError(`--tools-module ${file}: ${why}`);
   }
   return exported as ToolsModule;
+}
+
+/**
+ * What `serve` and `dev` serve: the tools module's tools (when one is named) and the tools of a
+ * tools file (`--tools`, MCP_TOOLS_FILE), side by side. A bad tools file throws ToolsFileError
+ * naming the tool and the field; at least one of the two is needed.
+ */
+export function loadServedTools(moduleFile: string | undefined, toolsFile: string | undefined): { module?: ToolsModule; tools: ToolDefinition[] } {
+  const fileTools = toolsFile ? toolsFromFile(toolsFile) : [];
+  if (!moduleFile && toolsFile) return { tools: fileTools };
+  if (!moduleFile) throw new ToolsModuleError('no tools: pass --tools-module <file> (MCP_TOOLS_MODULE) and/or --tools <file> (MCP_TOOLS_FILE)');
+  const module = loadToolsModule(moduleFile);
+  return { module, tools: [...module.tools, ...fileTools] };
 }

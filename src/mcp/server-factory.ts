@@ -52,7 +52,7 @@ function buildServer(deps: ServerDeps, era: Era, servesToolsCall: boolean): McpS
   );
   for (const tool of deps.registry.list()) {
     // registerTool gives tools/list its JSON Schema; tools/call is served below instead.
-    const registered = server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema }, () => {
+    const registered = server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }, () => {
       throw new Error('unreachable: tools/call is served by the fallback handler');
     });
     // 2025-11-25 clients pick task mode per tool from tools/list (registerTool takes no `execution`)

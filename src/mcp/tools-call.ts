@@ -49,7 +49,10 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
     checkArgumentSize(tool, args);
   }
 
-  const input = { tool: tool.name, workflowType: workflowTypeOf(tool), arguments: args, owner: principalOf(ctx), summary: summarize(tool.name, args) };
+  const input = {
+    tool: tool.name, workflowType: workflowTypeOf(tool), arguments: args, owner: principalOf(ctx), summary: summarize(tool.name, args),
+    taskQueue: tool.taskQueue, executionTimeout: tool.executionTimeout,
+  };
   try {
     if (asTask) {
       const task = await deps.store.start(input);

@@ -5,7 +5,8 @@ import {
   WorkflowHandle,
   WorkflowNotFoundError,
 } from '@temporalio/client';
-import { ApplicationFailure, CancelledFailure, SearchAttributePair, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { ApplicationFailure, CancelledFailure, type Duration, SearchAttributePair, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
 import {
   type CallToolResult,
   inputResponsesSignal,
@@ -26,6 +27,7 @@ import { whyResponseDoesNotFit } from './input-responses';
 import { mintTaskId } from './task-id';
 import { TerminalTaskCache } from './terminal-cache';
 import { logger } from '../logging';
+import type { ResultMapping, ToolDefinition } from '../tools/registry';
 
 export interface TaskStoreOptions {
   taskQueue: string;
@@ -49,7 +51,14 @@ export interface StartTaskInput {
   arguments: Record<string, unknown>;
   owner?: string;
   summary: string;
+  /** The tool's own task queue (a workflow run by other workers); default: the server's. */
+  taskQueue?: string;
+  /** Temporal's workflow execution timeout. */
+  executionTimeout?: Duration;
 }
+
+/** What the store needs to know of a tool to turn its workflow's result into a CallToolResult. */
+export type ToolResultSpec = Pick<ToolDefinition, 'outputSchema' | 'result'>;
 
 /** An answer in tasks/update that does not fit the pending request it answers. */
 export class InputResponseError extends Error {
@@ -83,7 +92,8 @@ export class TemporalTaskStore {
   private readonly finished = new TerminalTaskCache();
   private readonly owners: OwnerHasher;
 
-  constructor(private readonly client: Client, private opts: TaskStoreOptions) {
+  /** `tools` (by name) give results their mapping and outputSchema check; without, `auto` and no check. */
+  constructor(private readonly client: Client, private opts: TaskStoreOptions, private readonly tools?: { get(name: string): ToolResultSpec | undefined }) {
     this.owners = new OwnerHasher(opts.ownerKey);
   }
 
@@ -105,8 +115,9 @@ export class TemporalTaskStore {
       const handle = await this.bounded(() =>
         this.client.workflow.start(input.workflowType, {
           workflowId: taskId,
-          taskQueue: this.opts.taskQueue,
+          taskQueue: input.taskQueue ?? this.opts.taskQueue,
           args: [input.arguments],
+          ...(input.executionTimeout !== undefined ? { workflowExecutionTimeout: input.executionTimeout } : {}),
           memo: { [TASK_MEMO_KEY]: memo },
           staticSummary: input.summary,
           workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -155,7 +166,7 @@ export class TemporalTaskStore {
     const onAbort = () => void this.toRunning(taskId, (h) => h.cancel().then(() => undefined)).catch(() => this.cancelOrphan(taskId));
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const snapshot = await this.outcome(handle);
+      const snapshot = await this.outcome(handle, input.tool);
       if (snapshot.status === 'completed') return snapshot.result;
       if (snapshot.status === 'failed') throw new ToolProtocolError(snapshot.error);
       throw new ToolProtocolError({ code: -32603, message: 'The tool was cancelled' });
@@ -196,7 +207,7 @@ export class TemporalTaskStore {
     const closedAt = (description.closeTime ?? new Date()).getTime();
     const ttlMs = Math.max(memo.ttlMs, closedAt - Date.parse(memo.createdAt) + memo.ttlMs);
     if (Date.now() > Date.parse(memo.createdAt) + ttlMs) return undefined;
-    const outcome = await this.bounded(() => this.outcome(handle));
+    const outcome = await this.bounded(() => this.outcome(handle, memo.tool));
     const state = description.raw.workflowExtendedInfo?.cancelRequested ? ({ status: 'cancelled' } as const) : outcome;
     const statusMessage = state.status === 'failed' ? state.error.message : undefined;
     return this.finish({ ...base, ttlMs, lastUpdatedAt: new Date(closedAt).toISOString(), statusMessage, state });
@@ -293,14 +304,24 @@ export class TemporalTaskStore {
     }
   }
 
-  private async outcome(handle: WorkflowHandle): Promise<Exclude<TaskState, { status: 'working' | 'input_required' }>> {
+  /**
+   * A closed workflow's outcome as a task's: its result mapped to a CallToolResult (see
+   * toCallToolResult), or its failure mapped to a JSON-RPC error (failureToError).
+   */
+  private async outcome(handle: WorkflowHandle, tool: string): Promise<Exclude<TaskState, { status: 'working' | 'input_required' }>> {
+    let value: unknown;
     try {
-      return { status: 'completed', result: (await handle.result()) as CallToolResult };
+      value = await handle.result();
     } catch (err) {
       if (!(err instanceof WorkflowFailedError)) throw err;
       if (err.cause instanceof CancelledFailure) return { status: 'cancelled' };
       return { status: 'failed', error: failureToError(err.cause) };
     }
+    const spec = this.tools?.get(tool);
+    const result = toCallToolResult(value, spec?.result);
+    const mismatch = spec?.outputSchema && !result.isError ? await outputMismatch(spec.outputSchema, result) : undefined;
+    if (mismatch) return { status: 'failed', error: { code: -32603, message: `The tool's result does not match its outputSchema: ${mismatch}` } };
+    return { status: 'completed', result };
   }
 
   private searchAttributes(tool: string, owner: string | undefined): SearchAttributePair[] | undefined {
@@ -324,6 +345,41 @@ const GRPC_INVALID_ARGUMENT = 3;
 function decodeCursor(cursor: string): Uint8Array {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new InvalidCursorError();
   return Buffer.from(cursor, 'base64url');
+}
+
+/**
+ * A workflow's result as a CallToolResult: one that already has that shape passes through; with
+ * `auto`, a string becomes one text content and any other JSON value structuredContent plus
+ * its JSON as text (a value that is not an object is wrapped as `{ "result": value }`, since
+ * structuredContent is an object); with `text`, every value becomes one text content.
+ */
+export function toCallToolResult(value: unknown, mapping: ResultMapping = 'auto'): CallToolResult {
+  if (isCallToolResult(value)) return value;
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  const json = value === undefined ? null : value;
+  const text = JSON.stringify(json);
+  if (mapping === 'text') return { content: [{ type: 'text', text }] };
+  const structured = typeof json === 'object' && json !== null && !Array.isArray(json) ? json : { result: json };
+  return { content: [{ type: 'text', text }], structuredContent: structured as CallToolResult['structuredContent'] };
+}
+
+/** `{ content: [{ type, ... }, ...], isError?, structuredContent? }`: a CallToolResult already. */
+function isCallToolResult(value: unknown): value is CallToolResult {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    Array.isArray(v.content) &&
+    v.content.every((c) => typeof c === 'object' && c !== null && typeof (c as { type?: unknown }).type === 'string') &&
+    (v.isError === undefined || typeof v.isError === 'boolean') &&
+    (v.structuredContent === undefined || (typeof v.structuredContent === 'object' && v.structuredContent !== null && !Array.isArray(v.structuredContent)))
+  );
+}
+
+/** Why the result's structuredContent does not fit the tool's outputSchema; undefined when it does. */
+async function outputMismatch(schema: StandardSchemaWithJSON, result: CallToolResult): Promise<string | undefined> {
+  if (result.structuredContent === undefined) return 'the result has no structuredContent';
+  const checked = await schema['~standard'].validate(result.structuredContent);
+  return checked.issues ? checked.issues.map((i) => i.message).join('; ') : undefined;
 }
 
 /** A failed workflow becomes a JSON-RPC error: the tool's own, or an internal error saying why. */

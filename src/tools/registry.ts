@@ -1,4 +1,5 @@
 import type { ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { Duration } from '@temporalio/common';
 import type { CallToolResult, RequestedSchema } from '../contract';
 
 /**
@@ -6,6 +7,16 @@ import type { CallToolResult, RequestedSchema } from '../contract';
  * that declare the Tasks extension, `required` only runs as a task (-32021 otherwise).
  */
 export type TaskMode = 'never' | 'optional' | 'required';
+
+/** A JSON Schema of an object (a tool's inputSchema / outputSchema as JSON). */
+export type JsonSchemaObject = { type: 'object' } & Record<string, unknown>;
+
+/**
+ * How a workflow result that is not a CallToolResult becomes one: `auto` (a string is one text
+ * content, any other JSON value is structuredContent plus its JSON as text), `text` (always
+ * one text content).
+ */
+export type ResultMapping = 'auto' | 'text';
 
 /** A workflow behind a tool: its arguments are the tool's validated arguments. */
 export type ToolWorkflow<A> = (args: A) => Promise<CallToolResult>;
@@ -23,6 +34,19 @@ export interface ToolDefinition<S extends StandardSchemaWithJSON = StandardSchem
    * exported under that name from the worker's workflows; McpTasksPlugin checks it does.
    */
   workflow?: { name: string; (args: never): Promise<CallToolResult> };
+  /**
+   * Instead of `workflow`: the workflow type to start by name, for a workflow written elsewhere
+   * (any SDK, any language) and run by other workers (`defineWorkflowTool`, tools files).
+   */
+  workflowType?: string;
+  /** The task queue to start it on; default: the server's `taskQueue`. */
+  taskQueue?: string;
+  /** Temporal's workflow execution timeout of each call. */
+  executionTimeout?: Duration;
+  /** The result's structuredContent is checked against it (a mismatch fails the task, -32603); listed in tools/list. */
+  outputSchema?: StandardSchemaWithJSON;
+  /** How a result that is not a CallToolResult becomes one (default `auto`). */
+  result?: ResultMapping;
   /** An input round answered before the task exists (MRTR), merged into the arguments. */
   beforeTask?: PreTaskInput;
   /**
@@ -61,7 +85,7 @@ export class ToolRegistry {
   register(...tools: ToolDefinition[]): this {
     for (const tool of tools) {
       if (this.tools.has(tool.name)) throw new Error(`tool "${tool.name}" is registered twice`);
-      if (!tool.local && !tool.workflow?.name) throw new Error(`tool "${tool.name}": its workflow function has no name (the workflow type)`);
+      if (!tool.local && !tool.workflowType && !tool.workflow?.name) throw new Error(`tool "${tool.name}": its workflow function has no name (the workflow type)`);
       this.tools.set(tool.name, tool);
     }
     return this;
@@ -76,8 +100,9 @@ export class ToolRegistry {
   }
 }
 
-/** The Temporal workflow type a tool starts: its workflow function's name. */
+/** The Temporal workflow type a tool starts: its `workflowType`, else its workflow function's name. */
 export function workflowTypeOf(tool: ToolDefinition): string {
+  if (tool.workflowType) return tool.workflowType;
   if (!tool.workflow) throw new Error(`tool "${tool.name}" has no workflow`);
   return tool.workflow.name;
 }

@@ -42,7 +42,8 @@ export class McpTasksPlugin extends SimplePlugin {
       console.warn(`McpTasksPlugin: cannot load ${workflowsPath} to check the tools' workflows (${(err as Error).message})`);
       return;
     }
-    const missing = (this.pluginOptions.tools ?? []).filter((t) => !t.local && !exported.has(workflowTypeOf(t)));
+    // tools started by type name (workflowType, no function) run on other workers: not checked here
+    const missing = (this.pluginOptions.tools ?? []).filter((t) => !t.local && t.workflow && !exported.has(workflowTypeOf(t)));
     if (missing.length > 0) {
       const list = missing.map((t) => `${t.name} (workflow ${workflowTypeOf(t)})`).join(', ');
       throw new Error(`McpTasksPlugin: the worker's workflows (${workflowsPath}) do not export the workflow of ${list}`);

@@ -1,0 +1,216 @@
+/**
+ * Workflows of another SDK as MCP task tools (issue 12): a Temporal PYTHON worker
+ * (examples/python/, temporalio pinned, installed into the git-ignored .venv-examples/) runs a
+ * plain workflow and one that follows docs/contract.md; `serve` exposes them through
+ * examples/python/tools.json next to the TypeScript tools of the default tools module.
+ */
+import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { call, rpc, startServe, startWorker, taskSession } from './support/mcp';
+import { ROOT, spawnCli, stopAllAfter } from './support/processes';
+import { startTestTemporal, type TestTemporal } from './support/temporal';
+import { waitFor } from './support/wait';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ensureExamplesVenv } = require('../scripts/python-examples-venv.js') as { ensureExamplesVenv: (o?: { log?: (m: string) => void }) => string };
+
+const PYTHON_DIR = path.join(ROOT, 'examples', 'python');
+const TOOLS_FILE = path.join(PYTHON_DIR, 'tools.json');
+const ledger = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-ledger-')), 'ledger.jsonl');
+
+let temporal: TestTemporal;
+let url: string;
+let pythonWorker: ChildProcess;
+
+beforeAll(async () => {
+  // the venv first (a few seconds when new with a warm pip cache, instant after): a missing PyPI fails here, loudly
+  const venvStarted = Date.now();
+  const python = ensureExamplesVenv({ log: (m) => console.log(m) });
+  console.log(`python examples venv ready in ${Date.now() - venvStarted} ms`);
+  temporal = await startTestTemporal();
+  pythonWorker = await startPythonWorker(python, temporal.address);
+  await startWorker(temporal.address); // the TypeScript tools' worker (default tools module)
+  ({ url } = await startServe(temporal.address, ['--tools', TOOLS_FILE]));
+}, 600_000);
+
+afterAll(async () => {
+  // the Python worker is ours: stopped by its pid, SIGKILL if it lingers
+  if (pythonWorker && pythonWorker.exitCode === null && pythonWorker.signalCode === null) {
+    const exited = new Promise((r) => pythonWorker.once('exit', r));
+    process.kill(pythonWorker.pid!, 'SIGTERM');
+    const timer = setTimeout(() => pythonWorker.exitCode === null && process.kill(pythonWorker.pid!, 'SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+});
+stopAllAfter(() => temporal);
+
+function startPythonWorker(python: string, address: string): Promise<ChildProcess> {
+  const child = spawn(python, [path.join(PYTHON_DIR, 'worker.py')], {
+    cwd: PYTHON_DIR,
+    env: { ...process.env, TEMPORAL_ADDRESS: address, TASK_QUEUE: 'python-tools', LEDGER_FILE: ledger, PYTHONUNBUFFERED: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the Python worker did not start:\n${out}`)), 60_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (/python worker polling task queue python-tools/.test(out)) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the Python worker exited (${code}):\n${out}`));
+    });
+  });
+}
+
+const ledgerLines = (): Array<{ event: string; taskId: string }> =>
+  fs.existsSync(ledger) ? fs.readFileSync(ledger, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+const textOf = (result: any) => result.content.map((c: any) => c.text).join('');
+
+test('arguments failing a file tool\'s JSON Schema get -32602 with the reasons, and no workflow starts', async () => {
+  const { body } = await rpc(url, 'tools/call', { name: 'approve_deployment', arguments: { service: 'Not A Name!', version: '1.0', extra: true } });
+  expect(body.error.code).toBe(-32602);
+  expect(body.error.message).toMatch(/approve_deployment/);
+  expect(body.error.message).toMatch(/pattern/);
+  expect(body.error.message).toMatch(/additional properties/);
+  // a valid call after it shows up in visibility; the invalid one never did
+  const ok = await call(url, 'tools/call', { name: 'greet_python', arguments: { name: 'visibility' } }, { capabilities: {} }); // optional, not declaring: synchronous
+  const listed = async (query: string) => {
+    const ids: string[] = [];
+    for await (const wf of temporal.client.workflow.list({ query })) ids.push(wf.workflowId);
+    return ids;
+  };
+  await waitFor(async () => ((await listed(`McpTool = "greet_python"`)).length > 0 ? true : undefined));
+  expect(ok.content[0].text).toBe('Hello, visibility!');
+  expect(await listed(`McpTool = "approve_deployment"`)).toEqual([]);
+  expect(await listed(`WorkflowType = "ApproveDeploymentWorkflow"`)).toEqual([]);
+});
+
+test('tools/list has the TypeScript tools and the tools file\'s side by side', async () => {
+  const { tools } = await call(url, 'tools/list');
+  const byName = Object.fromEntries(tools.map((t: any) => [t.name, t]));
+  expect(byName.wait_and_echo).toBeDefined(); // TypeScript, from the tools module
+  expect(byName.greet_python).toMatchObject({ title: 'Greet (Python)', inputSchema: { type: 'object', required: ['name'] } });
+  expect(byName.approve_deployment.outputSchema).toMatchObject({ type: 'object', required: ['service', 'version', 'deployed'] });
+});
+
+test('a plain Python workflow (knows nothing of MCP) runs as a task: status from Temporal, string → text', async () => {
+  const { session, close } = await taskSession(url);
+  try {
+    const execution = await session.callTool('greet_python', { name: 'Ada', seconds: 1 });
+    expect(execution.kind).toBe('task');
+    const taskId = (execution as any).handle.taskId as string;
+    const running = await call(url, 'tasks/get', { taskId });
+    expect(running.status).toBe('working');
+    expect(running.statusMessage).toBeUndefined();
+    const { outcome } = await execution.settle();
+    const result = resultFromTaskOutcome(outcome) as any;
+    expect(result.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+    expect(result.structuredContent).toBeUndefined();
+    // started like any task: by type name on the tool's task queue, with the memo, summary and search attributes
+    const described = await temporal.client.workflow.getHandle(taskId).describe();
+    expect(described.type).toBe('GreetWorkflow');
+    expect(described.taskQueue).toBe('python-tools');
+    expect(described.memo?.mcpTask).toMatchObject({ tool: 'greet_python' });
+    expect(described.searchAttributes.McpTool).toEqual(['greet_python']);
+    expect(await described.staticSummary()).toBe('greet_python(name="Ada", seconds=1)');
+    expect(described.raw.executionConfig?.workflowExecutionTimeout?.seconds?.toString()).toBe(String(2 * 3600));
+  } finally {
+    await close();
+  }
+});
+
+test('a Python workflow following the contract: statusMessage, a form elicitation answered, structuredContent', async () => {
+  const seen: Array<{ request: any; task: any }> = [];
+  const { session, close } = await taskSession(url, async (request: any, context: any) => {
+    seen.push({ request, task: await call(url, 'tasks/get', { taskId: context.taskId }) });
+    return { action: 'accept', content: { approved: true, comment: 'ship it' } } as any;
+  });
+  try {
+    const execution = await session.callTool('approve_deployment', { service: 'billing', version: '2.4.1' });
+    const taskId = (execution as any).handle.taskId as string;
+    const { outcome } = await execution.settle();
+    const result = resultFromTaskOutcome(outcome) as any;
+    expect(seen).toHaveLength(1);
+    expect(seen[0].request).toMatchObject({ kind: 'elicitation', params: { message: 'Deploy billing 2.4.1?' } });
+    expect(seen[0].task).toMatchObject({ status: 'input_required', statusMessage: 'waiting for approval to deploy billing 2.4.1' });
+    expect(seen[0].task.inputRequests.approval.params.requestedSchema.required).toEqual(['approved']);
+    expect(result.structuredContent).toMatchObject({ service: 'billing', version: '2.4.1', deployed: true, comment: 'ship it' });
+    expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+    expect(ledgerLines().filter((l) => l.taskId === taskId).map((l) => l.event)).toEqual(['reserve', 'deploy']);
+    const described = await temporal.client.workflow.getHandle(taskId).describe();
+    expect(described.searchAttributes.McpTaskStatus).toEqual(['completed']);
+    expect(described.memo?.mcpProgress).toMatchObject({ status: 'working', statusMessage: 'deploying billing 2.4.1', inputRequests: {} });
+  } finally {
+    await close();
+  }
+});
+
+test('cancelling a contract workflow while it waits for approval runs its compensation and ends cancelled', async () => {
+  let asked!: () => void;
+  const waiting = new Promise<void>((r) => (asked = r));
+  const { session, close } = await taskSession(url, async (_request: any, context: any) => {
+    asked();
+    // never answered: the client's cancel aborts the pending input handler
+    return new Promise((_resolve, reject) => context.signal?.addEventListener('abort', () => reject(context.signal.reason), { once: true }));
+  });
+  try {
+    const execution = await session.callTool('approve_deployment', { service: 'search', version: '9.0' });
+    const taskId = (execution as any).handle.taskId as string;
+    const settled = execution.settle();
+    await waiting;
+    await execution.cancel();
+    const { outcome } = await settled;
+    expect(outcome).toMatchObject({ status: 'cancelled' });
+    expect((await call(url, 'tasks/get', { taskId })).status).toBe('cancelled');
+    const events = await waitFor(async () => {
+      const mine = ledgerLines().filter((l) => l.taskId === taskId).map((l) => l.event);
+      return mine.includes('release') ? mine : undefined;
+    });
+    expect(events).toEqual(['reserve', 'release']);
+    const described = await waitFor(async () => {
+      const d = await temporal.client.workflow.getHandle(taskId).describe();
+      return d.status.name === 'CANCELLED' ? d : undefined;
+    });
+    expect(described.searchAttributes.McpTaskStatus).toEqual(['cancelled']);
+  } finally {
+    await close();
+  }
+});
+
+test('a bad tools file stops the server (exit 2) with a message naming the tool and the field', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-tools-'));
+  const bad = path.join(dir, 'tools.json');
+  const tools = JSON.parse(fs.readFileSync(TOOLS_FILE, 'utf8'));
+  tools.tools[1].taskMode = 'sometimes';
+  delete tools.tools[0].workflowType;
+  fs.writeFileSync(bad, JSON.stringify(tools));
+  const proc = spawnCli(['serve', '--port', '0', '--tools', bad], { TEMPORAL_ADDRESS: temporal.address });
+  const code = await new Promise<number | null>((resolve) => (proc.child.exitCode !== null ? resolve(proc.child.exitCode) : proc.child.once('exit', resolve)));
+  expect(code).toBe(2);
+  expect(proc.output()).toContain(`tools file ${bad}: tool "greet_python" (tools[0]): workflowType: required`);
+  expect(proc.output()).toMatch(/tool "approve_deployment" \(tools\[1\]\): taskMode: /);
+});
+
+test('the Python contract helper\'s own unit test passes', async () => {
+  const python = ensureExamplesVenv();
+  const out = await new Promise<{ code: number | null; text: string }>((resolve) => {
+    const child = spawn(python, ['-m', 'unittest', '-v', 'test_mcp_tasks'], { cwd: PYTHON_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout!.on('data', (d) => (text += d));
+    child.stderr!.on('data', (d) => (text += d));
+    child.once('exit', (code) => resolve({ code, text }));
+  });
+  expect(out.text).toMatch(/OK/);
+  expect(out.code).toBe(0);
+});
