@@ -188,6 +188,26 @@ test('cancelling a contract workflow while it waits for approval runs its compen
   }
 });
 
+test('a result that does not match the tool\'s outputSchema fails the task with -32603 saying so', async () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-tools-')), 'tools.json');
+  const greet = JSON.parse(fs.readFileSync(TOOLS_FILE, 'utf8')).tools[0];
+  const checked = { ...greet, name: 'greet_checked', outputSchema: { type: 'object', properties: { greeting: { type: 'string' } }, required: ['greeting'] } };
+  fs.writeFileSync(file, JSON.stringify({ tools: [checked] }));
+  const other = await startServe(temporal.address, ['--tools', file], { MCP_TOOLS_MODULE: '' }); // a tools file alone
+  const { session, close } = await taskSession(other.url);
+  try {
+    const execution = await session.callTool('greet_checked', { name: 'Ada' });
+    const { outcome } = await execution.settle();
+    expect(outcome).toMatchObject({ status: 'failed' });
+    const task = await call(other.url, 'tasks/get', { taskId: (execution as any).handle.taskId });
+    expect(task).toMatchObject({ status: 'failed', error: { code: -32603 } });
+    expect(task.error.message).toMatch(/does not match its outputSchema: the result has no structuredContent/);
+  } finally {
+    await close();
+    await other.proc.stop();
+  }
+});
+
 test('a bad tools file stops the server (exit 2) with a message naming the tool and the field', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-tools-'));
   const bad = path.join(dir, 'tools.json');

@@ -17,7 +17,7 @@ from typing import Any, Awaitable, Callable, Mapping
 
 from temporalio import workflow
 from temporalio.common import SearchAttributeKey
-from temporalio.exceptions import ApplicationError
+from temporalio.exceptions import ApplicationError, FailureError
 
 CONTRACT_VERSION = 1
 TASK_MEMO_KEY = "mcpTask"  # written by the server at start; read it, never write it
@@ -85,15 +85,21 @@ class McpTask:
         return (await self.request_inputs({key: request}, timeout))[key]
 
     async def run(self, body: Callable[[], Awaitable[Any]]) -> Any:
-        """Runs the workflow's body and records the terminal McpTaskStatus."""
+        """Runs the workflow's body and records the terminal McpTaskStatus. A bug (any exception
+        that is not a Temporal failure) fails the workflow, as in the TypeScript runtime, instead
+        of retrying its workflow task forever."""
         try:
             result = await body()
         except asyncio.CancelledError:
             self.record_status("cancelled")
             raise
-        except Exception:
+        except FailureError:
             self.record_status("failed")
             raise
+        except Exception as err:
+            self.record_status("failed")
+            name = type(err).__name__
+            raise ApplicationError(f"{name}: {err}", type=name, non_retryable=True) from err
         self.record_status("completed")
         return result
 

@@ -4,7 +4,13 @@ import unittest
 from datetime import datetime, timezone
 from types import SimpleNamespace
 
+from temporalio.exceptions import ApplicationError
+
 from mcp_tasks import INPUT_RESPONSES_SIGNAL, MCP_TASK_STATUS, PROGRESS_MEMO_KEY, TASK_PROGRESS_QUERY, McpTask, protocol_error
+
+
+async def _raise(err):
+    raise err
 
 
 class FakeWorkflow:
@@ -75,6 +81,22 @@ class McpTaskTest(unittest.IsolatedAsyncioTestCase):
         second = McpTask(first.carry(), wf=FakeWorkflow(with_status=False))
         self.assertEqual(second.progress["status"], "input_required")
         self.assertEqual(wf.statuses, [])
+
+    async def test_a_bug_fails_the_workflow(self):
+        wf = FakeWorkflow()
+        task = McpTask(wf=wf)
+
+        async def broken():
+            raise KeyError("service")
+
+        with self.assertRaises(ApplicationError) as caught:
+            await task.run(broken)
+        self.assertEqual(caught.exception.type, "KeyError")
+        self.assertTrue(caught.exception.non_retryable)
+        self.assertEqual(wf.statuses, ["failed"])
+        with self.assertRaises(ApplicationError):  # a protocol error passes as it is
+            await task.run(lambda: _raise(protocol_error(-32602, "no")))
+        self.assertEqual(wf.statuses, ["failed", "failed"])
 
     def test_protocol_error(self):
         err = protocol_error(-32602, "bad input", {"field": "x"})

@@ -1,0 +1,75 @@
+/** Tools from JSON Schema and workflow type names (tools files, defineWorkflowTool) and the result mapping. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { toCallToolResult } from '../../src/tasks/temporal-task-store';
+import { ToolRegistry, workflowTypeOf } from '../../src/tools/registry';
+import { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile } from '../../src/tools/workflow-tools';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const greet = { name: 'greet', description: 'd', inputSchema: { type: 'object' as const, properties: { name: { type: 'string' } }, required: ['name'] }, workflowType: 'GreetWorkflow', taskQueue: 'python-tools', taskMode: 'optional' };
+
+describe('tools files', () => {
+  test('examples/python/tools.json gives tools started by type name on their own task queue', async () => {
+    const tools = toolsFromFile(path.join(ROOT, 'examples', 'python', 'tools.json'));
+    expect(tools.map((t) => [t.name, workflowTypeOf(t), t.taskQueue, t.taskMode])).toEqual([
+      ['greet_python', 'GreetWorkflow', 'python-tools', 'optional'],
+      ['approve_deployment', 'ApproveDeploymentWorkflow', 'python-tools', 'required'],
+    ]);
+    expect(tools[0].executionTimeout).toBe('2 hours');
+    expect(new ToolRegistry(tools).list()).toHaveLength(2); // no workflow function needed
+    const ok = await tools[0].inputSchema['~standard'].validate({ name: 'Ada' });
+    expect(ok.issues).toBeUndefined();
+    const bad = await tools[0].inputSchema['~standard'].validate({ name: '', extra: 1 });
+    expect(bad.issues?.[0].message).toMatch(/fewer than 1 characters|additional properties/);
+  });
+
+  test.each([
+    [{ tools: [{ ...greet, taskMode: 'maybe' }] }, /tool "greet" \(tools\[0\]\): taskMode: Invalid option/],
+    [{ tools: [{ ...greet, workflowType: undefined }] }, /tool "greet" \(tools\[0\]\): workflowType: required/],
+    [{ tools: [{ ...greet, workflowtype: 'X' }] }, /tool "greet" \(tools\[0\]\): workflowtype: unknown field/],
+    [{ tools: [{ ...greet, inputSchema: { type: 'array' } }] }, /tool "greet" \(tools\[0\]\): inputSchema\.type: must be "object"/],
+    [{ tools: [{ ...greet, inputSchema: { type: 'object', properties: { a: { type: 'strin' } } } }] }, /tool "greet" \(tools\[0\]\): inputSchema: not a valid JSON Schema/],
+    [{ tools: [{ ...greet, executionTimeout: 'soon' }] }, /tool "greet" \(tools\[0\]\): executionTimeout: /],
+    [{ tools: [greet, greet] }, /tool "greet" \(tools\[1\]\): name: the name is used twice/],
+    [{ tools: [{ ...greet, name: undefined }] }, /tool \(tools\[0\]\): name: required/],
+    [{ tools: [] }, /tools: list at least one tool/],
+    [{ tool: [] }, /tools: required.*tool: unknown field/],
+  ])('refuses bad file #%# naming the tool and the field', (data, message) => {
+    expect(() => parseToolsFile(data, 'tools file t.json')).toThrow(ToolsFileError);
+    expect(() => parseToolsFile(data, 'tools file t.json')).toThrow(message);
+  });
+
+  test('a file that is not JSON says so', () => {
+    const file = path.join(fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'mtt-')), 'tools.yaml');
+    fs.writeFileSync(file, 'tools:\n  - name: greet\n');
+    expect(() => toolsFromFile(file)).toThrow(/not JSON \(only JSON is read\)/);
+  });
+
+  test('defineWorkflowTool is the same from code', () => {
+    const tool = defineWorkflowTool({ ...greet, taskMode: 'required', outputSchema: { type: 'object', properties: { greeting: { type: 'string' } } }, result: 'text' });
+    expect(workflowTypeOf(tool)).toBe('GreetWorkflow');
+    expect(tool.outputSchema?.['~standard'].jsonSchema).toBeDefined();
+    expect(tool.result).toBe('text');
+    expect(() => defineWorkflowTool({ ...greet, taskMode: 'x' as never })).toThrow(/tool "greet": taskMode/);
+  });
+});
+
+describe('a workflow result as a CallToolResult', () => {
+  test('a CallToolResult passes through', () => {
+    const r = { content: [{ type: 'text' as const, text: 'hi' }], isError: true, structuredContent: { a: 1 } };
+    expect(toCallToolResult(r)).toBe(r);
+  });
+  test('a string is one text content', () => {
+    expect(toCallToolResult('Hello')).toEqual({ content: [{ type: 'text', text: 'Hello' }] });
+  });
+  test('other JSON is structuredContent plus its JSON as text (non-objects wrapped as {result})', () => {
+    expect(toCallToolResult({ a: 1 })).toEqual({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } });
+    expect(toCallToolResult([1, 2])).toEqual({ content: [{ type: 'text', text: '[1,2]' }], structuredContent: { result: [1, 2] } });
+    expect(toCallToolResult(42)).toEqual({ content: [{ type: 'text', text: '42' }], structuredContent: { result: 42 } });
+    expect(toCallToolResult(undefined)).toEqual({ content: [{ type: 'text', text: 'null' }], structuredContent: { result: null } });
+    expect(toCallToolResult({ content: 'not blocks' })).toMatchObject({ structuredContent: { content: 'not blocks' } });
+  });
+  test('`text` mapping: JSON as text only', () => {
+    expect(toCallToolResult({ a: 1 }, 'text')).toEqual({ content: [{ type: 'text', text: '{"a":1}' }] });
+  });
+});
