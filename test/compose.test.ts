@@ -182,6 +182,12 @@ const asMap = (n: Node | undefined): Mapping => (n && typeof n === 'object' && !
 const asList = (n: Node | undefined): Node[] => (Array.isArray(n) ? n : []);
 
 /** `environment` as a map, from either the map or the ["K=V"] list form. */
+/** `${VAR:-default}` as compose interpolates it (the validator's output is interpolated, the raw file is not). */
+function withDefaults(env: Record<string, string | null>): Record<string, string | null> {
+  const interpolate = (v: string) => v.replace(/\$\{(\w+):-([^}]*)\}/g, (_, name: string, fallback: string) => process.env[name] || fallback);
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null ? null : interpolate(v)]));
+}
+
 function envOf(service: Mapping): Record<string, string | null> {
   const env = service.environment;
   if (Array.isArray(env)) {
@@ -356,7 +362,7 @@ describe('docker-compose.yml', () => {
     const read = asMap(asMap(fromReader).services);
     expect(Object.keys(read).sort()).toEqual(Object.keys(services).sort());
     for (const name of ['mcp-server', 'worker', 'temporal-ui']) {
-      expect(envOf(asMap(read[name]))).toEqual(envOf(svc(name)));
+      expect(withDefaults(envOf(asMap(read[name])))).toEqual(envOf(svc(name)));
       expect(commandOf(asMap(read[name]))).toEqual(commandOf(svc(name)));
     }
     // compose prints $$ escaped again in its output, so the script reads the same both ways
