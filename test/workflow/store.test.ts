@@ -1,0 +1,36 @@
+/** The task store against races Temporal can produce: an answer arriving as the task closes. */
+import { Client } from '@temporalio/client';
+import { TemporalTaskStore } from '../../src/tasks/temporal-task-store';
+import { accept, demo, type Harness, startHarness } from './env';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({ tools: demo.tools });
+});
+
+afterAll(async () => {
+  await h?.teardown();
+});
+
+test('a tasks/update racing the task\'s close answers the closed state, not the stale one', async () => {
+  const taskId = await h.startTask(demo.approveExpenseTool, { amount: 5, description: 'racy' });
+  await h.waitFor(taskId, (t) => t.state.status === 'input_required');
+  // the task closes between the store's read and its signal
+  const racing = new Client({
+    connection: h.env.connection,
+    interceptors: {
+      workflow: [
+        {
+          async signal(input, next) {
+            await h.handle(input.workflowExecution.workflowId).terminate('closed while the answer was on its way');
+            return next(input);
+          },
+        },
+      ],
+    },
+  });
+  const store = new TemporalTaskStore(racing, { taskQueue: h.taskQueue, ttlMs: 3_600_000, temporalTimeoutMs: 10_000, queryTimeoutMs: 2_000, historyLimit: 10_000, searchAttributes: true });
+  const after = await store.sendInput(taskId, undefined, { approval: accept({ approved: true }) });
+  expect(after?.state).toEqual({ status: 'failed', error: { code: -32603, message: 'The task was terminated in Temporal' } });
+});
