@@ -14,11 +14,12 @@ const reusedKey = testTool('reused_key', workflows.reusedKey);
 const customProtocolError = testTool('custom_protocol_error', workflows.customProtocolError);
 const statusAndWait = testTool('status_and_wait', workflows.statusAndWait);
 const acrossRuns = testTool('across_runs', workflows.acrossRuns);
+const repeatsItself = testTool('repeats_itself', workflows.repeatsItself);
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ tools: [...demo.tools, multiInput, brokenJob, protocolErrorJob, reusedKey, customProtocolError, statusAndWait, acrossRuns] });
+  h = await startHarness({ tools: [...demo.tools, multiInput, brokenJob, protocolErrorJob, reusedKey, customProtocolError, statusAndWait, acrossRuns, repeatsItself] });
 });
 
 afterAll(async () => {
@@ -231,4 +232,12 @@ test('a workflow started without the mcpTask memo is left alone by the intercept
   } finally {
     await handle.terminate('test over');
   }
+});
+
+test('progress that changes nothing writes nothing, and messages set together write once', async () => {
+  const taskId = await h.startTask(repeatsItself, {});
+  expect((await h.waitFor(taskId, (t) => t.state.status === 'completed')).state.status).toBe('completed');
+  const events = await historyEventTypes(h.handle(taskId));
+  // one write for 'the same' (three times), one for the two set in one activation
+  expect(events.filter((e) => e === 'EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED')).toHaveLength(2);
 });

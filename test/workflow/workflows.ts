@@ -2,7 +2,7 @@
  * The fast tier's worker runs the demo workflows, the conformance fixtures and the few
  * workflows below, which exercise corners of the task runtime no demo tool reaches.
  */
-import { condition } from '@temporalio/workflow';
+import { condition, sleep } from '@temporalio/workflow';
 import { type CallToolResult, continueAsNewIfNeeded, type InputRequest, protocolError, requestInput, setStatusMessage, textResult } from 'mcp-temporal-tasks/workflow';
 
 // the demo's workflows, the conformance fixtures and the process tests' own
@@ -24,6 +24,18 @@ export async function reusedKey(): Promise<CallToolResult> {
 export async function customProtocolError({ code }: { code: number }): Promise<CallToolResult> {
   setStatusMessage('about to fail');
   throw protocolError(code, 'custom protocol failure', { reason: 'test' });
+}
+
+/** Sets the same status message in three activations, then two messages in one. */
+export async function repeatsItself(): Promise<CallToolResult> {
+  for (let i = 0; i < 3; i++) {
+    setStatusMessage('the same');
+    await sleep(10);
+  }
+  setStatusMessage('first of two');
+  setStatusMessage('second of two');
+  await sleep(10);
+  return textResult('done');
 }
 
 /** Publishes a status message, then waits until cancelled. */
