@@ -3,6 +3,7 @@
  * and each compensation, as tasks/get sees it.
  */
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import type { DeprovisionStepInput, ProvisionStepInput } from '../../examples/demo/activities';
 import { MCP_TASK_STATUS } from '../../src/contract';
 import { accept, demo, type Harness, historyEventTypes, startHarness } from './env';
@@ -43,6 +44,7 @@ const activities = {
     l.applied.add(input.step);
   },
   async deprovisionStep(input: DeprovisionStepInput): Promise<void> {
+    if (input.environment === 'stuck') throw ApplicationFailure.nonRetryable('the cloud API refuses to delete it', 'UndoRefused');
     const l = ledger(input.idempotencyKey);
     l.calls.push(['deprovision', input.step]);
     if (l.applied.delete(input.step)) l.undone.push(input.step);
@@ -125,6 +127,23 @@ describe('provisionEnvironment', () => {
     const l = await cancelDuringStep3();
     expect(l.undone).toEqual([2, 1]);
     expect(l.applied.size).toBe(0);
+  });
+
+  test('an undo that cannot finish ends the workflow failed with the reason, instead of spinning', async () => {
+    inFlight.set(3, 'gives-up');
+    const taskId = await h.startTask(demo.provisionEnvironmentTool, { name: 'stuck', steps: 5, stepMs: 0 });
+    await h.waitFor(taskId, () => ledgers.get(taskId)?.calls.length === 3); // step 3's activity is running
+    await h.store.cancel(taskId);
+    const failure = await h.handle(taskId).result().then(() => undefined, (err: unknown) => err);
+    const chain: string[] = [];
+    // (errors from the SDK come from another realm than jest's: no instanceof Error)
+    for (let e = failure as { message?: string; cause?: unknown } | undefined; e?.message !== undefined; e = e.cause as typeof e) chain.push(e.message);
+    expect(chain.join(' / ')).toMatch(/the cloud API refuses to delete it/);
+    const description = await h.handle(taskId).describe();
+    expect(description.status.name).toBe('FAILED');
+    expect(description.typedSearchAttributes.get(MCP_TASK_STATUS)).toBe('failed');
+    // for MCP clients the task stays cancelled, as the cancel was answered (tasks/cancel is final)
+    expect((await h.store.read(taskId))?.state).toEqual({ status: 'cancelled' });
   });
 
   test('a step that finishes despite the cancel is undone too', async () => {
