@@ -71,10 +71,18 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
   .option('--db-file <file>', 'SQLite file of the dev server', path.join('.data', 'temporal.db'))
   .option('--temporal-port <port>', 'Temporal frontend port', '7233')
   .option('--ui-port <port>', 'Temporal Web UI port', '8233')
+  .addOption(new Option('--sqlite-synchronous <mode>', 'SQLite (WAL) durability: full syncs every commit; normal is faster, and a power loss may drop the last commits').choices(['full', 'normal']).default('full'))
   .action(async (opts) => {
     const config = configFrom(opts);
     const tools = loadServedTools(opts.toolsModule, opts.tools);
-    const dev = await startDevServer({ dbFile: opts.dbFile, host: '127.0.0.1', port: Number(opts.temporalPort), uiPort: Number(opts.uiPort), namespace: 'default' });
+    const dev = await startDevServer({
+      dbFile: opts.dbFile,
+      host: '127.0.0.1',
+      port: Number(opts.temporalPort),
+      uiPort: Number(opts.uiPort),
+      namespace: 'default',
+      sqliteSynchronous: opts.sqliteSynchronous,
+    });
     const settings = temporalSettings({ address: dev.address, namespace: 'default' });
     const workerConnection = await connectWorkerConnection(settings);
     // the embedded worker runs the tools module's workflows; a tools file's run on their own workers

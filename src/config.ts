@@ -10,7 +10,6 @@ export const ServerConfigSchema = z.object({
   /** Refuse requests that lack Mcp-Method / Mcp-Name (off: the value is taken from the body; a mismatch is refused either way). */
   strictHeaders: z.boolean().default(false),
   temporalTimeoutMs: z.coerce.number().int().positive().default(10_000),
-  queryTimeoutMs: z.coerce.number().int().positive().default(500),
   historyLimit: z.coerce.number().int().min(10).max(10_000).default(5_000),
   allowedHosts: z.array(z.string()).default([]),
   allowedOrigins: z.array(z.string()).default([]),

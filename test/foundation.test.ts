@@ -141,6 +141,7 @@ test('dev started and stopped twice on one db file keeps a completed workflow', 
   const taskId = created.taskId;
   const { pollTask } = await import('./support/mcp');
   await pollTask(firstUrl, taskId);
+  expect(fs.existsSync(`${dbFile}-wal`)).toBe(true); // SQLite in WAL mode (synchronous=full unless --sqlite-synchronous normal)
   expect(await first.stop('SIGINT')).toBe(0);
 
   const second = spawnCli(['dev', '--db-file', dbFile, ...(await ports())]);

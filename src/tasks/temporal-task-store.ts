@@ -19,8 +19,8 @@ import {
   TASK_MEMO_KEY,
   type TaskMemo,
   type TaskProgress,
-  taskProgressQuery,
 } from '../contract';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { OwnerHasher } from './owner';
 import { isTerminal, type TaskSnapshot, type TaskState } from './task-snapshot';
 import { whyResponseDoesNotFit } from './input-responses';
@@ -35,8 +35,6 @@ export interface TaskStoreOptions {
   ttlMs: number;
   /** Bound on every Temporal call, so an unreachable server gives an error, not a hang. */
   temporalTimeoutMs: number;
-  /** Bound on a query to a running workflow before answering from describe(). */
-  queryTimeoutMs: number;
   /** History length after which long tools continue as new. */
   historyLimit: number;
   /** Whether McpTool / McpTaskStatus / McpOwner are registered in the namespace. */
@@ -290,19 +288,40 @@ export class TemporalTaskStore {
   }
 
   /**
-   * The memo is current unless a workflow task is pending (e.g. a signal not yet applied);
-   * then a short query gets the fresh state, falling back to the memo when no worker answers.
+   * The memo is current, except for answers recorded since the workflow last ran (a workflow
+   * task pending, e.g. no worker yet): those are read from the end of the history and applied to
+   * the memo's view, so a tasks/get right after a tasks/update sees it without asking a worker.
    */
   private async progress(handle: WorkflowHandle, description: WorkflowExecutionDescription): Promise<TaskProgress> {
     const memo = description.memo?.[PROGRESS_MEMO_KEY] as TaskProgress | undefined;
-    const fallback: TaskProgress = memo ?? { status: 'working', lastUpdatedAt: description.startTime.toISOString(), inputRequests: {} };
-    if (!description.raw.pendingWorkflowTask) return fallback;
-    try {
-      return await this.client.withDeadline(Date.now() + this.opts.queryTimeoutMs, () => handle.query(taskProgressQuery));
-    } catch {
-      return fallback;
-    }
+    const progress: TaskProgress = memo ?? { status: 'working', lastUpdatedAt: description.startTime.toISOString(), inputRequests: {} };
+    if (!description.raw.pendingWorkflowTask || progress.status !== 'input_required') return progress;
+    const answered = await this.answersNotYetApplied(handle.workflowId, description.runId);
+    if (answered.size === 0) return progress;
+    const inputRequests = Object.fromEntries(Object.entries(progress.inputRequests).filter(([key]) => !answered.has(key)));
+    return { ...progress, status: Object.keys(inputRequests).length > 0 ? 'input_required' : 'working', inputRequests };
   }
+
+  /** The keys answered by tasks/update signals the workflow has not run since (newest events first). */
+  private async answersNotYetApplied(workflowId: string, runId: string): Promise<Set<string>> {
+    const { history } = await this.bounded(() =>
+      this.client.workflowService.getWorkflowExecutionHistoryReverse({
+        namespace: this.client.options.namespace,
+        execution: { workflowId, runId },
+        maximumPageSize: ANSWERS_PAGE,
+      }),
+    );
+    const keys = new Set<string>();
+    for (const event of history?.events ?? []) {
+      if (event.workflowTaskCompletedEventAttributes) break; // the workflow has seen everything before
+      const signal = event.workflowExecutionSignaledEventAttributes;
+      if (signal?.signalName !== inputResponsesSignal.name) continue;
+      const answers = await decodeFromPayloadsAtIndex<Record<string, unknown>>(this.client.options.loadedDataConverter, 0, signal.input?.payloads);
+      for (const key of Object.keys(answers ?? {})) keys.add(key);
+    }
+    return keys;
+  }
+
 
   /**
    * A closed workflow's outcome as a task's: its result mapped to a CallToolResult (see
@@ -338,6 +357,8 @@ export class TemporalTaskStore {
   }
 }
 
+/** Events read back from a history's end for answers not yet applied (a few signals at most). */
+const ANSWERS_PAGE = 50;
 const ORPHAN_WATCH_MS = 10 * 60_000;
 const ORPHAN_IN_FLIGHT_MS = 30_000;
 const GRPC_INVALID_ARGUMENT = 3;

@@ -113,7 +113,6 @@ export async function startHarness({ tools, activities }: HarnessOptions): Promi
     taskQueue,
     ttlMs: 60 * 60_000,
     temporalTimeoutMs: 10_000,
-    queryTimeoutMs: 2_000,
     historyLimit: 10_000,
     searchAttributes: true,
   };
