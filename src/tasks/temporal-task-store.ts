@@ -192,23 +192,28 @@ export class TemporalTaskStore {
     const memo = description.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined;
     if (!memo || memo.owner !== owner) return undefined; // not a task of ours, or not this caller's
     const base = { taskId, tool: memo.tool, runId: description.runId, createdAt: memo.createdAt, owner: memo.owner };
-    if (description.status.name === 'RUNNING') {
+    const running = description.status.name === 'RUNNING';
+    // a finished task stays readable for ttlMs after it finished (Temporal keeps it for the retention, which caps ttlMs)
+    const closedAt = running ? undefined : (description.closeTime ?? new Date()).getTime();
+    const ttlMs = closedAt === undefined ? memo.ttlMs : Math.max(memo.ttlMs, closedAt - Date.parse(memo.createdAt) + memo.ttlMs);
+    if (!running && Date.now() > Date.parse(memo.createdAt) + ttlMs) return undefined;
+    // a requested cancellation is final at once (2025-11-25: cancelled before the answer, forever):
+    // nothing more to read, however the workflow ends
+    if (description.raw.workflowExtendedInfo?.cancelRequested) {
+      const shown = description.memo?.[PROGRESS_MEMO_KEY] as TaskProgress | undefined;
+      const lastUpdatedAt = closedAt === undefined ? (shown?.lastUpdatedAt ?? memo.createdAt) : new Date(closedAt).toISOString();
+      return this.finish({ ...base, ttlMs, lastUpdatedAt, statusMessage: shown?.statusMessage, state: { status: 'cancelled' } });
+    }
+    if (running) {
       const progress = await this.progress(handle, description);
-      // a requested cancellation is final at once (2025-11-25: cancelled before the answer, forever)
-      if (description.raw.workflowExtendedInfo?.cancelRequested) return this.finish({ ...base, ttlMs: memo.ttlMs, lastUpdatedAt: progress.lastUpdatedAt, statusMessage: progress.statusMessage, state: { status: 'cancelled' } });
       const state: TaskState = progress.status === 'input_required'
         ? { status: 'input_required', inputRequests: progress.inputRequests }
         : { status: 'working' };
-      return { ...base, ttlMs: memo.ttlMs, lastUpdatedAt: progress.lastUpdatedAt, statusMessage: progress.statusMessage, state };
+      return { ...base, ttlMs, lastUpdatedAt: progress.lastUpdatedAt, statusMessage: progress.statusMessage, state };
     }
-    // a finished task stays readable for ttlMs after it finished (Temporal keeps it for the retention, which caps ttlMs)
-    const closedAt = (description.closeTime ?? new Date()).getTime();
-    const ttlMs = Math.max(memo.ttlMs, closedAt - Date.parse(memo.createdAt) + memo.ttlMs);
-    if (Date.now() > Date.parse(memo.createdAt) + ttlMs) return undefined;
-    const outcome = await this.bounded(() => this.outcome(handle, memo.tool));
-    const state = description.raw.workflowExtendedInfo?.cancelRequested ? ({ status: 'cancelled' } as const) : outcome;
+    const state = await this.bounded(() => this.outcome(handle, memo.tool));
     const statusMessage = state.status === 'failed' ? state.error.message : undefined;
-    return this.finish({ ...base, ttlMs, lastUpdatedAt: new Date(closedAt).toISOString(), statusMessage, state });
+    return this.finish({ ...base, ttlMs, lastUpdatedAt: new Date(closedAt ?? Date.now()).toISOString(), statusMessage, state });
   }
 
   /** Terminal snapshots never change: kept so the next poll needs no Temporal call. */
