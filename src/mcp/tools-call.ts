@@ -1,6 +1,5 @@
 import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import type { TaskSnapshot } from '../tasks/task-snapshot';
 import { TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
 import { PreTaskInput, ToolDefinition, ToolRegistry, workflowTypeOf } from '../tools/registry';
 import { whyResponseDoesNotFit } from '../tasks/input-responses';
