@@ -301,14 +301,18 @@ export class TemporalTaskStore {
     const memo = description.memo?.[PROGRESS_MEMO_KEY] as TaskProgress | undefined;
     const progress: TaskProgress = memo ?? { status: 'working', lastUpdatedAt: description.startTime.toISOString(), inputRequests: {} };
     if (!description.raw.pendingWorkflowTask || progress.status !== 'input_required') return progress;
-    const answered = await this.answersNotYetApplied(handle.workflowId, description.runId);
+    const answered = await this.answersNotYetApplied(handle.workflowId, description.runId, description.historyLength);
     if (answered.size === 0) return progress;
     const inputRequests = Object.fromEntries(Object.entries(progress.inputRequests).filter(([key]) => !answered.has(key)));
     return { ...progress, status: Object.keys(inputRequests).length > 0 ? 'input_required' : 'working', inputRequests };
   }
 
-  /** The keys answered by tasks/update signals the workflow has not run since (newest events first). */
-  private async answersNotYetApplied(workflowId: string, runId: string): Promise<Set<string>> {
+  /**
+   * The keys answered by tasks/update signals the workflow had not run yet when it was described
+   * (`asOf`: the history length then; a workflow task that completed since wrote a newer memo
+   * than the one in hand, so its events are skipped, not taken as the end).
+   */
+  private async answersNotYetApplied(workflowId: string, runId: string, asOf: number): Promise<Set<string>> {
     const { history } = await this.bounded(() =>
       this.client.workflowService.getWorkflowExecutionHistoryReverse({
         namespace: this.client.options.namespace,
@@ -318,6 +322,7 @@ export class TemporalTaskStore {
     );
     const keys = new Set<string>();
     for (const event of history?.events ?? []) {
+      if (Number(event.eventId) > asOf) continue;
       if (event.workflowTaskCompletedEventAttributes) break; // the workflow has seen everything before
       const signal = event.workflowExecutionSignaledEventAttributes;
       if (signal?.signalName !== inputResponsesSignal.name) continue;
