@@ -33,6 +33,10 @@ describe('bearer tokens', () => {
     const created = await call(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 1, description: 'x' } }, { headers: alice });
     const taskId = created.taskId;
     expect((await call(url, 'tasks/get', { taskId }, { headers: alice })).taskId).toBe(taskId);
+    // wait until it asks (a task reads working until its workflow first runs), so "changed nothing" means something
+    for (let t = Date.now(); (await call(url, 'tasks/get', { taskId }, { headers: alice })).status !== 'input_required' && Date.now() - t < 20_000; ) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
     for (const [method, params] of [['tasks/get', {}], ['tasks/update', { inputResponses: { approval: { action: 'accept', content: { approved: true } } } }], ['tasks/cancel', {}]] as const) {
       const foreign = await rpc(url, method, { taskId, ...params }, { headers: bob });
       const unknown = await rpc(url, method, { taskId: UNKNOWN_ID, ...params }, { headers: { ...bob, 'mcp-name': UNKNOWN_ID } });
