@@ -30,6 +30,8 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--poll-interval-ms <ms>', 'pollIntervalMs advised to clients (MCP_POLL_INTERVAL_MS)')
     .option('--temporal-timeout-ms <ms>', 'bound on each Temporal call (MCP_TEMPORAL_TIMEOUT_MS, default 10000)')
     .option('--history-limit <events>', 'history length after which long tools continue as new (MCP_HISTORY_LIMIT)')
+    .option('--max-subscribed-tasks <n>', 'tasks subscribed at once on this replica (MCP_MAX_SUBSCRIBED_TASKS, default 10000)')
+    .option('--max-subscribed-tasks-per-caller <n>', 'tasks one caller subscribes at once (MCP_MAX_SUBSCRIBED_TASKS_PER_CALLER, default 1000)')
     .option('--strict-headers', 'refuse requests without Mcp-Method/Mcp-Name (MCP_STRICT_HEADERS=true; default: take them from the body)')
     .addOption(new Option('--lenient-headers', 'the default now; kept as a no-op alias').hideHelp())
     .option('--allowed-host <host...>', 'extra Host names accepted (DNS rebinding protection)')
@@ -61,6 +63,8 @@ function configFrom(opts: Record<string, unknown>): ServerConfig {
     pollIntervalMs: opts.pollIntervalMs,
     temporalTimeoutMs: opts.temporalTimeoutMs,
     historyLimit: opts.historyLimit,
+    maxSubscribedTasks: opts.maxSubscribedTasks,
+    maxSubscribedTasksPerCaller: opts.maxSubscribedTasksPerCaller,
     strictHeaders: opts.strictHeaders ? true : opts.lenientHeaders ? false : undefined,
     allowedHosts: opts.allowedHost,
     allowedOrigins: opts.allowedOrigin,

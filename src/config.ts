@@ -14,6 +14,10 @@ export const ServerConfigSchema = z.object({
   allowedHosts: z.array(z.string()).default([]),
   allowedOrigins: z.array(z.string()).default([]),
   maxBodyBytes: z.coerce.number().int().positive().default(4 * 1024 * 1024),
+  /** Tasks subscribed at once (subscriptions/listen) on one replica, over all its streams. */
+  maxSubscribedTasks: z.coerce.number().int().positive().default(10_000),
+  /** Tasks one caller subscribes at once on one replica (without auth, all callers count as one). */
+  maxSubscribedTasksPerCaller: z.coerce.number().int().positive().default(1_000),
   /** Key of the keyed hash that stands for a task's owner in Temporal; the same on every replica. */
   ownerKey: z.string().min(16, 'use at least 16 characters').optional(),
 });
@@ -32,6 +36,8 @@ export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {
   temporalTimeoutMs: 'MCP_TEMPORAL_TIMEOUT_MS',
   historyLimit: 'MCP_HISTORY_LIMIT',
   ownerKey: 'MCP_OWNER_KEY',
+  maxSubscribedTasks: 'MCP_MAX_SUBSCRIBED_TASKS',
+  maxSubscribedTasksPerCaller: 'MCP_MAX_SUBSCRIBED_TASKS_PER_CALLER',
 };
 
 export class ConfigError extends Error {}

@@ -5,7 +5,9 @@ import { parseServerConfig, type ServerConfig, type ServerConfigInput } from './
 import { SEARCH_ATTRIBUTES } from './contract';
 import { createMcpEndpoint, listenHttp, type RunningHttpServer } from './mcp/http-server';
 import { legacyInputResponses } from './mcp/legacy-tasks';
-import { createServerFactory } from './mcp/server-factory';
+import { createServerFactory, SERVER_NAME } from './mcp/server-factory';
+import { taskSubscriptions } from './mcp/task-subscriptions';
+import { TaskWatcher } from './tasks/task-watcher';
 import { TemporalTaskStore } from './tasks/temporal-task-store';
 import { hasSearchAttributes, namespaceRetentionMs } from './temporal/connection';
 import { type ToolDefinition, ToolRegistry } from './tools/registry';
@@ -49,16 +51,23 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
   if (tokenVerifier && !config.ownerKey) log('ownerKey (MCP_OWNER_KEY) is not set: task owners are stored as an unkeyed hash; set the same key on every replica');
   const registry = new ToolRegistry(tools);
   const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes }, registry);
+  const watcher = new TaskWatcher(client, store);
   const recheck = facts ? undefined : recheckNamespaceFacts(client, config, store, log);
   const factory = createServerFactory({
     registry,
     store,
+    watcher,
     pollIntervalMs: config.pollIntervalMs,
     version: VERSION,
     listing: !!tokenVerifier && searchAttributes,
   });
-  // answers to input requests sent on 2025-11-25 tasks/result streams arrive as POSTed responses
-  const endpoint = createMcpEndpoint(factory, { ...config, tokenVerifier, clientResponses: legacyInputResponses(store) });
+  const subscriptions = taskSubscriptions({ ...config, watcher, serverInfo: { name: SERVER_NAME, version: VERSION } });
+  const endpoint = createMcpEndpoint(factory, {
+    ...config,
+    tokenVerifier,
+    // answers to input requests sent on 2025-11-25 tasks/result streams arrive as POSTed responses
+    inFront: [legacyInputResponses(store), subscriptions.serve],
+  });
   return {
     fetch: endpoint.fetch,
     listen: (at = {}) => listenHttp(endpoint, { host: at.host ?? config.host, port: at.port ?? config.port, maxBodyBytes: config.maxBodyBytes }),
@@ -71,6 +80,8 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
     config,
     close: () => {
       if (recheck) clearInterval(recheck);
+      subscriptions.closeAll();
+      watcher.stopAll();
       return endpoint.close();
     },
   };

@@ -35,6 +35,13 @@ export class TaskStoreUnavailableError extends ProtocolError {
   }
 }
 
+/** -32603 for a subscription past a limit (the SDK's own listen router answers its limit alike). */
+export class SubscriptionLimitError extends ProtocolError {
+  constructor(scope: 'caller' | 'server', limit: number) {
+    super(ProtocolErrorCode.InternalError, `Subscription limit reached: at most ${limit} subscribed tasks per ${scope} at once`, { scope, limit });
+  }
+}
+
 /** -32021 with the data shape the spec requires. */
 export function tasksCapabilityRequired(): MissingRequiredClientCapabilityError {
   return new MissingRequiredClientCapabilityError(

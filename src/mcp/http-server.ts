@@ -21,8 +21,12 @@ export interface EndpointOptions {
   strictHeaders: boolean;
   /** When set, every request needs `Authorization: Bearer <token>`; its principal owns the tasks it creates. */
   tokenVerifier?: OAuthTokenVerifier;
-  /** Serves POSTed JSON-RPC responses the SDK would drop (stateless legacy serving); undefined: not one of ours. */
-  clientResponses?: (request: Request, authInfo: AuthInfo | undefined) => Promise<Response | undefined>;
+  /**
+   * Served in front of the SDK, in order, after Host/Origin and auth: what the SDK would not serve
+   * (POSTed answers to 2025 input requests, task subscriptions). Each resolves undefined when
+   * the request is not one of its own.
+   */
+  inFront?: Array<(request: Request, authInfo: AuthInfo | undefined) => Promise<Response | undefined>>;
 }
 
 export interface McpEndpoint {
@@ -50,8 +54,10 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
     if (rejected) return rejected;
     const auth = gate ? await gate(request) : undefined;
     if (auth instanceof Response) return auth;
-    const answered = await opts.clientResponses?.(request, auth);
-    if (answered) return answered;
+    for (const serve of opts.inFront ?? []) {
+      const answered = await serve(request, auth);
+      if (answered) return answered;
+    }
     return mcp.fetch(opts.strictHeaders ? request : await withRoutingHeaders(request), auth ? { authInfo: auth } : undefined);
   };
   return { fetch, close: () => mcp.close() };

@@ -27,12 +27,12 @@ import { legacyStatus, toLegacyTask } from './wire';
 import { isTaskId } from '../tasks/task-id';
 import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
 import { InputResponseError, InvalidCursorError, type TemporalTaskStore } from '../tasks/temporal-task-store';
+import type { TaskWatcher } from '../tasks/task-watcher';
 import type { TaskMode } from '../tools/registry';
 import type { InputRequest } from '../contract';
 import { asProtocolError, TaskNotFoundError } from './errors';
 import { principalOf, principalOfAuth } from './negotiation';
 
-const RESULT_POLL_MS = 250;
 const INPUT_ID_PREFIX = 'mcp-task-input:';
 
 /** The 2025 `tasks` capability; `list` only where tasks/list is served. */
@@ -48,6 +48,7 @@ export const TASK_SUPPORT = { never: 'forbidden', optional: 'optional', required
 
 export interface LegacyTasksDeps {
   store: TemporalTaskStore;
+  watcher: TaskWatcher;
   pollIntervalMs: number;
   /** tasks/list is served only with authentication and the McpOwner search attribute. */
   listing: boolean;
@@ -72,28 +73,26 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
     return { ...toLegacyTask(task, deps.pollIntervalMs), status: 'cancelled' as const };
   });
   low.setRequestHandler('tasks/result', byId, async (params, ctx) => {
+    const task = await read(params.taskId, ctx);
+    if (isTerminal(task)) return outcome(task);
     // this request's own transport: the pooled server may serve another request once this one ends
     const transport = low.transport;
-    let task = await read(params.taskId, ctx);
     const sent = new Set<string>();
-    while (!isTerminal(task) && !ctx.mcpReq.signal.aborted) {
-      if (task.state.status === 'input_required') await sendInputRequests(task, task.state.inputRequests);
-      await new Promise((r) => setTimeout(r, RESULT_POLL_MS));
-      task = await read(task.taskId, ctx);
-    }
-    return outcome(task);
-
-    // each pending request once per stream, on this request's SSE stream, with an id that says what it asks
-    async function sendInputRequests(task: TaskSnapshot, pending: Record<string, InputRequest>) {
-      for (const [key, request] of Object.entries(pending)) {
+    let shown = toLegacyTask(task, deps.pollIntervalMs);
+    // on this request's SSE stream: each status change, and each pending input request once
+    const onChange = async (task: TaskSnapshot) => {
+      const now = toLegacyTask(task, deps.pollIntervalMs);
+      if (now.status !== shown.status || now.statusMessage !== shown.statusMessage) await ctx.mcpReq.notify({ method: 'notifications/tasks/status', params: now });
+      shown = now;
+      if (task.state.status !== 'input_required') return;
+      for (const [key, request] of Object.entries(task.state.inputRequests)) {
         if (sent.has(key) || ctx.mcpReq.signal.aborted) continue;
         sent.add(key);
-        const { _meta, ...rest } = request.params as { _meta?: object };
-        const params = { ...rest, _meta: { ..._meta, [RELATED_TASK_META_KEY]: { taskId: task.taskId } } };
-        await transport?.send({ jsonrpc: '2.0', id: inputRequestId(task.taskId, key), method: request.method, params }, { relatedRequestId: ctx.mcpReq.id });
+        await transport?.send(inputRequestMessage(task.taskId, key, request), { relatedRequestId: ctx.mcpReq.id });
         taskLog(task).info({ event: 'task.input.sent', key }, 'input request sent on the tasks/result stream');
       }
-    }
+    };
+    return outcome(await untilTerminal(deps.watcher, task, principalOf(ctx), ctx.mcpReq.signal, onChange));
   });
   low.setRequestHandler('tasks/list', { params: z.looseObject({ cursor: z.string().optional() }) }, async (params, ctx) => {
     const principal = principalOf(ctx);
@@ -104,6 +103,49 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
     });
     return { tasks: page.tasks.map((t) => toLegacyTask(t, deps.pollIntervalMs)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
+}
+
+/**
+ * Follows the task (Temporal's history long-poll, shared with any other stream watching it)
+ * until it ends; `onChange` sees each state after `task` in order, the pending one first.
+ */
+function untilTerminal(
+  watcher: TaskWatcher,
+  task: TaskSnapshot,
+  principal: string | undefined,
+  signal: AbortSignal,
+  onChange: (task: TaskSnapshot) => Promise<void>,
+): Promise<TaskSnapshot> {
+  return new Promise((resolve, reject) => {
+    let chain: Promise<void> = Promise.resolve();
+    let last = task;
+    let stop = () => {};
+    const finish = (err?: unknown) => {
+      stop();
+      signal.removeEventListener('abort', onAbort);
+      chain.then(() => (err ? reject(err) : resolve(last)), reject);
+    };
+    const onTask = (next: TaskSnapshot | undefined) => {
+      if (!next) return finish(new TaskNotFoundError());
+      last = next;
+      chain = chain.then(() => onChange(next)).catch(() => undefined); // a client gone mid-send: the end comes by the signal
+      if (isTerminal(next)) finish();
+    };
+    const onAbort = () => finish(new ProtocolError(ProtocolErrorCode.InternalError, 'The request was cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    watcher.watch(task.taskId, principal, onTask).then((watch) => {
+      stop = watch.stop;
+      if (signal.aborted) return stop();
+      if (!watch.initial) return finish(new TaskNotFoundError());
+      if (last === task) onTask(watch.initial); // no change came first: start from what is pending now
+    }, finish);
+  });
+}
+
+function inputRequestMessage(taskId: string, key: string, request: InputRequest) {
+  const { _meta, ...rest } = request.params as { _meta?: object };
+  const params = { ...rest, _meta: { ..._meta, [RELATED_TASK_META_KEY]: { taskId } } };
+  return { jsonrpc: '2.0' as const, id: inputRequestId(taskId, key), method: request.method, params };
 }
 
 function outcome(task: TaskSnapshot) {

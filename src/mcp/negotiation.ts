@@ -12,8 +12,12 @@ interface Envelope {
  * do not count, a legacy `params.task` does not count, and 2025-11-25 requests carry no envelope.
  */
 export function declaresTasks(ctx: ServerContext): boolean {
-  const envelope = ctx.mcpReq.envelope as Envelope | undefined; // typed {} in the SDK's typings
-  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY]?.extensions?.[TASKS_EXTENSION];
+  return declaresTasksIn(ctx.mcpReq.envelope as Envelope | undefined); // typed {} in the SDK's typings
+}
+
+/** The same check on a request's `_meta`, for requests served in front of the SDK. */
+export function declaresTasksIn(meta: object | undefined): boolean {
+  const declared = (meta as Envelope | undefined)?.[CLIENT_CAPABILITIES_META_KEY]?.extensions?.[TASKS_EXTENSION];
   return declared !== undefined && declared !== null && typeof declared === 'object';
 }
 

@@ -1,4 +1,5 @@
 import { McpServer, type McpRequestContext, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { TaskWatcher } from '../tasks/task-watcher';
 import type { TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { ToolRegistry } from '../tools/registry';
 import { legacyTasksCapability, registerLegacyTasksMethods, TASK_SUPPORT } from './legacy-tasks';
@@ -6,9 +7,13 @@ import { TASKS_EXTENSION } from './negotiation';
 import { registerTasksMethods } from './tasks-methods';
 import { handleToolsCall } from './tools-call';
 
+export const SERVER_NAME = 'mcp-temporal-tasks';
+
 export interface ServerDeps {
   registry: ToolRegistry;
   store: TemporalTaskStore;
+  /** Follows tasks for 2025-11-25 tasks/result streams. */
+  watcher: TaskWatcher;
   pollIntervalMs: number;
   version: string;
   /** 2025-11-25 tasks/list is served (and advertised) only with authentication and the McpOwner search attribute. */
@@ -47,7 +52,7 @@ export function createServerFactory(deps: ServerDeps) {
 function buildServer(deps: ServerDeps, era: Era, servesToolsCall: boolean): McpServer {
   const modern = era === 'modern';
   const server = new McpServer(
-    { name: 'mcp-temporal-tasks', version: deps.version },
+    { name: SERVER_NAME, version: deps.version },
     { capabilities: { tools: { listChanged: false }, ...(modern ? { extensions: { [TASKS_EXTENSION]: {} } } : { tasks: legacyTasksCapability(deps.listing) }) } },
   );
   for (const tool of deps.registry.list()) {

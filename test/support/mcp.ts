@@ -59,10 +59,10 @@ export async function call(url: string, method: string, params: Record<string, u
 }
 
 /** The official MCP client v2 over Streamable HTTP, on 2026-07-28 unless asked for the 2025 handshake. */
-export async function connectClient(url: string, era: 'modern' | 'legacy' = 'modern'): Promise<Client> {
+export async function connectClient(url: string, era: 'modern' | 'legacy' = 'modern', capabilities: Record<string, unknown> = {}): Promise<Client> {
   const client = new Client(
     { name: 'test-client', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: era === 'modern' ? { pin: PROTOCOL } : 'legacy' } },
+    { capabilities: { elicitation: { form: {} }, ...capabilities }, versionNegotiation: { mode: era === 'modern' ? { pin: PROTOCOL } : 'legacy' } },
   );
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: inRealmFetch }));
   return client;
@@ -153,3 +153,81 @@ export async function pollTask(url: string, taskId: string, until: (t: any) => b
 }
 
 export const isTerminal = (t: any) => ['completed', 'failed', 'cancelled'].includes(t.status);
+
+/** An open `subscriptions/listen` stream read frame by frame (or the JSON error it was refused with). */
+export interface TaskSubscription {
+  status: number;
+  error?: { code: number; message: string; data?: unknown };
+  /** The next JSON-RPC message on the stream; undefined once it ended. Throws after timeoutMs. */
+  next(timeoutMs?: number): Promise<any>;
+  /** Every message until the stream ends. */
+  rest(timeoutMs?: number): Promise<any[]>;
+  /** Leaves, like a client that goes away. */
+  close(): void;
+}
+
+export async function subscribe(
+  url: string,
+  taskIds: unknown,
+  opts: { headers?: Record<string, string>; capabilities?: Record<string, unknown>; notifications?: Record<string, unknown> } = {},
+): Promise<TaskSubscription> {
+  const abort = new AbortController();
+  const body = {
+    jsonrpc: '2.0',
+    id: `listen-${nextId++}`,
+    method: 'subscriptions/listen',
+    params: {
+      notifications: opts.notifications ?? { taskIds },
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': PROTOCOL,
+        'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' },
+        'io.modelcontextprotocol/clientCapabilities': opts.capabilities ?? DECLARING,
+      },
+    },
+  };
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL, 'mcp-method': 'subscriptions/listen', ...opts.headers },
+    body: JSON.stringify(body),
+    signal: abort.signal,
+  });
+  const close = () => abort.abort();
+  if (!res.headers.get('content-type')?.includes('text/event-stream')) {
+    const json = JSON.parse(await res.text());
+    return { status: res.status, error: json.error, next: async () => undefined, rest: async () => [], close };
+  }
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const queue: any[] = [];
+  let ended = false;
+  const fill = async () => {
+    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+    if (done) return void (ended = true);
+    buffer += decoder.decode(value, { stream: true });
+    let cut: number;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const frame = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const data = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('\n');
+      if (data) queue.push(JSON.parse(data));
+    }
+  };
+  const next = async (timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (queue.length === 0 && !ended) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no message on the subscription after ${timeoutMs} ms`);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([fill(), new Promise((r) => (timer = setTimeout(r, left)))]);
+      clearTimeout(timer);
+    }
+    return queue.shift();
+  };
+  const rest = async (timeoutMs = 60_000) => {
+    const out: any[] = [];
+    for (let m = await next(timeoutMs); m !== undefined; m = await next(timeoutMs)) out.push(m);
+    return out;
+  };
+  return { status: res.status, next, rest, close };
+}

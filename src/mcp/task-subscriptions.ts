@@ -1,0 +1,232 @@
+/**
+ * `subscriptions/listen` with `notifications.taskIds` (2026-07-28, section G): one SSE stream
+ * per request that first acknowledges the caller's own tasks among those asked for, then sends
+ * each one's DetailedTask (what tasks/get would answer) now and on every change, last its
+ * terminal state, and ends once every task ended or the client leaves. The SDK serves listen
+ * requests for its own change filters only, so this one is answered in front of it.
+ */
+import {
+  type AuthInfo,
+  type JSONRPCErrorResponse,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  type RequestId,
+  SERVER_INFO_META_KEY,
+  specTypeSchemas,
+  SUBSCRIPTION_ID_META_KEY,
+  type SubscriptionFilter,
+  type SubscriptionsAcknowledgedNotification,
+  type SubscriptionsListenResult,
+} from '@modelcontextprotocol/server';
+import type { TaskStatusNotificationV2, TaskSubscriptionNotificationsV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
+import * as z from 'zod';
+import { logger } from '../logging';
+import { isTaskId } from '../tasks/task-id';
+import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
+import type { TaskWatch, TaskWatcher } from '../tasks/task-watcher';
+import { asProtocolError, SubscriptionLimitError, tasksCapabilityRequired } from './errors';
+import { declaresTasksIn, principalOfAuth } from './negotiation';
+import { toDetailedTask } from './wire';
+
+export interface TaskSubscriptionOptions {
+  watcher: TaskWatcher;
+  pollIntervalMs: number;
+  strictHeaders: boolean;
+  /** Tasks subscribed at once on this replica, over all streams. */
+  maxSubscribedTasks: number;
+  /** Tasks one caller (principal; without auth, all callers are one) subscribes at once here. */
+  maxSubscribedTasksPerCaller: number;
+  serverInfo: { name: string; version: string };
+}
+
+const MODERN = '2026-07-28';
+const KEEP_ALIVE_MS = 15_000;
+/** Tasks read at once while a stream opens. */
+const OPEN_CONCURRENCY = 16;
+
+const TaskIdsSchema = z.object({ taskIds: z.array(z.string()) }) satisfies z.ZodType<TaskSubscriptionNotificationsV2>;
+const RequestIdSchema = z.union([z.string(), z.number()]);
+
+/** The SDK's acknowledgement, its filter widened by the Tasks extension's taskIds. */
+type TaskAcknowledgement = Omit<SubscriptionsAcknowledgedNotification, 'params'> & {
+  jsonrpc: '2.0';
+  params: Omit<SubscriptionsAcknowledgedNotification['params'], 'notifications'> & { notifications: SubscriptionFilter & TaskSubscriptionNotificationsV2 };
+};
+
+export function taskSubscriptions(opts: TaskSubscriptionOptions) {
+  const perCaller = new Map<string, number>();
+  let total = 0;
+  const open = new Set<() => void>();
+
+  /** Holds n places; the returned release gives back some (or, without an argument, all that are left). */
+  const reserve = (caller: string, n: number): ((some?: number) => void) => {
+    const mine = perCaller.get(caller) ?? 0;
+    if (mine + n > opts.maxSubscribedTasksPerCaller) throw new SubscriptionLimitError('caller', opts.maxSubscribedTasksPerCaller);
+    if (total + n > opts.maxSubscribedTasks) throw new SubscriptionLimitError('server', opts.maxSubscribedTasks);
+    perCaller.set(caller, mine + n);
+    total += n;
+    let left = n;
+    return (some = left) => {
+      const k = Math.min(some, left);
+      left -= k;
+      total -= k;
+      const now = (perCaller.get(caller) ?? 0) - k;
+      if (now > 0) perCaller.set(caller, now);
+      else perCaller.delete(caller);
+    };
+  };
+
+  /** Resolves undefined for anything that is not a task subscription: the SDK serves it. */
+  const serve = async (request: Request, authInfo: AuthInfo | undefined): Promise<Response | undefined> => {
+    const message = await listenRequest(request, opts.strictHeaders);
+    if (!message) return undefined;
+    const { id, params } = message;
+    const meta = params._meta ?? {};
+    if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN) return undefined; // not the 2026 wire: the SDK answers
+    try {
+      if (!declaresTasksIn(meta)) throw tasksCapabilityRequired();
+      const wanted = TaskIdsSchema.safeParse(params.notifications);
+      if (!wanted.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: notifications.taskIds must be an array of task ids');
+      const ids = [...new Set(wanted.data.taskIds)].filter(isTaskId);
+      const principal = principalOfAuth(authInfo);
+      const release = reserve(principal ?? '', ids.length);
+      const stream = await openStream(id, ids, principal, release, request.signal).catch((err) => {
+        release();
+        throw err;
+      });
+      return stream;
+    } catch (err) {
+      return errorResponse(id, asProtocolError(err));
+    }
+  };
+
+  async function openStream(id: RequestId, ids: string[], principal: string | undefined, release: (some?: number) => void, signal: AbortSignal): Promise<Response> {
+    const queue: Array<[string, TaskSnapshot | undefined]> = [];
+    let onChange = (taskId: string, task: TaskSnapshot | undefined): void => void queue.push([taskId, task]);
+    const watches = new Map<string, TaskWatch>();
+    try {
+      await forEachLimited(ids, OPEN_CONCURRENCY, async (taskId) => {
+        const watch = await opts.watcher.watch(taskId, principal, (task) => onChange(taskId, task));
+        if (watch.initial) watches.set(taskId, watch);
+      });
+    } catch (err) {
+      for (const watch of watches.values()) watch.stop();
+      throw err;
+    }
+    release(ids.length - watches.size); // unknown or foreign ones hold no place
+    const accepted = ids.filter((taskId) => watches.has(taskId));
+    const encoder = new TextEncoder();
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    let keepAlive: NodeJS.Timeout | undefined;
+    let closed = false;
+    const write = (frame: object | string) => {
+      if (closed) return;
+      try {
+        controller.enqueue(encoder.encode(typeof frame === 'string' ? frame : `event: message\ndata: ${JSON.stringify(frame)}\n\n`));
+      } catch {
+        teardown(false); // the stream broke under us: same as the client leaving
+      }
+    };
+    const drop = (taskId: string) => {
+      const watch = watches.get(taskId);
+      if (!watch) return;
+      watches.delete(taskId);
+      watch.stop();
+      release(1);
+      if (watches.size === 0) teardown(true);
+    };
+    const send = (taskId: string, task: TaskSnapshot | undefined) => {
+      if (!watches.has(taskId)) return;
+      if (task) write(taskNotification(task, id, opts.pollIntervalMs));
+      if (!task || isTerminal(task)) drop(taskId);
+    };
+    const teardown = (graceful: boolean) => {
+      if (closed) return;
+      if (graceful) write({ jsonrpc: '2.0', id, result: endOfSubscription(id, opts.serverInfo) });
+      closed = true;
+      for (const watch of watches.values()) watch.stop();
+      release();
+      watches.clear();
+      clearInterval(keepAlive);
+      signal.removeEventListener('abort', onAbort);
+      open.delete(closeGracefully);
+      controller.close();
+    };
+    const closeGracefully = () => teardown(true);
+    const onAbort = () => teardown(false); // the client left
+    signal.addEventListener('abort', onAbort, { once: true });
+    const initial = new Map([...watches].map(([taskId, watch]) => [taskId, watch.initial]));
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        controller = c;
+        write(acknowledgement(id, accepted));
+        open.add(closeGracefully);
+        keepAlive = setInterval(() => write(': keepalive\n\n'), KEEP_ALIVE_MS);
+        if (accepted.length === 0) return teardown(true);
+        for (const [taskId, task] of initial) send(taskId, task);
+        onChange = send;
+        for (const [taskId, task] of queue.splice(0)) send(taskId, task);
+      },
+      cancel: () => teardown(false), // the client left
+    });
+    logger.debug({ event: 'tasks.subscribed', asked: ids.length, accepted: accepted.length }, 'task subscription opened');
+    return new Response(body, { status: 200, headers: SSE_HEADERS });
+  }
+
+  return { serve, closeAll: () => [...open].forEach((close) => close()) };
+}
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
+
+/** The listen request, when this POST is one that asks for task notifications. */
+async function listenRequest(request: Request, strictHeaders: boolean) {
+  if (request.method !== 'POST') return undefined;
+  const method = request.headers.get('mcp-method');
+  // a missing header under --strict-headers, or a mismatched one, is the SDK's to refuse
+  if (method === null ? strictHeaders : method !== 'subscriptions/listen') return undefined;
+  const text = await request.clone().text();
+  if (!text.includes('taskIds')) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const checked = specTypeSchemas.SubscriptionsListenRequest['~standard'].validate(body);
+  const id = RequestIdSchema.safeParse((body as { id?: unknown }).id);
+  if (checked.issues || !id.success) return undefined;
+  // the SDK's filter schema drops taskIds: they are read from the body as sent
+  const notifications = (body as { params: { notifications: Record<string, unknown> } }).params.notifications;
+  if (!('taskIds' in notifications)) return undefined;
+  return { id: id.data, params: { ...checked.value.params, notifications } };
+}
+
+function acknowledgement(id: RequestId, taskIds: string[]): TaskAcknowledgement {
+  return { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds }, _meta: { [SUBSCRIPTION_ID_META_KEY]: id } } };
+}
+
+function taskNotification(task: TaskSnapshot, id: RequestId, pollIntervalMs: number): TaskStatusNotificationV2 {
+  return { jsonrpc: '2.0', method: 'notifications/tasks', params: { ...toDetailedTask(task, pollIntervalMs), _meta: { [SUBSCRIPTION_ID_META_KEY]: id } } };
+}
+
+function endOfSubscription(id: RequestId, serverInfo: TaskSubscriptionOptions['serverInfo']): SubscriptionsListenResult {
+  return { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_META_KEY]: id, [SERVER_INFO_META_KEY]: serverInfo } };
+}
+
+function errorResponse(id: RequestId, err: ProtocolError): Response {
+  const error: JSONRPCErrorResponse = { jsonrpc: '2.0', id, error: { code: err.code, message: err.message, ...(err.data !== undefined ? { data: err.data } : {}) } };
+  // -32021 is an HTTP 400 like the SDK's own in-band answer; others ride a 200
+  return Response.json(error, { status: err.code === ProtocolErrorCode.MissingRequiredClientCapability ? 400 : 200 });
+}
+
+/** Runs fn over items, `limit` at a time; after a failure no new item starts, and it throws once all started ones ended. */
+async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { err: unknown } | undefined;
+  const lane = async () => {
+    while (!failure && next < items.length) await fn(items[next++]).catch((err) => void (failure ??= { err }));
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  if (failure) throw failure.err;
+}

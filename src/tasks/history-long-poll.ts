@@ -1,0 +1,78 @@
+import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+
+type HistoryPage = Awaited<ReturnType<Client['workflowService']['getWorkflowExecutionHistory']>>;
+type HistoryEvent = NonNullable<NonNullable<HistoryPage['history']>['events']>[number];
+
+/** Where a watch stands in a workflow's history: Temporal's continuation token of the run it follows. */
+export interface HistoryCursor {
+  workflowId: string;
+  /** Undefined: start at the current run (its history so far is read once, as the catch-up). */
+  token?: Uint8Array;
+}
+
+export type HistoryWait = { kind: 'changed'; cursor: HistoryCursor } | { kind: 'run-closed'; cursor: HistoryCursor };
+
+/** Longer than the server's own long-poll period (20 s), so the server answers first. */
+const LONG_POLL_DEADLINE_MS = 70_000;
+const PAGE_SIZE = 1000;
+const GRPC_DEADLINE_EXCEEDED = 4;
+const GRPC_NOT_FOUND = 5;
+
+/**
+ * Waits until Temporal records an event after which a reader may see the task differently: a
+ * progress update (memo), an answer (signal), a cancel request, or the end of the run. It is
+ * Temporal's history long-poll, so an idle task costs one call per long-poll period and no
+ * worker: the server answers when the history grows. Other events (timers, activities,
+ * workflow tasks) are skipped here without any further call. Throws WorkflowNotFoundError for
+ * an unknown workflow.
+ */
+export async function waitForTaskEvent(client: Client, cursor: HistoryCursor, signal: AbortSignal): Promise<HistoryWait> {
+  let token = cursor.token;
+  for (;;) {
+    const catchUp = token === undefined;
+    const page = await longPoll(client, cursor.workflowId, token, signal);
+    if (!page) continue; // the deadline passed before the server answered: nothing happened
+    const next = page.nextPageToken && page.nextPageToken.length > 0 ? page.nextPageToken : undefined;
+    const events = page.history?.events ?? [];
+    if (!next) return { kind: 'run-closed', cursor: { workflowId: cursor.workflowId } };
+    // the catch-up (the history so far) is answered at once: the caller reads the task after it
+    if (catchUp || events.some(changesWhatReadersSee)) return { kind: 'changed', cursor: { workflowId: cursor.workflowId, token: next } };
+    token = next;
+  }
+}
+
+async function longPoll(client: Client, workflowId: string, token: Uint8Array | undefined, signal: AbortSignal) {
+  try {
+    return await client.withAbortSignal(signal, () =>
+      client.withDeadline(Date.now() + LONG_POLL_DEADLINE_MS, () =>
+        client.workflowService.getWorkflowExecutionHistory({
+          namespace: client.options.namespace,
+          execution: { workflowId },
+          nextPageToken: token,
+          waitNewEvent: true,
+          skipArchival: true,
+          maximumPageSize: PAGE_SIZE,
+        }),
+      ),
+    );
+  } catch (err) {
+    const code = (err as { code?: number }).code;
+    if (code === GRPC_DEADLINE_EXCEEDED && !signal.aborted) return undefined;
+    if (code === GRPC_NOT_FOUND) throw new WorkflowNotFoundError('No such task', workflowId, undefined);
+    throw err;
+  }
+}
+
+function changesWhatReadersSee(event: HistoryEvent): boolean {
+  return !!(
+    event.workflowPropertiesModifiedEventAttributes ||
+    event.workflowExecutionSignaledEventAttributes ||
+    event.workflowExecutionCancelRequestedEventAttributes ||
+    event.workflowExecutionCompletedEventAttributes ||
+    event.workflowExecutionFailedEventAttributes ||
+    event.workflowExecutionCanceledEventAttributes ||
+    event.workflowExecutionTerminatedEventAttributes ||
+    event.workflowExecutionTimedOutEventAttributes ||
+    event.workflowExecutionContinuedAsNewEventAttributes
+  );
+}

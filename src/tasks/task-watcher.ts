@@ -1,0 +1,144 @@
+import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import { logger } from '../logging';
+import { type HistoryCursor, waitForTaskEvent } from './history-long-poll';
+import { isTerminal, type TaskSnapshot } from './task-snapshot';
+import type { TemporalTaskStore } from './temporal-task-store';
+
+/** Called with each new state of a task; the last call is its terminal state, or undefined once it is gone. */
+export type TaskListener = (task: TaskSnapshot | undefined) => void;
+
+export interface TaskWatch {
+  /** The task as it is now; undefined when it is unknown, expired or another caller's (then nothing is watched). */
+  initial: TaskSnapshot | undefined;
+  /** Stops listening; the Temporal long-poll ends with its last listener. */
+  stop(): void;
+}
+
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 10_000;
+
+/**
+ * Push instead of poll: follows tasks through Temporal's history long-poll and tells listeners
+ * when what tasks/get would answer changes. Listeners of the same task (and caller) share one
+ * long-poll, so a replica costs Temporal one open call per task it watches, whatever the number
+ * of streams, and nothing while the task is idle.
+ */
+export class TaskWatcher {
+  private readonly watches = new Map<string, SharedWatch>();
+
+  constructor(private readonly client: Client, private readonly store: TemporalTaskStore) {}
+
+  /** Tasks followed right now (each one long-poll). */
+  get size(): number {
+    return this.watches.size;
+  }
+
+  async watch(taskId: string, principal: string | undefined, listener: TaskListener): Promise<TaskWatch> {
+    const key = `${principal ?? ''}\u0000${taskId}`;
+    let shared = this.watches.get(key);
+    if (!shared) {
+      shared = new SharedWatch(this.client, this.store, taskId, principal, () => this.watches.delete(key));
+      this.watches.set(key, shared);
+    }
+    return shared.add(listener);
+  }
+
+  stopAll(): void {
+    for (const shared of this.watches.values()) shared.close();
+  }
+}
+
+class SharedWatch {
+  private readonly listeners = new Set<TaskListener>();
+  private readonly abort = new AbortController();
+  private readonly started: Promise<TaskSnapshot | undefined>;
+  private last: TaskSnapshot | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly client: Client,
+    private readonly store: TemporalTaskStore,
+    private readonly taskId: string,
+    private readonly principal: string | undefined,
+    private readonly onClose: () => void,
+  ) {
+    this.started = this.start();
+  }
+
+  async add(listener: TaskListener): Promise<TaskWatch> {
+    let initial: TaskSnapshot | undefined;
+    try {
+      initial = await this.started;
+    } catch (err) {
+      this.close();
+      throw err;
+    }
+    if (!initial || this.closed) return { initial: this.last ?? initial, stop: () => undefined };
+    this.listeners.add(listener);
+    return { initial: this.last, stop: () => this.remove(listener) };
+  }
+
+  /** Catch up with the history first, then read: a change in between is then seen by the long-poll. */
+  private async start(): Promise<TaskSnapshot | undefined> {
+    let cursor: HistoryCursor;
+    try {
+      ({ cursor } = await waitForTaskEvent(this.client, { workflowId: this.taskId }, this.abort.signal));
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return this.end(undefined);
+      throw err;
+    }
+    this.last = await this.store.read(this.taskId, this.principal);
+    if (!this.last || isTerminal(this.last)) return this.end(this.last);
+    void this.follow(cursor);
+    return this.last;
+  }
+
+  private async follow(cursor: HistoryCursor): Promise<void> {
+    for (let retry = RETRY_MIN_MS; !this.closed; ) {
+      try {
+        cursor = (await waitForTaskEvent(this.client, cursor, this.abort.signal)).cursor;
+        const task = await this.store.read(this.taskId, this.principal);
+        retry = RETRY_MIN_MS;
+        if (!task || isTerminal(task)) return void this.end(task, true);
+        if (changed(this.last, task)) this.deliver(task);
+      } catch (err) {
+        if (this.closed) return;
+        if (err instanceof WorkflowNotFoundError) return void this.end(undefined, true);
+        logger.warn({ event: 'task.watch.retry', taskId: this.taskId, err: (err as Error).message }, 'watching a task: Temporal call failed, retrying');
+        await new Promise((r) => setTimeout(r, retry).unref());
+        retry = Math.min(retry * 2, RETRY_MAX_MS);
+      }
+    }
+  }
+
+  private deliver(task: TaskSnapshot | undefined): void {
+    this.last = task;
+    for (const listener of [...this.listeners]) listener(task);
+  }
+
+  private end(task: TaskSnapshot | undefined, notify = false): TaskSnapshot | undefined {
+    if (notify) this.deliver(task);
+    this.close();
+    return task;
+  }
+
+  private remove(listener: TaskListener): void {
+    this.listeners.delete(listener);
+    if (this.listeners.size === 0) this.close();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.listeners.clear();
+    this.abort.abort();
+    this.onClose();
+  }
+}
+
+/** What a notification is sent for: status, statusMessage or the pending input requests. */
+function changed(before: TaskSnapshot | undefined, after: TaskSnapshot): boolean {
+  if (!before || before.state.status !== after.state.status || before.statusMessage !== after.statusMessage) return true;
+  const pending = (t: TaskSnapshot) => (t.state.status === 'input_required' ? JSON.stringify(t.state.inputRequests) : '');
+  return pending(before) !== pending(after);
+}
