@@ -67,7 +67,12 @@ class Cleanup {
 
 /** `node dist/cli.js ...args` with its output collected; waitFor resolves on a regex match. */
 function spawnCli(args, env, nodeArgs = []) {
-  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnProcess(process.execPath, [...nodeArgs, CLI, ...args], env);
+}
+
+/** Any command, with its output collected; waitFor resolves on a regex match. */
+function spawnProcess(command, args, env) {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const waiters = new Set();
   const onData = (d) => {
@@ -131,9 +136,14 @@ async function startInfra(cleanup, { pollIntervalMs, profileDir }) {
     fs.rmSync(dir, { recursive: true, force: true });
   });
   const env = { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: 'default', MCP_TOOLS_MODULE: path.join(__dirname, '..', 'build', 'examples', 'demo', 'index.js') };
-  const worker = spawnCli(['worker'], env);
-  cleanup.add('worker', worker.child.pid, () => worker.stop());
-  await worker.waitFor(/worker polling task queue/);
+  // also used to start a new worker after one was killed (bench/peer)
+  const startWorker = async () => {
+    const worker = spawnCli(['worker'], env);
+    cleanup.add('worker', worker.child.pid, () => worker.stop());
+    await worker.waitFor(/worker polling task queue/);
+    return worker;
+  };
+  const worker = await startWorker();
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   const serve = spawnCli(['serve', '--port', '0', '--poll-interval-ms', String(pollIntervalMs)], env, profiling);
   cleanup.add('serve', serve.child.pid, () => serve.stop());
@@ -144,6 +154,7 @@ async function startInfra(cleanup, { pollIntervalMs, profileDir }) {
     address: temporal.address,
     pids: { server: serve.child.pid, worker: worker.child.pid, temporal: temporal.pid },
     outputs: { server: serve.output, worker: worker.output },
+    startWorker,
   };
 }
 
@@ -188,12 +199,16 @@ function startSampler(pids, intervalMs = 200) {
   const names = Object.keys(pids);
   const peak = Object.fromEntries(names.map((n) => [n, 0]));
   let windowPeak = { ...peak };
+  let windowTotalPeak = 0; // the peak of the sum, which the sum of peaks overstates
   const sample = () => {
+    let total = 0;
     for (const n of names) {
-      const rss = readRssMb(pids[n]);
+      const rss = readRssMb(pids[n]); // pids[n] is read each time: a restarted process is followed
+      total += rss;
       if (rss > peak[n]) peak[n] = rss;
       if (rss > windowPeak[n]) windowPeak[n] = rss;
     }
+    if (total > windowTotalPeak) windowTotalPeak = total;
   };
   sample();
   const timer = setInterval(sample, intervalMs);
@@ -204,6 +219,12 @@ function startSampler(pids, intervalMs = 200) {
     resetWindow: () => {
       sample();
       windowPeak = Object.fromEntries(names.map((n) => [n, readRssMb(pids[n])]));
+      windowTotalPeak = 0;
+      sample();
+    },
+    windowTotalPeak: () => {
+      sample();
+      return windowTotalPeak;
     },
     windowPeak: () => {
       sample();
@@ -270,4 +291,4 @@ async function machineBusyPercent(ms = 2000) {
   return (100 * (readMachineBusySeconds() - before)) / (ms / 1000);
 }
 
-module.exports = { Cleanup, startInfra, startSampler, machineInfo, machineBusyPercent, readTcpCounters, tcpDelta, HOST };
+module.exports = { Cleanup, startInfra, startSampler, spawnProcess, freePort, machineInfo, machineBusyPercent, readTcpCounters, tcpDelta, HOST };

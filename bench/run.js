@@ -689,10 +689,10 @@ async function connectRaw(cleanup, address) {
   return new Client({ connection, namespace: 'default' });
 }
 
-function writeResults(report) {
-  fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-  fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
-  log(`results written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
+function writeResults(report, file = RESULTS_FILE) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  log(`results written to ${path.relative(process.cwd(), file)}`);
 }
 
 async function main(cleanup) {
@@ -744,4 +744,9 @@ if (require.main === module) {
     });
 }
 
-module.exports = { measure, loadConfig };
+// bench/peer/run.js runs the same measurements against a peer server
+module.exports = {
+  measure, mergeRuns, measureInterleaved, forEachBounded, loadConfig, envInt, log, sleep, now,
+  createOurs, startRaw, startRawLikeServer, rawDescribe, handle, createFixtureTasks, waitSettled, terminateLive,
+  pollOne, batchE2e, connectRaw, installSignalHandlers, writeResults,
+};

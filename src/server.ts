@@ -51,7 +51,7 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
   if (tokenVerifier && !config.ownerKey) log('ownerKey (MCP_OWNER_KEY) is not set: task owners are stored as an unkeyed hash; set the same key on every replica');
   const registry = new ToolRegistry(tools);
   const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes }, registry);
-  const watcher = new TaskWatcher(client, store);
+  const watcher = new TaskWatcher(client, store, config.temporalTimeoutMs);
   const recheck = facts ? undefined : recheckNamespaceFacts(client, config, store, log);
   const factory = createServerFactory({
     registry,

@@ -1,7 +1,7 @@
 /** The 2025-11-25 experimental Tasks generation on the same workflows, with the 1.x SDK's tasks client. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, type ElicitResult, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { call, startServe, startWorker } from './support/mcp';
 import { stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
@@ -156,6 +156,22 @@ test('approve_expense end to end: tools/list picks task mode, the elicitation co
   expect(answer).toBeGreaterThan(stream);
   expect(posts[answer].url).not.toBe(posts[stream].url);
   expect((await client.experimental.tasks.getTask(taskId)).status).toBe('completed');
+  await client.close();
+});
+
+test('the tasks/result stream carries notifications/tasks/status for each change, then the result (no polling)', async () => {
+  const client = await legacyClient({ token: 'tok-a' });
+  const notified: any[] = [];
+  client.setNotificationHandler(TaskStatusNotificationSchema, (n) => void notified.push(n.params));
+  const taskId = await startTask(client, 'provision_environment', { name: 'env-2025', steps: 3, stepMs: 700 });
+  const result = await client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema);
+  expect(result.content[0]).toEqual({ type: 'text', text: 'Environment env-2025 provisioned in 3 steps.' });
+  expect(notified.every((t) => t.taskId === taskId)).toBe(true);
+  const working = notified.filter((t) => t.status === 'working').map((t) => t.statusMessage);
+  expect(working.length).toBeGreaterThanOrEqual(2);
+  expect(working).toEqual([...new Set(working)]); // each change once
+  expect(working.at(-1)).toBe('step 3/3: provisioning compute for env-2025');
+  expect(notified.at(-1)).toMatchObject({ status: 'completed', ttl: expect.any(Number), pollInterval: 200 });
   await client.close();
 });
 

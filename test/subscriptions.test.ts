@@ -93,6 +93,17 @@ describe('a subscribed task tells its changes, in order, without tasks/get', () 
     expect(messages[1].params.status).toBe('completed');
   });
 
+  test('a task deleted in Temporal while subscribed leaves the subscription; the stream ends', async () => {
+    const taskId = await start('wait_and_echo', { text: 'gone', seconds: 600 });
+    const sub = await subscribe(url, [taskId]);
+    await sub.next();
+    await sub.next();
+    await temporal.client.workflowService.deleteWorkflowExecution({ namespace: 'default', workflowExecution: { workflowId: taskId } });
+    const messages = await sub.rest(30_000);
+    expect(messages.at(-1).result.resultType).toBe('complete');
+    expect(messages.slice(0, -1).every((m) => m.params.status !== 'working')).toBe(true); // at most its end (terminated), never more
+  });
+
   test('100 subscribed tasks ending at once all notify their terminal state', async () => {
     const ids = await Promise.all(Array.from({ length: 100 }, (_, i) => start('wait_and_echo', { text: `n${i}`, seconds: 4 })));
     const [first, second] = [await subscribe(url, ids.slice(0, 50)), await subscribe(url, ids.slice(50))];

@@ -26,11 +26,12 @@ const GRPC_NOT_FOUND = 5;
  * workflow tasks) are skipped here without any further call. Throws WorkflowNotFoundError for
  * an unknown workflow.
  */
-export async function waitForTaskEvent(client: Client, cursor: HistoryCursor, signal: AbortSignal): Promise<HistoryWait> {
+export async function waitForTaskEvent(client: Client, cursor: HistoryCursor, signal: AbortSignal, catchUpTimeoutMs: number): Promise<HistoryWait> {
   let token = cursor.token;
   for (;;) {
     const catchUp = token === undefined;
-    const page = await longPoll(client, cursor.workflowId, token, signal);
+    // the catch-up answers at once, so it gets the bound of any other call
+    const page = await longPoll(client, cursor.workflowId, token, signal, catchUp ? catchUpTimeoutMs : LONG_POLL_DEADLINE_MS);
     if (!page) continue; // the deadline passed before the server answered: nothing happened
     const next = page.nextPageToken && page.nextPageToken.length > 0 ? page.nextPageToken : undefined;
     const events = page.history?.events ?? [];
@@ -41,10 +42,10 @@ export async function waitForTaskEvent(client: Client, cursor: HistoryCursor, si
   }
 }
 
-async function longPoll(client: Client, workflowId: string, token: Uint8Array | undefined, signal: AbortSignal) {
+async function longPoll(client: Client, workflowId: string, token: Uint8Array | undefined, signal: AbortSignal, timeoutMs: number) {
   try {
     return await client.withAbortSignal(signal, () =>
-      client.withDeadline(Date.now() + LONG_POLL_DEADLINE_MS, () =>
+      client.withDeadline(Date.now() + timeoutMs, () =>
         client.workflowService.getWorkflowExecutionHistory({
           namespace: client.options.namespace,
           execution: { workflowId },
@@ -57,7 +58,7 @@ async function longPoll(client: Client, workflowId: string, token: Uint8Array | 
     );
   } catch (err) {
     const code = (err as { code?: number }).code;
-    if (code === GRPC_DEADLINE_EXCEEDED && !signal.aborted) return undefined;
+    if (code === GRPC_DEADLINE_EXCEEDED && token !== undefined && !signal.aborted) return undefined;
     if (code === GRPC_NOT_FOUND) throw new WorkflowNotFoundError('No such task', workflowId, undefined);
     throw err;
   }

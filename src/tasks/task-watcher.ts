@@ -26,7 +26,8 @@ const RETRY_MAX_MS = 10_000;
 export class TaskWatcher {
   private readonly watches = new Map<string, SharedWatch>();
 
-  constructor(private readonly client: Client, private readonly store: TemporalTaskStore) {}
+  /** `temporalTimeoutMs` bounds each call that is not a long-poll, as in the store. */
+  constructor(private readonly client: Client, private readonly store: TemporalTaskStore, private readonly temporalTimeoutMs: number) {}
 
   /** Tasks followed right now (each one long-poll). */
   get size(): number {
@@ -37,7 +38,7 @@ export class TaskWatcher {
     const key = `${principal ?? ''}\u0000${taskId}`;
     let shared = this.watches.get(key);
     if (!shared) {
-      shared = new SharedWatch(this.client, this.store, taskId, principal, () => this.watches.delete(key));
+      shared = new SharedWatch({ client: this.client, store: this.store, timeoutMs: this.temporalTimeoutMs }, taskId, principal, () => this.watches.delete(key));
       this.watches.set(key, shared);
     }
     return shared.add(listener);
@@ -56,8 +57,7 @@ class SharedWatch {
   private closed = false;
 
   constructor(
-    private readonly client: Client,
-    private readonly store: TemporalTaskStore,
+    private readonly temporal: { client: Client; store: TemporalTaskStore; timeoutMs: number },
     private readonly taskId: string,
     private readonly principal: string | undefined,
     private readonly onClose: () => void,
@@ -82,12 +82,12 @@ class SharedWatch {
   private async start(): Promise<TaskSnapshot | undefined> {
     let cursor: HistoryCursor;
     try {
-      ({ cursor } = await waitForTaskEvent(this.client, { workflowId: this.taskId }, this.abort.signal));
+      ({ cursor } = await this.wait({ workflowId: this.taskId }));
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return this.end(undefined);
       throw err;
     }
-    this.last = await this.store.read(this.taskId, this.principal);
+    this.last = await this.temporal.store.read(this.taskId, this.principal);
     if (!this.last || isTerminal(this.last)) return this.end(this.last);
     void this.follow(cursor);
     return this.last;
@@ -96,8 +96,8 @@ class SharedWatch {
   private async follow(cursor: HistoryCursor): Promise<void> {
     for (let retry = RETRY_MIN_MS; !this.closed; ) {
       try {
-        cursor = (await waitForTaskEvent(this.client, cursor, this.abort.signal)).cursor;
-        const task = await this.store.read(this.taskId, this.principal);
+        cursor = (await this.wait(cursor)).cursor;
+        const task = await this.temporal.store.read(this.taskId, this.principal);
         retry = RETRY_MIN_MS;
         if (!task || isTerminal(task)) return void this.end(task, true);
         if (changed(this.last, task)) this.deliver(task);
@@ -109,6 +109,10 @@ class SharedWatch {
         retry = Math.min(retry * 2, RETRY_MAX_MS);
       }
     }
+  }
+
+  private wait(cursor: HistoryCursor) {
+    return waitForTaskEvent(this.temporal.client, cursor, this.abort.signal, this.temporal.timeoutMs);
   }
 
   private deliver(task: TaskSnapshot | undefined): void {

@@ -1,5 +1,5 @@
 /** Case 5: Temporal down: clear -32603 errors in bounded time, never "task not found"; recovers by itself. */
-import { call, pollTask, rpc, startServe, startWorker } from '../support/mcp';
+import { call, pollTask, rpc, startServe, startWorker, subscribe } from '../support/mcp';
 import { stopAllAfter } from '../support/processes';
 import { createTask, report, restartableTemporal, sleep } from './support';
 
@@ -28,6 +28,10 @@ test('Temporal unreachable: tools/call and tasks/get answer -32603 within the bo
   expect(Date.now() - started).toBeLessThan(10_000);
   const update = await rpc(url, 'tasks/update', { taskId, inputResponses: {} });
   expect(update.body.error.code).toBe(-32603);
+  started = Date.now();
+  const listen = await subscribe(url, [taskId]);
+  expect(listen.error).toMatchObject({ code: -32603, message: expect.stringMatching(/Temporal\) is unavailable/) });
+  expect(Date.now() - started).toBeLessThan(10_000);
 
   await sleep(500);
   await temporal.restart();

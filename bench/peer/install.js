@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Installs the pinned peer of `npm run bench:peer` into the git-ignored .bench-peer/, without root:
+// - a Python venv with fastmcp==4.1.4 and fastmcp-tasks==4.1.4 (scripts/clients-venv.js's ensureVenv),
+// - Debian's redis-server, fetched with `apt-get download` and unpacked with `dpkg -x` (with the
+//   two libraries it links), or the system's redis-server when there is one and no apt-get.
+// Idempotent: a second run finds both and returns at once. Prints the paths as JSON.
+'use strict';
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { ensureVenv, PACKAGES } = require('../../scripts/clients-venv');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const DIR = path.join(ROOT, '.bench-peer');
+const VENV = path.join(DIR, 'venv');
+const REDIS_ROOT = path.join(DIR, 'redis');
+const REDIS_DEBS = ['redis-server', 'redis-tools', 'liblzf1', 'libjemalloc2'];
+const LIB_DIR = path.join(REDIS_ROOT, 'usr', 'lib', 'x86_64-linux-gnu');
+const log = (m) => console.error(`[bench:peer install] ${m}`);
+
+/** { bin, env } that starts redis-server, or undefined when this one does not run. */
+function tryRedis(bin, env = {}) {
+  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', env: { ...process.env, ...env } });
+  return r.status === 0 ? { bin, env, version: r.stdout.trim() } : undefined;
+}
+
+function unpackedRedis() {
+  return tryRedis(path.join(REDIS_ROOT, 'usr', 'bin', 'redis-server'), { LD_LIBRARY_PATH: LIB_DIR });
+}
+
+function systemRedis() {
+  const r = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  return r.status === 0 ? tryRedis(r.stdout.trim()) : undefined;
+}
+
+function downloadRedis() {
+  const debs = path.join(DIR, 'debs');
+  fs.mkdirSync(debs, { recursive: true });
+  log(`apt-get download ${REDIS_DEBS.join(' ')}`);
+  const dl = spawnSync('apt-get', ['download', ...REDIS_DEBS], { cwd: debs, encoding: 'utf8', timeout: 300_000 });
+  if (dl.status !== 0) throw new Error(`apt-get download failed: ${dl.stderr || dl.error}`);
+  for (const deb of fs.readdirSync(debs).filter((f) => f.endsWith('.deb'))) {
+    const x = spawnSync('dpkg', ['-x', path.join(debs, deb), REDIS_ROOT], { encoding: 'utf8' });
+    if (x.status !== 0) throw new Error(`dpkg -x ${deb} failed: ${x.stderr || x.error}`);
+  }
+}
+
+function ensureRedis() {
+  let redis = unpackedRedis();
+  if (redis) return redis;
+  try {
+    downloadRedis();
+    redis = unpackedRedis();
+  } catch (err) {
+    log(`${err.message.trim()}; trying the system's redis-server`);
+  }
+  redis ??= systemRedis();
+  if (!redis) throw new Error('no redis-server: neither `apt-get download redis-server` nor a system redis-server worked');
+  return redis;
+}
+
+/** { python, redis: { bin, env, version }, dir } of the installed peer. */
+function ensurePeer() {
+  fs.mkdirSync(DIR, { recursive: true });
+  const python = ensureVenv(VENV, PACKAGES, { log });
+  const redis = ensureRedis();
+  return { python, redis, dir: DIR, packages: PACKAGES };
+}
+
+module.exports = { ensurePeer, DIR };
+
+if (require.main === module) {
+  try {
+    console.log(JSON.stringify(ensurePeer(), null, 2));
+  } catch (err) {
+    console.error(err.message);
+    process.exit(1);
+  }
+}
