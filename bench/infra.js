@@ -126,11 +126,11 @@ async function stopProcess(child, exited, alive, timeoutMs) {
  * Temporal dev server + worker + `serve`, all registered with cleanup. With profileDir, `serve`
  * runs under --cpu-prof and writes a .cpuprofile there when it exits.
  */
-async function startInfra(cleanup, { pollIntervalMs, profileDir }) {
+async function startInfra(cleanup, { pollIntervalMs, profileDir, metricsPort, serveArgs = [] }) {
   const { startDevServer } = require('../dist/temporal/dev-server');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-bench-'));
   const dbFile = path.join(dir, 'temporal.db');
-  const temporal = await startDevServer({ dbFile, host: HOST, port: await freePort(), uiPort: await freePort(), namespace: 'default' });
+  const temporal = await startDevServer({ dbFile, host: HOST, port: await freePort(), uiPort: await freePort(), namespace: 'default', metricsPort });
   cleanup.add('temporal dev server', temporal.pid, async () => {
     await temporal.stop();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -145,7 +145,7 @@ async function startInfra(cleanup, { pollIntervalMs, profileDir }) {
   };
   const worker = await startWorker();
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const serve = spawnCli(['serve', '--port', '0', '--poll-interval-ms', String(pollIntervalMs)], env, profiling);
+  const serve = spawnCli(['serve', '--port', '0', '--poll-interval-ms', String(pollIntervalMs), ...serveArgs], env, profiling);
   cleanup.add('serve', serve.child.pid, () => serve.stop());
   const [, url] = await serve.waitFor(/MCP endpoint: (\S+)/);
   return {

@@ -186,10 +186,15 @@ async function scenarioGet(stacks, ours, cfg) {
     ids[s.key] = (await bench.createFixtureTasks(s.ctx, tasks, seconds)).ids;
     await s.settle(ids[s.key]);
   }
-  const ops = Object.fromEntries(stacks.map((s) => [s.key, async (i) => {
-    const task = await s.ctx.mcp.getTask(ids[s.key][i]);
-    if (task.status !== 'working') throw new Error(`${s.key}: task is ${task.status}`);
-  }]));
+  const ops = Object.fromEntries(
+    stacks.map((s) => [
+      s.key,
+      async (i) => {
+        const task = await s.ctx.mcp.getTask(ids[s.key][i]);
+        if (task.status !== 'working') throw new Error(`${s.key}: task is ${task.status}`);
+      },
+    ]),
+  );
   ops.rawDescribe = (i) => bench.rawDescribe(ours.ctx, ids.ours[i]);
   const result = await measureInterleaved(tasks, ops);
   for (const s of stacks) await s.clearLive();
@@ -222,11 +227,21 @@ async function pollLoad(s, cfg) {
   const rssAfterMb = Object.values(sampler.current()).reduce((a, b) => a + b, 0);
   sampler.stop();
   return {
-    liveTasks, seconds, intervalMs, targetPerSecond: liveTasks / (intervalMs / 1000),
-    achievedPerSecond: acc.latencies.length / elapsedS, polls: acc.latencies.length,
-    errors: acc.errors + acc.unexpected, firstError: acc.firstError,
-    latency: summarize(acc.latencies), scheduleLag: summarize(acc.lag),
-    rssIdleMb, rssPeakMb, rssAfterMb, rssPeakByProcessMb, cpuPercent,
+    liveTasks,
+    seconds,
+    intervalMs,
+    targetPerSecond: liveTasks / (intervalMs / 1000),
+    achievedPerSecond: acc.latencies.length / elapsedS,
+    polls: acc.latencies.length,
+    errors: acc.errors + acc.unexpected,
+    firstError: acc.firstError,
+    latency: summarize(acc.latencies),
+    scheduleLag: summarize(acc.lag),
+    rssIdleMb,
+    rssPeakMb,
+    rssAfterMb,
+    rssPeakByProcessMb,
+    cpuPercent,
   };
 }
 
@@ -277,7 +292,10 @@ const SECTIONS = ['create', 'get', 'poll', 'e2e', 'kill'];
 
 /** BENCH_SECTIONS=create,get,... runs only those (default: all). */
 function selectedSections() {
-  const wanted = (process.env.BENCH_SECTIONS ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  const wanted = (process.env.BENCH_SECTIONS ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const unknown = wanted.filter((w) => !SECTIONS.includes(w));
   if (unknown.length) throw new Error(`unknown BENCH_SECTIONS ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}`);
   return new Set(wanted.length ? wanted : SECTIONS);
@@ -286,16 +304,33 @@ function selectedSections() {
 // ---- the report ------------------------------------------------------------------------------
 
 const PEERS = ['peer-nofsync', 'peer-fsync'];
+/** A stack left out (BENCH_STACKS) reads as NaN. */
+const safe = (fn) => {
+  try {
+    return fn() ?? NaN;
+  } catch {
+    return NaN;
+  }
+};
 const mean2 = (runs, pick) => runs.reduce((a, r) => a + pick(r), 0) / runs.length;
 
 /** One row per measurement: ours, both peers, ours/peer for each; the target is on the fsync ratio. */
 function peerRows(r) {
   const rows = [];
+  // target: a ratio bound on the like-for-like column, or { label, met(values) } about ours alone
   const add = (name, pick, target, better) => {
-    const v = Object.fromEntries(['ours', ...PEERS].map((k) => [k, pick(k)]));
+    const v = Object.fromEntries(['ours', ...PEERS].map((k) => [k, safe(() => pick(k))]));
     const rf = ratio(v.ours, v['peer-fsync']);
-    const met = target === undefined ? '' : (better === 'lower' ? rf <= target : rf >= target) ? 'yes' : 'no';
-    rows.push([name, v.ours, v['peer-nofsync'], v['peer-fsync'], ratio(v.ours, v['peer-nofsync']), rf, target === undefined ? '' : `${better === 'lower' ? '≤' : '≥'} ${target}`, met]);
+    let label = '';
+    let met = '';
+    if (typeof target === 'number') {
+      label = `${better === 'lower' ? '≤' : '≥'} ${target}`;
+      met = (better === 'lower' ? rf <= target : rf >= target) ? 'yes' : 'no';
+    } else if (target) {
+      label = target.label;
+      met = target.met(v) ? 'yes' : 'no';
+    }
+    rows.push([name, v.ours, v['peer-nofsync'], v['peer-fsync'], ratio(v.ours, v['peer-nofsync']), rf, label, met]);
   };
   for (const row of r.create ?? []) {
     add(`create p50, c=${row.concurrency} (ms)`, (k) => row[k].p50, row.concurrency === 1 ? 1.0 : undefined, 'lower');
@@ -331,8 +366,11 @@ function pollRows(p, add) {
 
 function killRows(r, add) {
   const { kill, killTuned } = r;
-  add(`worker SIGKILL: ${kill.ours.tasks} tasks of ${kill.ours.seconds} s, completed within ${kill.ours.waitS} s`, (k) => kill[k].completed);
-  add('— re-executions', (k) => kill[k].reexecutions);
+  add(`worker SIGKILL: ${kill.ours.tasks} tasks of ${kill.ours.seconds} s, completed within ${kill.ours.waitS} s`, (k) => kill[k].completed, {
+    label: 'ours: all',
+    met: (v) => v.ours === kill.ours.tasks,
+  });
+  add('— re-executions', (k) => kill[k].reexecutions, { label: 'ours: 0', met: (v) => v.ours === 0 });
   add('— last completion after creation (s)', (k) => kill[k].lastCompletionS);
   // ours has nothing to tune here: the same figures as above
   const tuned = (k) => (k === 'ours' ? kill : killTuned)[k];
@@ -356,9 +394,25 @@ function render(r, machine) {
   return [
     `## Peer comparison: ours vs FastMCP ${r.peer.packages.fastmcp} + fastmcp-tasks ${r.peer.packages['fastmcp-tasks']} (Docket, ${r.peer.redis})`,
     '',
-    markdownTable(['measurement', 'ours', 'peer, no persistence', 'peer, fsync always (like-for-like)', 'ours / peer no-persist', 'ours / peer fsync (like-for-like)', 'target (like-for-like)', 'met'], peerRows(r)),
+    markdownTable(
+      ['measurement', 'ours', 'peer, no persistence', 'peer, fsync always (like-for-like)', 'ours / peer no-persist', 'ours / peer fsync (like-for-like)', 'target (like-for-like)', 'met'],
+      peerRows(r),
+    ),
     '',
-    'Like-for-like is the fsync column: Temporal\'s SQLite runs in WAL mode with synchronous=full, so every',
+    ...(r.poll
+      ? [
+          `Peak RSS per process while polling (MB): ${Object.entries(r.poll)
+            .map(
+              ([k, runs]) =>
+                `${k}: ${Object.entries(runs[runs.length - 1].rssPeakByProcessMb)
+                  .map(([n, mb]) => `${n} ${mb.toFixed(0)}`)
+                  .join(', ')}`,
+            )
+            .join('; ')}.`,
+          '',
+        ]
+      : []),
+    "Like-for-like is the fsync column: Temporal's SQLite runs in WAL mode with synchronous=full, so every",
     'acknowledged write is on disk, as with Redis appendfsync always. Without persistence the peer loses',
     'every task on a Redis restart. A ratio below 1 is better for latencies, time and memory; above 1 for /s.',
     '',
@@ -380,8 +434,11 @@ async function main(cleanup) {
   machine.backgroundCpuPercentAtStart = await machineBusyPercent();
   if (machine.backgroundCpuPercentAtStart > 20) log(`WARNING: the machine is already ${machine.backgroundCpuPercentAtStart.toFixed(0)}% busy before the run`);
   const installed = ensurePeer();
+  // BENCH_STACKS=ours (or a comma list) for tuning runs; ours is always there
+  const wanted = (process.env.BENCH_STACKS || ['ours', ...PEERS].join(',')).split(',').map((x) => x.trim());
   const ours = await startOurs(cleanup, cfg);
-  const stacks = [ours, await startPeer(cleanup, installed, cfg, 'nofsync'), await startPeer(cleanup, installed, cfg, 'fsync')];
+  const stacks = [ours];
+  for (const mode of ['nofsync', 'fsync']) if (wanted.includes(`peer-${mode}`)) stacks.push(await startPeer(cleanup, installed, cfg, mode));
   log(`stacks up: ${stacks.map((s) => `${s.key} ${JSON.stringify(s.pids)}`).join(', ')}`);
   const all = startSampler(Object.fromEntries(stacks.flatMap((s) => Object.entries(s.pids).map(([n, pid]) => [`${s.key}.${n}`, pid]))));
   const cpu0 = all.cpuSnapshot();
@@ -409,7 +466,9 @@ async function main(cleanup) {
   // restarted workers have new pids: `all` still holds the old ones, so the others figure is approximate
   const cpu1 = all.cpuSnapshot();
   const wall = (now() - t0) / 1000;
-  const ownCpu = Object.keys(cpu1).filter((k) => k.includes('.') || k === 'bench').reduce((a, k) => a + (cpu1[k] - cpu0[k] || 0), 0);
+  const ownCpu = Object.keys(cpu1)
+    .filter((k) => k.includes('.') || k === 'bench')
+    .reduce((a, k) => a + (cpu1[k] - cpu0[k] || 0), 0);
   r.othersCpuPercent = (100 * (cpu1.machine - cpu0.machine - ownCpu)) / wall;
   all.stop();
   console.log(`\n${render(r, machine)}\n`);
@@ -420,10 +479,13 @@ if (require.main === module) {
   const cleanup = new Cleanup();
   bench.installSignalHandlers(cleanup);
   main(cleanup)
-    .then(() => 0, (err) => {
-      console.error(`bench:peer failed: ${err.stack ?? err}`);
-      return 1;
-    })
+    .then(
+      () => 0,
+      (err) => {
+        console.error(`bench:peer failed: ${err.stack ?? err}`);
+        return 1;
+      },
+    )
     .then(async (code) => {
       await cleanup.run();
       process.exit(code);

@@ -36,6 +36,16 @@ export const WorkerConfigSchema = z.object({
   maxConcurrentActivities: count(1, 10_000).default(50),
   /** Workflow tasks this worker runs at once; the SDK needs 2 or more while workflows are cached. */
   maxConcurrentWorkflowTasks: count(2, 10_000).default(20),
+  /**
+   * Workflow task polls open at once: a number (at most that many) or `auto` (the SDK scales
+   * them on the server's feedback). Unset: the SDK's min(10, maxConcurrentWorkflowTasks).
+   */
+  workflowTaskPollers: z.union([z.literal('auto'), count(2, 1_000)]).optional(),
+  /**
+   * The share of those polls on the shared task queue, where every new task's first workflow task
+   * arrives (the rest wait on this worker's sticky queue). Unset: the SDK's 0.2.
+   */
+  nonStickyPollRatio: z.coerce.number().min(0.01).max(1).optional(),
   /** Prometheus endpoint of the SDK's metrics (GET /metrics); off unless a port is given. */
   metricsPort: port(1),
   metricsHost: z.string().min(1).default('127.0.0.1'),
@@ -50,6 +60,8 @@ export const WORKER_ENV_VARS: Record<keyof WorkerConfig, string> = {
   maxCachedWorkflows: 'MCP_WORKER_MAX_CACHED_WORKFLOWS',
   maxConcurrentActivities: 'MCP_WORKER_MAX_CONCURRENT_ACTIVITIES',
   maxConcurrentWorkflowTasks: 'MCP_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS',
+  workflowTaskPollers: 'MCP_WORKER_WORKFLOW_TASK_POLLERS',
+  nonStickyPollRatio: 'MCP_WORKER_NON_STICKY_POLL_RATIO',
   metricsPort: 'MCP_METRICS_PORT',
   metricsHost: 'MCP_METRICS_HOST',
   healthPort: 'MCP_HEALTH_PORT',
@@ -83,6 +95,16 @@ export function workerTuning(config: WorkerConfig) {
     maxCachedWorkflows: config.maxCachedWorkflows,
     maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: config.maxConcurrentWorkflowTasks,
+    ...pollerOptions(config),
+  };
+}
+
+/** Only what was set: unset, the SDK's defaults apply. */
+function pollerOptions({ workflowTaskPollers, nonStickyPollRatio }: WorkerConfig) {
+  return {
+    ...(workflowTaskPollers === 'auto' ? { workflowTaskPollerBehavior: { type: 'autoscaling' as const } } : {}),
+    ...(typeof workflowTaskPollers === 'number' ? { maxConcurrentWorkflowTaskPolls: workflowTaskPollers } : {}),
+    ...(nonStickyPollRatio !== undefined ? { nonStickyToStickyPollRatio: nonStickyPollRatio } : {}),
   };
 }
 
@@ -93,6 +115,8 @@ export function addWorkerConfigOptions(cmd: Command): Command {
     .option('--max-cached-workflows <n>', 'workflows kept in memory (MCP_WORKER_MAX_CACHED_WORKFLOWS, default 500)')
     .option('--max-concurrent-activities <n>', 'activities run at once (MCP_WORKER_MAX_CONCURRENT_ACTIVITIES, default 50)')
     .option('--max-concurrent-workflow-tasks <n>', 'workflow tasks run at once (MCP_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, default 20)')
+    .option('--workflow-task-pollers <n|auto>', "workflow task polls open at once, or auto (MCP_WORKER_WORKFLOW_TASK_POLLERS, default: the SDK's)")
+    .option('--non-sticky-poll-ratio <r>', "share of those polls on the shared task queue (MCP_WORKER_NON_STICKY_POLL_RATIO, default: the SDK's 0.2)")
     .option('--metrics-port <port>', 'serve SDK metrics for Prometheus on GET /metrics (MCP_METRICS_PORT; default off)')
     .option('--metrics-host <host>', 'address the metrics endpoint binds to (MCP_METRICS_HOST, default 127.0.0.1)')
     .option('--health-port <port>', 'serve GET /healthz: 200 only while Temporal lists this worker as polling (MCP_HEALTH_PORT; default off, 0 picks a free port)')

@@ -20,7 +20,14 @@ export interface CliWorkerOptions {
 /** The Worker.create options that size and stop a production worker (see worker-config.ts). */
 export type WorkerTuning = Pick<
   WorkerOptions,
-  'shutdownGraceTime' | 'shutdownForceTime' | 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'
+  | 'shutdownGraceTime'
+  | 'shutdownForceTime'
+  | 'maxCachedWorkflows'
+  | 'maxConcurrentActivityTaskExecutions'
+  | 'maxConcurrentWorkflowTaskExecutions'
+  | 'maxConcurrentWorkflowTaskPolls'
+  | 'nonStickyToStickyPollRatio'
+  | 'workflowTaskPollerBehavior'
 >;
 
 /** The CLI's worker: the tools module's workflows and activities, with McpTasksPlugin. */

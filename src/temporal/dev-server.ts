@@ -18,6 +18,8 @@ export interface DevServerOptions {
    * the last commits.
    */
   sqliteSynchronous?: 'full' | 'normal';
+  /** Serves Temporal's Prometheus metrics at http://host:metricsPort/metrics (the bench counts calls there). */
+  metricsPort?: number;
   log?: (line: string) => void;
 }
 
@@ -49,6 +51,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     '--log-level', 'error',
     '--sqlite-pragma', 'journal_mode=wal',
     '--sqlite-pragma', `synchronous=${opts.sqliteSynchronous ?? 'full'}`,
+    ...(opts.metricsPort !== undefined ? ['--metrics-port', String(opts.metricsPort)] : []),
     ...SEARCH_ATTRIBUTES.flatMap(({ name }) => ['--search-attribute', `${name}=Keyword`]),
   ];
   const child = spawn(cli.path, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,0 +1,211 @@
+'use strict';
+/**
+ * Push against poll: the same live tasks watched through `subscriptions/listen` (Temporal's
+ * history long-poll behind it) and through `tasks/get` every second. For each mode: the
+ * Temporal calls per second the MCP server makes while the tasks are idle, the notification
+ * latency (the workflow closing in Temporal → the client seeing it), and the server's RSS.
+ *
+ *   npm run bench:subscriptions                 1,000 tasks per mode (about 4 minutes)
+ *   BENCH_QUICK=1 npm run bench:subscriptions   200 tasks per mode
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { Client, Connection } = require('@temporalio/client');
+const { Cleanup, freePort, HOST, machineInfo, machineBusyPercent, startInfra, startSampler } = require('./infra');
+const { mcpTasks, PROTOCOL } = require('./mcp');
+const { fmt, markdownTable, summarize } = require('./stats');
+
+const quick = process.env.BENCH_QUICK === '1';
+const TASKS = Number(process.env.BENCH_SUB_TASKS ?? (quick ? 200 : 1000));
+const STREAMS = 10;
+const IDLE_SECONDS = quick ? 10 : 20;
+/** Tasks end spread over this window, after the idle measurement. */
+const END_SPREAD_SECONDS = 20;
+/** The Temporal calls a tasks/get or a subscription makes (the worker's own polls are left out). */
+const READS = ['DescribeWorkflowExecution', 'GetWorkflowExecutionHistory', 'GetWorkflowExecutionHistoryReverse', 'QueryWorkflow'];
+const RESULTS_FILE = path.join(__dirname, 'results', 'subscriptions.json');
+const log = (msg) => console.error(`[bench:subscriptions ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+/** Frontend requests per operation, from Temporal's Prometheus endpoint. */
+async function temporalCalls(metricsUrl) {
+  const text = await (await fetch(metricsUrl)).text();
+  const counts = {};
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('service_requests{')) continue;
+    const op = line.match(/operation="([^"]+)"/)?.[1];
+    if (!op || !READS.includes(op) || /service_name="(?!frontend)/.test(line)) continue;
+    counts[op] = (counts[op] ?? 0) + Number(line.split(' ').pop());
+  }
+  return counts;
+}
+
+function callsPerSecond(before, after, seconds) {
+  const total = READS.reduce((sum, op) => sum + ((after[op] ?? 0) - (before[op] ?? 0)), 0);
+  const byOp = READS.map((op) => [op, ((after[op] ?? 0) - (before[op] ?? 0)) / seconds]).filter(([, v]) => v > 0);
+  return { total: total / seconds, byOp: Object.fromEntries(byOp) };
+}
+
+/** Creates the tasks so that they end spread over END_SPREAD_SECONDS, `endsIn` seconds from now. */
+async function createTasks(mcp, endsIn) {
+  const t0 = Date.now();
+  const ids = new Array(TASKS);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < TASKS) {
+        const i = next++;
+        const endAt = t0 + (endsIn + (i * END_SPREAD_SECONDS) / TASKS) * 1000;
+        ids[i] = (await mcp.createWaitAndEcho((endAt - Date.now()) / 1000, `t${i}`)).taskId;
+      }
+    }),
+  );
+  return ids;
+}
+
+/** One subscriptions/listen stream; calls onTask(params, receivedAt) for each notifications/tasks. */
+async function listen(url, taskIds, onTask) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'mcp-protocol-version': PROTOCOL, 'mcp-method': 'subscriptions/listen' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: `listen-${taskIds[0]}`,
+      method: 'subscriptions/listen',
+      params: {
+        notifications: { taskIds },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': PROTOCOL,
+          'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+        },
+      },
+    }),
+  });
+  if (!res.headers.get('content-type')?.includes('text/event-stream')) throw new Error(`listen refused: ${await res.text()}`);
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let acknowledged;
+  const ack = new Promise((r) => (acknowledged = r));
+  const done = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
+        const data = buffer.slice(0, cut).split('\n').find((l) => l.startsWith('data:'));
+        buffer = buffer.slice(cut + 2);
+        if (!data) continue;
+        const message = JSON.parse(data.slice(5));
+        if (message.method === 'notifications/subscriptions/acknowledged') acknowledged(message.params.notifications.taskIds);
+        else if (message.method === 'notifications/tasks') onTask(message.params, Date.now());
+      }
+    }
+  })();
+  return { accepted: await ack, done };
+}
+
+/** Polls every task at 1 Hz (staggered) until it is completed; calls onTask like listen does. */
+function pollAll(mcp, taskIds, onTask) {
+  const start = Date.now();
+  return Promise.all(
+    taskIds.map(async (taskId, i) => {
+      await sleep((i * 1000) / taskIds.length);
+      for (let slot = 1; ; slot++) {
+        const task = await mcp.getTask(taskId).catch(() => undefined);
+        if (task) onTask(task, Date.now());
+        if (task?.status === 'completed') return;
+        await sleep(start + (i * 1000) / taskIds.length + slot * 1000 - Date.now());
+      }
+    }),
+  );
+}
+
+async function runMode(mode, infra, temporal, metricsUrl, sampler) {
+  const mcp = mcpTasks(infra.url);
+  const endsIn = IDLE_SECONDS + (quick ? 25 : 40);
+  log(`${mode}: creating ${TASKS} tasks`);
+  const ids = await createTasks(mcp, endsIn);
+  const seenCompleted = new Map();
+  const seenRunning = new Set(); // its workflow ran (it set its statusMessage): from then on the task is idle
+  const onTask = (task, at) => {
+    if (task.statusMessage) seenRunning.add(task.taskId);
+    if (task.status === 'completed' && !seenCompleted.has(task.taskId)) seenCompleted.set(task.taskId, at);
+  };
+  let finished;
+  if (mode === 'subscribed') {
+    const per = Math.ceil(TASKS / STREAMS);
+    const streams = await Promise.all(Array.from({ length: STREAMS }, (_, s) => listen(infra.url, ids.slice(s * per, (s + 1) * per), onTask)));
+    const accepted = streams.reduce((n, s) => n + s.accepted.length, 0);
+    if (accepted !== TASKS) throw new Error(`only ${accepted} of ${TASKS} tasks accepted`);
+    finished = Promise.all(streams.map((s) => s.done));
+  } else {
+    finished = pollAll(mcp, ids, onTask);
+  }
+  // settle: every workflow has run once, subscriptions are open, polls are in their rhythm
+  for (const deadline = Date.now() + 60_000; seenRunning.size < TASKS && Date.now() < deadline; ) await sleep(200);
+  await sleep(2000);
+  const rssBefore = sampler.current().server;
+  sampler.resetWindow();
+  const before = await temporalCalls(metricsUrl);
+  log(`${mode}: measuring ${IDLE_SECONDS} s of idle tasks`);
+  await sleep(IDLE_SECONDS * 1000);
+  const idle = callsPerSecond(before, await temporalCalls(metricsUrl), IDLE_SECONDS);
+  log(`${mode}: waiting for the tasks to end`);
+  await finished;
+  const latencies = [];
+  for (const taskId of ids) {
+    const closeTime = (await temporal.workflow.getHandle(taskId).describe()).closeTime;
+    latencies.push(seenCompleted.get(taskId) - closeTime.getTime());
+  }
+  return { mode, tasks: TASKS, idleCallsPerSecond: idle, rssBeforeMb: rssBefore, rssPeakMb: sampler.windowPeak().server, latencyMs: summarize(latencies) };
+}
+
+async function main() {
+  const cleanup = new Cleanup();
+  process.on('SIGINT', () => cleanup.run().then(() => process.exit(130)));
+  process.on('exit', () => cleanup.killLeftovers());
+  try {
+    const busy = await machineBusyPercent();
+    if (busy > 20) log(`warning: the machine is already ${busy.toFixed(0)}% busy; numbers will be noisy`);
+    const metricsPort = await freePort();
+    const infra = await startInfra(cleanup, { pollIntervalMs: 1000, metricsPort, serveArgs: ['--max-subscribed-tasks-per-caller', String(TASKS)] });
+    const metricsUrl = `http://${HOST}:${metricsPort}/metrics`;
+    const connection = await Connection.connect({ address: infra.address });
+    cleanup.add('client connection', undefined, () => connection.close());
+    const temporal = new Client({ connection, namespace: 'default' });
+    const sampler = startSampler(infra.pids);
+    cleanup.add('sampler', undefined, async () => sampler.stop());
+    const results = [];
+    for (const mode of ['subscribed', 'polled']) results.push(await runMode(mode, infra, temporal, metricsUrl, sampler));
+    print(results);
+    fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+    fs.writeFileSync(RESULTS_FILE, JSON.stringify({ machine: { ...machineInfo(), backgroundCpuPercentAtStart: busy }, results }, null, 2));
+    log(`written ${RESULTS_FILE}`);
+  } finally {
+    await cleanup.run();
+  }
+}
+
+function print(results) {
+  const [sub, poll] = results;
+  const row = (label, f, unit = '') => [label, `${f(sub)}${unit}`, `${f(poll)}${unit}`];
+  const ops = (r) => Object.entries(r.idleCallsPerSecond.byOp).map(([op, v]) => `${op} ${fmt(v)}`).join(', ') || 'none';
+  console.log(`\n## Push against poll: ${TASKS} live tasks, one MCP server\n`);
+  console.log(
+    markdownTable(
+      ['measurement', 'subscribed (subscriptions/listen)', 'polled (tasks/get at 1 Hz)'],
+      [
+        row('Temporal calls/s while the tasks are idle', (r) => fmt(r.idleCallsPerSecond.total)),
+        row('— by operation', ops),
+        row('latency, workflow closed → client saw completed: p50 / p99 / max (ms)', (r) => `${fmt(r.latencyMs.p50)} / ${fmt(r.latencyMs.p99)} / ${fmt(r.latencyMs.max)}`),
+        row('server RSS before → peak (MB)', (r) => `${fmt(r.rssBeforeMb, 0)} → ${fmt(r.rssPeakMb, 0)}`),
+      ],
+    ),
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
