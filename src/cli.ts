@@ -113,8 +113,9 @@ async function serveHttp(config: ServerConfig, settings: TemporalSettings, tools
   return {
     url: http.url,
     close: async () => {
+      await server.close(); // open subscriptions end gracefully (their listen result is written)
+      await new Promise((r) => setTimeout(r, 100)); // …and flushed before the connections are cut
       await http.close();
-      await server.close();
       await client.connection.close();
     },
   };

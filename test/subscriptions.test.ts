@@ -189,6 +189,18 @@ describe("only the caller's own tasks, with a clear error otherwise", () => {
   });
 });
 
+test('a serve replica stopped with SIGTERM ends its subscriptions gracefully (the client knows to listen elsewhere)', async () => {
+  const { proc, url: doomed } = await startServe(temporal.address);
+  const taskId = await start('wait_and_echo', { text: 'x', seconds: 600 });
+  const sub = await subscribe(doomed, [taskId]);
+  await sub.next();
+  await sub.next();
+  proc.child.kill('SIGTERM');
+  const messages = await sub.rest(15_000);
+  expect(messages.at(-1)).toMatchObject({ result: { resultType: 'complete' } });
+  await call(url, 'tasks/cancel', { taskId });
+});
+
 test('tasks/get still answers while subscribed (both views agree)', async () => {
   const taskId = await start('wait_and_echo', { text: 'both', seconds: 600 });
   const sub = await subscribe(url, [taskId]);
