@@ -183,6 +183,22 @@ describe("only the caller's own tasks, with a clear error otherwise", () => {
     await Promise.all([...ids.map((taskId) => call(limitedUrl, 'tasks/cancel', { taskId }, { headers: alice })), ...bobs.map((taskId) => call(limitedUrl, 'tasks/cancel', { taskId }, { headers: bob }))]);
   });
 
+  test('a client that leaves while its tasks are still being read holds no place afterwards', async () => {
+    const ids = await Promise.all(Array.from({ length: 2 }, () => start('wait_and_echo', { text: 'early', seconds: 600 }, limitedUrl, alice)));
+    for (const ms of [0, 5, 20]) {
+      const abort = new AbortController();
+      setTimeout(() => abort.abort(), ms);
+      await subscribe(limitedUrl, ids, { headers: alice, signal: abort.signal }).catch(() => undefined);
+    }
+    const sub = await waitFor(async () => {
+      const attempt = await subscribe(limitedUrl, ids, { headers: alice });
+      return attempt.error ? undefined : attempt;
+    }, 5_000);
+    expect((await sub.next()).params.notifications.taskIds).toEqual(ids);
+    sub.close();
+    await Promise.all(ids.map((taskId) => call(limitedUrl, 'tasks/cancel', { taskId }, { headers: alice })));
+  });
+
   test('a mismatched Mcp-Method header is refused like any request (400 / -32020)', async () => {
     const sub = await subscribe(url, [unknownTaskId], { headers: { 'mcp-method': 'tools/list' } });
     expect([sub.status, sub.error?.code]).toEqual([400, -32020]);

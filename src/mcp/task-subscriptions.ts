@@ -104,6 +104,51 @@ export function taskSubscriptions(opts: TaskSubscriptionOptions) {
   async function openStream(id: RequestId, ids: string[], principal: string | undefined, release: (some?: number) => void, signal: AbortSignal): Promise<Response> {
     const queue: Array<[string, TaskSnapshot | undefined]> = [];
     let onChange = (taskId: string, task: TaskSnapshot | undefined): void => void queue.push([taskId, task]);
+    const watches = await openWatches(ids, principal, (taskId, task) => onChange(taskId, task));
+    release(ids.length - watches.size); // unknown or foreign ones hold no place
+    const accepted = ids.filter((taskId) => watches.has(taskId));
+    const sse = sseWriter();
+    let keepAlive: NodeJS.Timeout | undefined;
+    const drop = (taskId: string) => {
+      watches.get(taskId)?.stop();
+      if (!watches.delete(taskId)) return;
+      release(1);
+      if (watches.size === 0) teardown(true);
+    };
+    const send = (taskId: string, task: TaskSnapshot | undefined) => {
+      if (!watches.has(taskId)) return;
+      if (task) sse.write(taskNotification(task, id, opts.pollIntervalMs));
+      if (!task || isTerminal(task)) drop(taskId);
+    };
+    const teardown = (graceful: boolean) => {
+      if (sse.closed) return;
+      if (graceful) sse.write({ jsonrpc: '2.0', id, result: endOfSubscription(id, opts.serverInfo) });
+      sse.close();
+      for (const watch of watches.values()) watch.stop();
+      watches.clear();
+      release();
+      clearInterval(keepAlive);
+      signal.removeEventListener('abort', onAbort);
+      open.delete(closeGracefully);
+    };
+    const closeGracefully = () => teardown(true);
+    const onAbort = () => teardown(false); // the client left
+    open.add(closeGracefully);
+    sse.onCancel(onAbort);
+    signal.addEventListener('abort', onAbort, { once: true });
+    sse.write(acknowledgement(id, accepted));
+    keepAlive = setInterval(() => sse.write(': keepalive\n\n'), KEEP_ALIVE_MS);
+    if (accepted.length === 0) teardown(true);
+    for (const [taskId, watch] of [...watches]) send(taskId, watch.initial);
+    onChange = send;
+    for (const [taskId, task] of queue.splice(0)) send(taskId, task);
+    if (signal.aborted) onAbort(); // it left while its tasks were being read
+    logger.debug({ event: 'tasks.subscribed', asked: ids.length, accepted: accepted.length }, 'task subscription opened');
+    return new Response(sse.body, { status: 200, headers: SSE_HEADERS });
+  }
+
+  /** A watch of each of the caller's tasks among `ids`; all stopped again if Temporal fails. */
+  async function openWatches(ids: string[], principal: string | undefined, onChange: (taskId: string, task: TaskSnapshot | undefined) => void) {
     const watches = new Map<string, TaskWatch>();
     try {
       await forEachLimited(ids, OPEN_CONCURRENCY, async (taskId) => {
@@ -114,67 +159,40 @@ export function taskSubscriptions(opts: TaskSubscriptionOptions) {
       for (const watch of watches.values()) watch.stop();
       throw err;
     }
-    release(ids.length - watches.size); // unknown or foreign ones hold no place
-    const accepted = ids.filter((taskId) => watches.has(taskId));
-    const encoder = new TextEncoder();
-    let controller!: ReadableStreamDefaultController<Uint8Array>;
-    let keepAlive: NodeJS.Timeout | undefined;
-    let closed = false;
-    const write = (frame: object | string) => {
-      if (closed) return;
-      try {
-        controller.enqueue(encoder.encode(typeof frame === 'string' ? frame : `event: message\ndata: ${JSON.stringify(frame)}\n\n`));
-      } catch {
-        teardown(false); // the stream broke under us: same as the client leaving
-      }
-    };
-    const drop = (taskId: string) => {
-      const watch = watches.get(taskId);
-      if (!watch) return;
-      watches.delete(taskId);
-      watch.stop();
-      release(1);
-      if (watches.size === 0) teardown(true);
-    };
-    const send = (taskId: string, task: TaskSnapshot | undefined) => {
-      if (!watches.has(taskId)) return;
-      if (task) write(taskNotification(task, id, opts.pollIntervalMs));
-      if (!task || isTerminal(task)) drop(taskId);
-    };
-    const teardown = (graceful: boolean) => {
-      if (closed) return;
-      if (graceful) write({ jsonrpc: '2.0', id, result: endOfSubscription(id, opts.serverInfo) });
-      closed = true;
-      for (const watch of watches.values()) watch.stop();
-      release();
-      watches.clear();
-      clearInterval(keepAlive);
-      signal.removeEventListener('abort', onAbort);
-      open.delete(closeGracefully);
-      controller.close();
-    };
-    const closeGracefully = () => teardown(true);
-    const onAbort = () => teardown(false); // the client left
-    signal.addEventListener('abort', onAbort, { once: true });
-    const initial = new Map([...watches].map(([taskId, watch]) => [taskId, watch.initial]));
-    const body = new ReadableStream<Uint8Array>({
-      start(c) {
-        controller = c;
-        write(acknowledgement(id, accepted));
-        open.add(closeGracefully);
-        keepAlive = setInterval(() => write(': keepalive\n\n'), KEEP_ALIVE_MS);
-        if (accepted.length === 0) return teardown(true);
-        for (const [taskId, task] of initial) send(taskId, task);
-        onChange = send;
-        for (const [taskId, task] of queue.splice(0)) send(taskId, task);
-      },
-      cancel: () => teardown(false), // the client left
-    });
-    logger.debug({ event: 'tasks.subscribed', asked: ids.length, accepted: accepted.length }, 'task subscription opened');
-    return new Response(body, { status: 200, headers: SSE_HEADERS });
+    return watches;
   }
 
   return { serve, closeAll: () => [...open].forEach((close) => close()) };
+}
+
+/** An SSE body to write JSON-RPC messages (or raw frames) to; writes after close are dropped. */
+function sseWriter() {
+  const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let cancelled = () => {};
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c), cancel: () => cancelled() });
+  const writer = {
+    body,
+    closed: false,
+    onCancel: (fn: () => void) => void (cancelled = fn),
+    write(frame: object | string) {
+      if (writer.closed) return;
+      try {
+        controller.enqueue(encoder.encode(typeof frame === 'string' ? frame : `event: message\ndata: ${JSON.stringify(frame)}\n\n`));
+      } catch {
+        cancelled(); // the stream broke under us: as if the client left
+      }
+    },
+    close() {
+      writer.closed = true;
+      try {
+        controller.close();
+      } catch {
+        // already cancelled by the reader
+      }
+    },
+  };
+  return writer;
 }
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };

@@ -169,9 +169,10 @@ export interface TaskSubscription {
 export async function subscribe(
   url: string,
   taskIds: unknown,
-  opts: { headers?: Record<string, string>; capabilities?: Record<string, unknown>; notifications?: Record<string, unknown> } = {},
+  opts: { headers?: Record<string, string>; capabilities?: Record<string, unknown>; notifications?: Record<string, unknown>; signal?: AbortSignal } = {},
 ): Promise<TaskSubscription> {
   const abort = new AbortController();
+  opts.signal?.addEventListener('abort', () => abort.abort(), { once: true });
   const body = {
     jsonrpc: '2.0',
     id: `listen-${nextId++}`,
