@@ -18,7 +18,7 @@ const { fmt, markdownTable, summarize } = require('./stats');
 const quick = process.env.BENCH_QUICK === '1';
 const TASKS = Number(process.env.BENCH_SUB_TASKS ?? (quick ? 200 : 1000));
 const STREAMS = 10;
-const IDLE_SECONDS = quick ? 10 : 20;
+const IDLE_SECONDS = quick ? 10 : 60; // longer than Temporal's long-poll period (20 s), so renewals are counted
 /** Tasks end spread over this window, after the idle measurement. */
 const END_SPREAD_SECONDS = 20;
 /** The Temporal calls a tasks/get or a subscription makes (the worker's own polls are left out). */
