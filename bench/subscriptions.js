@@ -1,9 +1,10 @@
 'use strict';
 /**
  * Push against poll: the same live tasks watched through `subscriptions/listen` (Temporal's
- * history long-poll behind it) and through `tasks/get` every second. For each mode: the
- * Temporal calls per second the MCP server makes while the tasks are idle, the notification
- * latency (the workflow closing in Temporal → the client seeing it), and the server's RSS.
+ * history long-poll behind it) and through `tasks/get` every second. The tasks are
+ * approve_expense tasks waiting for their answer. For each mode: the Temporal calls per second
+ * the MCP server makes while they are idle, the notification latency once they are answered
+ * (the workflow closing in Temporal → the client seeing it), and the server's RSS.
  *
  *   npm run bench:subscriptions                 1,000 tasks per mode (about 4 minutes)
  *   BENCH_QUICK=1 npm run bench:subscriptions   200 tasks per mode
@@ -19,7 +20,7 @@ const quick = process.env.BENCH_QUICK === '1';
 const TASKS = Number(process.env.BENCH_SUB_TASKS ?? (quick ? 200 : 1000));
 const STREAMS = 10;
 const IDLE_SECONDS = quick ? 10 : 60; // longer than Temporal's long-poll period (20 s), so renewals are counted
-/** Tasks end spread over this window, after the idle measurement. */
+/** The tasks are answered (and end) spread over this window, after the idle measurement. */
 const END_SPREAD_SECONDS = 20;
 /** The Temporal calls a tasks/get or a subscription makes (the worker's own polls are left out). */
 const READS = ['DescribeWorkflowExecution', 'GetWorkflowExecutionHistory', 'GetWorkflowExecutionHistoryReverse', 'QueryWorkflow'];
@@ -46,21 +47,32 @@ function callsPerSecond(before, after, seconds) {
   return { total: total / seconds, byOp: Object.fromEntries(byOp) };
 }
 
-/** Creates the tasks so that they end spread over END_SPREAD_SECONDS, `endsIn` seconds from now. */
-async function createTasks(mcp, endsIn) {
-  const t0 = Date.now();
+/** approve_expense tasks: each waits for its answer, idle, until answerAll ends it. */
+async function createTasks(mcp) {
   const ids = new Array(TASKS);
   let next = 0;
   await Promise.all(
     Array.from({ length: 32 }, async () => {
       while (next < TASKS) {
         const i = next++;
-        const endAt = t0 + (endsIn + (i * END_SPREAD_SECONDS) / TASKS) * 1000;
-        ids[i] = (await mcp.createWaitAndEcho((endAt - Date.now()) / 1000, `t${i}`)).taskId;
+        const created = await mcp.rpc('tools/call', { name: 'approve_expense', arguments: { amount: i + 1, description: 'bench' } });
+        ids[i] = created.taskId;
       }
     }),
   );
   return ids;
+}
+
+/** Answers every task, spread evenly over END_SPREAD_SECONDS: each then completes at its own moment. */
+async function answerAll(mcp, ids) {
+  const start = Date.now();
+  const answer = { approval: { action: 'accept', content: { approved: true } } };
+  await Promise.all(
+    ids.map(async (taskId, i) => {
+      await sleep(start + (i * END_SPREAD_SECONDS * 1000) / ids.length - Date.now());
+      await mcp.updateTask(taskId, answer);
+    }),
+  );
 }
 
 /** One subscriptions/listen stream; calls onTask(params, receivedAt) for each notifications/tasks. */
@@ -123,13 +135,12 @@ function pollAll(mcp, taskIds, onTask) {
 
 async function runMode(mode, infra, temporal, metricsUrl, sampler) {
   const mcp = mcpTasks(infra.url);
-  const endsIn = IDLE_SECONDS + (quick ? 25 : 40);
   log(`${mode}: creating ${TASKS} tasks`);
-  const ids = await createTasks(mcp, endsIn);
+  const ids = await createTasks(mcp);
   const seenCompleted = new Map();
-  const seenRunning = new Set(); // its workflow ran (it set its statusMessage): from then on the task is idle
+  const seenRunning = new Set(); // its workflow ran and asks for its answer: from then on the task is idle
   const onTask = (task, at) => {
-    if (task.statusMessage) seenRunning.add(task.taskId);
+    if (task.status === 'input_required') seenRunning.add(task.taskId);
     if (task.status === 'completed' && !seenCompleted.has(task.taskId)) seenCompleted.set(task.taskId, at);
   };
   let finished;
@@ -151,7 +162,8 @@ async function runMode(mode, infra, temporal, metricsUrl, sampler) {
   log(`${mode}: measuring ${IDLE_SECONDS} s of idle tasks`);
   await sleep(IDLE_SECONDS * 1000);
   const idle = callsPerSecond(before, await temporalCalls(metricsUrl), IDLE_SECONDS);
-  log(`${mode}: waiting for the tasks to end`);
+  log(`${mode}: answering the tasks over ${END_SPREAD_SECONDS} s`);
+  await answerAll(mcp, ids);
   await finished;
   const latencies = [];
   for (const taskId of ids) {
