@@ -40,6 +40,9 @@ function loadConfig() {
     // Docket runs at most this many tasks at once per worker (its default is 10): high enough
     // that sleeping tasks never queue, as Temporal timers do not take worker slots
     peerConcurrency: envInt('BENCH_PEER_CONCURRENCY', 1000),
+    // redis-py's pool allows 100 connections by default: past 100 requests in flight the peer
+    // answers -32603 ("Too many connections"), so 1,000 live tasks polled at once need more
+    peerRedisConnections: envInt('BENCH_PEER_REDIS_CONNECTIONS', 1000),
     afterLoadSettleMs: pick(10_000, 5_000),
   };
 }
@@ -87,7 +90,7 @@ async function startPeer(cleanup, installed, cfg, mode) {
   await redis.waitFor(/Ready to accept connections/);
   const startsFile = path.join(dir, 'starts.txt');
   const env = {
-    FASTMCP_DOCKET_URL: `redis://${HOST}:${redisPort}/0`,
+    FASTMCP_DOCKET_URL: `redis://${HOST}:${redisPort}/0?max_connections=${cfg.peerRedisConnections}`,
     FASTMCP_DOCKET_CONCURRENCY: String(cfg.peerConcurrency),
     PEER_STARTS_FILE: startsFile,
     PYTHONUNBUFFERED: '1',

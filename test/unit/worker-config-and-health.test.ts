@@ -24,6 +24,12 @@ test('worker config: defaults, environment, flags win, durations', () => {
     maxConcurrentActivityTaskExecutions: 50,
     maxConcurrentWorkflowTaskExecutions: 20,
   });
+  // the poller settings pass through only when set
+  expect(workerTuning(parseWorkerConfig({ workflowTaskPollers: 'auto', nonStickyPollRatio: '0.5' }, {}))).toMatchObject({
+    workflowTaskPollerBehavior: { type: 'autoscaling' },
+    nonStickyToStickyPollRatio: 0.5,
+  });
+  expect(workerTuning(parseWorkerConfig({}, { MCP_WORKER_WORKFLOW_TASK_POLLERS: '12' })).maxConcurrentWorkflowTaskPolls).toBe(12);
   expect(hostPort('::', 9464)).toBe('[::]:9464');
   expect(hostPort('0.0.0.0', 9464)).toBe('0.0.0.0:9464');
 });
@@ -36,6 +42,9 @@ test.each([
   [{ maxCachedWorkflows: '1.5' }, /--max-cached-workflows/],
   [{ metricsPort: '70000' }, /--metrics-port or MCP_METRICS_PORT/],
   [{ healthPort: 'x' }, /--health-port or MCP_HEALTH_PORT/],
+  [{ workflowTaskPollers: 'many' }, /--workflow-task-pollers or MCP_WORKER_WORKFLOW_TASK_POLLERS/],
+  [{ workflowTaskPollers: '1' }, /--workflow-task-pollers/],
+  [{ nonStickyPollRatio: '2' }, /--non-sticky-poll-ratio or MCP_WORKER_NON_STICKY_POLL_RATIO/],
 ])('worker config: %j is refused clearly', (flags, message) => {
   expect(() => parseWorkerConfig(flags, {})).toThrow(ConfigError);
   expect(() => parseWorkerConfig(flags, {})).toThrow(message);

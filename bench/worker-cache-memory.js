@@ -1,0 +1,60 @@
+'use strict';
+/**
+ * What a cached workflow costs the worker: for each cache size, a fresh stack holds N running
+ * wait_and_echo tasks (all past their first workflow task) and the worker's RSS is read.
+ * (RSS with the cache as large as N − RSS with no cache) / N = memory per cached workflow.
+ *
+ *   node bench/worker-cache-memory.js            N = 1000, caches 0, 250, 500, 1000
+ *   BENCH_LIVE_TASKS=300 node bench/worker-cache-memory.js
+ */
+const { Cleanup, startInfra, startSampler } = require('./infra');
+const { mcpTasks } = require('./mcp');
+const bench = require('./run');
+
+const { log, sleep, envInt } = bench;
+
+async function measureCache(maxCached, tasks) {
+  const cleanup = new Cleanup();
+  process.env.MCP_WORKER_MAX_CACHED_WORKFLOWS = String(maxCached); // the worker reads it from its environment
+  try {
+    const infra = await startInfra(cleanup, { pollIntervalMs: 1000 });
+    const cfg = { setupConcurrency: 32 };
+    const ctx = { cfg, mcp: mcpTasks(infra.url), client: await bench.connectRaw(cleanup, infra.address), live: new Set() };
+    const sampler = startSampler(infra.pids);
+    cleanup.add('sampler', undefined, () => sampler.stop());
+    await sleep(2000);
+    const idle = sampler.current().worker;
+    const { ids } = await bench.createFixtureTasks(ctx, tasks, 600);
+    await bench.waitSettled(ctx, ids);
+    await sleep(3000);
+    const loaded = sampler.current().worker;
+    const peak = sampler.peak().worker;
+    await bench.terminateLive(ctx);
+    log(`cache ${maxCached}: worker RSS idle ${idle.toFixed(0)} MB, with ${tasks} running tasks ${loaded.toFixed(0)} MB (peak ${peak.toFixed(0)})`);
+    return { maxCached, tasks, idleMb: idle, loadedMb: loaded, peakMb: peak };
+  } finally {
+    await cleanup.run();
+  }
+}
+
+async function main() {
+  const tasks = envInt('BENCH_LIVE_TASKS', 1000);
+  const rows = [];
+  for (const maxCached of [0, 250, 500, tasks]) rows.push(await measureCache(maxCached, tasks));
+  const none = rows[0].loadedMb;
+  console.log('| max cached workflows | worker RSS idle (MB) | with running tasks (MB) | − no cache (MB) | per cached workflow (KB) |');
+  console.log('| --- | --- | --- | --- | --- |');
+  for (const r of rows) {
+    const cached = Math.min(r.maxCached, r.tasks);
+    const extra = r.loadedMb - none;
+    console.log(`| ${r.maxCached} | ${r.idleMb.toFixed(0)} | ${r.loadedMb.toFixed(0)} | ${extra.toFixed(0)} | ${cached ? ((1024 * extra) / cached).toFixed(0) : '–'} |`);
+  }
+  console.log(`\n${tasks} running tasks in each row.`);
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err.stack ?? err);
+    process.exit(1);
+  });
+}
