@@ -33,6 +33,9 @@ export interface DevServer {
 
 const READY_TIMEOUT_MS = 60_000;
 
+/** The dev server did not come up; the message ends with what it printed. */
+export class DevServerExitedError extends Error {}
+
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
   const cli = findTemporalCli();
   if (!cli) {
@@ -55,10 +58,18 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     ...SEARCH_ATTRIBUTES.flatMap(({ name }) => ['--search-attribute', `${name}=Keyword`]),
   ];
   const child = spawn(cli.path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.on('data', (d: Buffer) => opts.log?.(d.toString()));
-  child.stderr?.on('data', (d: Buffer) => opts.log?.(d.toString()));
+  let tail = ''; // the last output, to say why it exited
+  const onOutput = (d: Buffer) => {
+    tail = (tail + d.toString()).slice(-2000);
+    opts.log?.(d.toString());
+  };
+  child.stdout?.on('data', onOutput);
+  child.stderr?.on('data', onOutput);
   const watchdog = killWithParent(child.pid!);
-  await waitForPort(opts.host, opts.port, child);
+  await waitForPort(opts.host, opts.port, child).catch((err: Error) => {
+    watchdog.kill('SIGKILL');
+    throw new DevServerExitedError(`${err.message}${tail ? `:\n${tail.trim()}` : ''}`);
+  });
   return {
     address: `${opts.host}:${opts.port}`,
     uiUrl: `http://${opts.host}:${opts.uiPort}`,
