@@ -1,7 +1,8 @@
 /**
  * The 2025-11-25 experimental Tasks generation, for today's clients, on the same workflows:
- * a `task` param on tools/call opts in; tasks/get answers the status only; tasks/result waits
- * for the outcome and meanwhile sends the task's input requests on its own SSE stream;
+ * a `task` param on tools/call opts in; tasks/get answers the status only; tasks/result follows
+ * the task (the task watcher's history long-poll) until its outcome, and meanwhile sends its
+ * input requests and a `notifications/tasks/status` per change on its own SSE stream;
  * tasks/list lists the caller's own tasks (only where callers are authenticated);
  * tasks/cancel answers the Task.
  *
