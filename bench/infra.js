@@ -124,9 +124,10 @@ async function stopProcess(child, exited, alive, timeoutMs) {
 
 /**
  * Temporal dev server + worker + `serve`, all registered with cleanup. With profileDir, `serve`
- * runs under --cpu-prof and writes a .cpuprofile there when it exits.
+ * runs under --cpu-prof and writes a .cpuprofile there when it exits; serveNodeArgs are Node
+ * flags for `serve` (bench/serve-memory.js takes heap snapshots with them).
  */
-async function startInfra(cleanup, { pollIntervalMs, profileDir, metricsPort, serveArgs = [] }) {
+async function startInfra(cleanup, { pollIntervalMs, profileDir, metricsPort, serveArgs = [], serveNodeArgs = [] }) {
   const { startDevServer } = require('../dist/temporal/dev-server');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-bench-'));
   const dbFile = path.join(dir, 'temporal.db');
@@ -145,7 +146,7 @@ async function startInfra(cleanup, { pollIntervalMs, profileDir, metricsPort, se
   };
   const worker = await startWorker();
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const serve = spawnCli(['serve', '--port', '0', '--poll-interval-ms', String(pollIntervalMs), ...serveArgs], env, profiling);
+  const serve = spawnCli(['serve', '--port', '0', '--poll-interval-ms', String(pollIntervalMs), ...serveArgs], env, [...profiling, ...serveNodeArgs]);
   cleanup.add('serve', serve.child.pid, () => serve.stop());
   const [, url] = await serve.waitFor(/MCP endpoint: (\S+)/);
   return {

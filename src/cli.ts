@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import path from 'node:path';
 import { loadServedTools, loadToolsModule, type ToolsModule, ToolsModuleError } from './cli/tools-module';
 import { ToolsFileError } from './tools/workflow-tools';
+import { releaseHeldMemory } from './cli/memory';
 import { createWorker } from './cli/worker';
 import { addWorkerConfigOptions, hostPort, parseWorkerConfig, workerTuning } from './cli/worker-config';
 import { addVersioningOptions, parseVersioning, setCurrentVersion } from './cli/worker-versioning';
@@ -19,7 +20,10 @@ import { installWorkerRuntime } from './temporal/worker-runtime';
 const program = new Command('mcp-temporal-tasks')
   .description('An MCP server whose tool calls are durable Temporal workflows')
   .addOption(new Option('--log-level <level>', 'JSON log level on stderr (MCP_LOG_LEVEL)').choices(LOG_LEVELS).default(process.env.MCP_LOG_LEVEL ?? 'info'))
-  .hook('preAction', (cmd) => setLogLevel(cmd.opts().logLevel));
+  .hook('preAction', (cmd) => {
+    setLogLevel(cmd.opts().logLevel);
+    releaseHeldMemory(); // long-running commands give back what a burst of load made V8 hold
+  });
 
 function serverOptions(cmd: Command, defaultPort: string): Command {
   return cmd

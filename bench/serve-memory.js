@@ -1,0 +1,107 @@
+'use strict';
+/**
+ * What `serve` holds during and after a poll load, and where: its RSS; V8's heap after the last
+ * full GC (live objects, and what V8 keeps for them), read from `serve`'s --trace-gc; the rest
+ * by region from /proc/<pid>/smaps (glibc's brk heap, other anonymous maps, mapped files); and
+ * the worker's and Temporal's RSS at the same points.
+ *
+ *   node bench/serve-memory.js              1,000 live tasks, each polled every 1 s for 30 s
+ *   BENCH_MEMORY_TASKS=200 BENCH_MEMORY_SECONDS=10 node bench/serve-memory.js
+ *   BENCH_MEMORY_NODE_ARGS="--max-semi-space-size=2" node bench/serve-memory.js
+ *   MALLOC_ARENA_MAX=2 node bench/serve-memory.js     (the environment reaches serve)
+ *
+ * Live heap after the load against before says whether serve keeps objects; RSS against it says
+ * how much V8 and the allocator keep without holding anything.
+ */
+const fs = require('node:fs');
+const { Cleanup, startInfra, startSampler } = require('./infra');
+const { mcpTasks } = require('./mcp');
+const { createFixtureTasks, envInt, installSignalHandlers, log, now, pollOne, connectRaw, sleep, terminateLive, waitSettled } = require('./run');
+const { markdownTable } = require('./stats');
+
+const TASKS = envInt('BENCH_MEMORY_TASKS', 1000);
+const SECONDS = envInt('BENCH_MEMORY_SECONDS', 30);
+const NODE_ARGS = (process.env.BENCH_MEMORY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
+/** V8's heap after the last full GC, from --trace-gc: live objects and what V8 holds for them. */
+function lastMarkCompact(output) {
+  const all = [...output.matchAll(/Mark-Compact[^\n]*?-> ([\d.]+) \(([\d.]+)\) MB/g)];
+  const last = all[all.length - 1];
+  return last ? { liveMb: Number(last[1]), committedMb: Number(last[2]) } : { liveMb: NaN, committedMb: NaN };
+}
+
+/** Resident memory by where it sits: brk heap (glibc's main arena), other anonymous maps (V8, arenas), files. */
+function residentByRegion(pid) {
+  const out = { brk: 0, anon: 0, file: 0 };
+  let region = 'anon';
+  for (const line of fs.readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const map = line.match(/^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/);
+    if (map) region = map[1] === '[heap]' ? 'brk' : map[1].startsWith('/') ? 'file' : 'anon';
+    else if (line.startsWith('Rss:')) out[region] += Number(line.split(/\s+/)[1]) / 1024;
+  }
+  return out;
+}
+
+const mb = (n) => (Number.isFinite(n) ? n.toFixed(0) : '–');
+
+async function pollAll(ctx, ids, seconds) {
+  const acc = { latencies: [], lag: [], errors: 0, unexpected: 0 };
+  const start = now() + 100;
+  const endAt = start + seconds * 1000;
+  const op = async (id) => (await ctx.mcp.getTask(id)).status === 'working';
+  await Promise.all(ids.map((id, i) => pollOne(op, id, start + (i / ids.length) * 1000, endAt, 1000, acc)));
+  return acc;
+}
+
+async function main(cleanup) {
+  const infra = await startInfra(cleanup, { pollIntervalMs: 1000, serveNodeArgs: ['--trace-gc', ...NODE_ARGS] });
+  const sampler = startSampler(infra.pids);
+  cleanup.add('sampler', undefined, () => sampler.stop());
+  const ctx = { cfg: { setupConcurrency: 16 }, mcp: mcpTasks(infra.url), client: await connectRaw(cleanup, infra.address), live: new Set() };
+  const rows = [];
+  const point = async (label) => {
+    const { server: rss, worker, temporal } = sampler.current();
+    const v8 = lastMarkCompact(infra.outputs.server());
+    const regions = residentByRegion(infra.pids.server);
+    rows.push({ label, rss, worker, temporal, v8, regions, peak: sampler.windowPeak().server });
+    log(`${label}: RSS ${mb(rss)} MB, V8 heap ${mb(v8.liveMb)} live of ${mb(v8.committedMb)} MB, brk heap ${mb(regions.brk)} MB`);
+    sampler.resetWindow();
+  };
+  try {
+    await point('idle, after start');
+    log(`creating ${TASKS} live tasks`);
+    const { ids } = await createFixtureTasks(ctx, TASKS, 600);
+    await waitSettled(ctx, ids);
+    await point(`${TASKS} live tasks, before polling`);
+    log(`polling each every 1 s for ${SECONDS} s`);
+    const acc = await pollAll(ctx, ids, SECONDS);
+    log(`${acc.latencies.length} polls, ${acc.errors} errors`);
+    await point(`right after ${SECONDS} s of polling`);
+    await sleep(30_000);
+    await point('30 s later');
+    await terminateLive(ctx);
+    await sleep(30_000);
+    await point('tasks ended, 30 s later');
+  } finally {
+    await terminateLive(ctx).catch(() => undefined);
+  }
+  console.log(`\nserve memory (MB), Node flags: ${NODE_ARGS.join(' ') || 'none'}, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? 'unset'}\n`);
+  const header = ['point', 'serve RSS (peak since the point before)', 'V8 heap: live / held', 'malloc brk heap', 'other anonymous', 'files', 'worker RSS', 'Temporal RSS'];
+  console.log(markdownTable(header, rows.map((r) => [
+    r.label, `${mb(r.rss)} (${mb(r.peak)})`, `${mb(r.v8.liveMb)} / ${mb(r.v8.committedMb)}`, mb(r.regions.brk), mb(r.regions.anon), mb(r.regions.file), mb(r.worker), mb(r.temporal),
+  ])));
+}
+
+if (require.main === module) {
+  const cleanup = new Cleanup();
+  installSignalHandlers(cleanup);
+  main(cleanup)
+    .then(() => 0, (err) => {
+      console.error(`bench failed: ${err.stack ?? err}`);
+      return 1;
+    })
+    .then(async (code) => {
+      await cleanup.run();
+      process.exit(code);
+    });
+}
