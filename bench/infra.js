@@ -292,4 +292,4 @@ async function machineBusyPercent(ms = 2000) {
   return (100 * (readMachineBusySeconds() - before)) / (ms / 1000);
 }
 
-module.exports = { Cleanup, startInfra, startSampler, spawnProcess, freePort, machineInfo, machineBusyPercent, readTcpCounters, tcpDelta, HOST };
+module.exports = { Cleanup, startInfra, startSampler, spawnProcess, freePort, machineInfo, machineBusyPercent, readCpuSeconds, readTcpCounters, tcpDelta, HOST };

@@ -43,7 +43,7 @@ function loadConfig() {
     // redis-py's pool allows 100 connections by default: past 100 requests in flight the peer
     // answers -32603 ("Too many connections"), so 1,000 live tasks polled at once need more
     peerRedisConnections: envInt('BENCH_PEER_REDIS_CONNECTIONS', 1000),
-    afterLoadSettleMs: pick(10_000, 5_000),
+    afterLoadSettleMs: pick(30_000, 15_000),
   };
 }
 

@@ -1,17 +1,20 @@
 import v8 from 'node:v8';
+import { performance } from 'node:perf_hooks';
 import vm from 'node:vm';
 
-/** Growth of V8's heap since the last collection that counts as memory to give back. */
+/** V8 may hold this much more than after the last collection before an idle process collects. */
 const SLACK_BYTES = 32 * 2 ** 20;
+/** Below this share of the last interval spent in the event loop, the process counts as idle. */
+const IDLE_UTILIZATION = 0.05;
 
 /**
  * V8 keeps the heap a burst of requests made it grow, and gives it back only after a later
  * collection; an idle process allocates too little to start one. Measured with
  * bench/serve-memory.js: `serve` still at 403 MB RSS a minute after 1,000 tasks were polled,
- * against 116 MB before. So every intervalMs, when V8 holds much more than after the last
- * collection, full collections run, and the memory comes back once the load has ended.
+ * against 116 MB before. So every intervalMs, once the process is idle and V8 holds much more
+ * than after the last collection, full collections run and the memory comes back.
  */
-export function releaseHeldMemory(intervalMs = 15_000): () => void {
+export function releaseHeldMemory(intervalMs = 10_000): () => void {
   const release = heldMemoryReleaser();
   const timer = setInterval(() => void release(), intervalMs);
   timer.unref();
@@ -19,22 +22,28 @@ export function releaseHeldMemory(intervalMs = 15_000): () => void {
 }
 
 /**
- * A check to run now and then: collects (and resolves true) when V8 holds slackBytes more than
- * after the last time. Twice, a second apart: the first collection frees the objects, but
- * V8 releases a fragmented heap's pages only after the second has compacted them (measured:
- * 252 MB held for 14 MB live after one, 38 MB after two).
+ * A check to run now and then: collects (and resolves true) when the process was idle since
+ * the last check and V8 holds slackBytes more than after the last collection (or the start). Under
+ * load V8 collects on its own; it is the quiet after the load that it leaves alone. Twice, a
+ * second apart: the first collection frees the objects, but V8 releases a fragmented heap's
+ * pages only after the second has compacted them (measured: 252 MB held for 14 MB live after
+ * one, 38 MB after two).
  */
 export function heldMemoryReleaser(slackBytes = SLACK_BYTES): () => Promise<boolean> {
   const gc = exposeGc(); // now, before a worker creates the contexts its workflows run in
-  let baseline = heldBytes();
+  let floor = heldBytes();
+  let since = performance.eventLoopUtilization();
   let running = false;
   return async () => {
-    if (running || heldBytes() <= baseline + slackBytes) return false;
+    const busy = performance.eventLoopUtilization(since).utilization > IDLE_UTILIZATION;
+    since = performance.eventLoopUtilization();
+    if (running || busy || heldBytes() <= floor + slackBytes) return false;
     running = true;
     gc();
     await new Promise((resolve) => setTimeout(resolve, 1000).unref());
     gc();
-    baseline = heldBytes();
+    floor = heldBytes();
+    since = performance.eventLoopUtilization();
     running = false;
     return true;
   };

@@ -1,0 +1,107 @@
+'use strict';
+/**
+ * How long Temporal alone takes for the end-to-end batch of bench:peer: 200 `waitAndEcho`
+ * workflows of 1 s started at c=32 with plain @temporalio/client calls (no MCP, no polling:
+ * `result()` long polls), the worker in this process, on a fresh dev server. Alternates
+ * plain and eager starts (the client on the worker's NativeConnection, `requestEagerStart`),
+ * on dev servers with SQLite synchronous=full and =normal, and prints the CPU Temporal used.
+ *
+ *   node bench/raw-batch.js              2 rounds of each
+ *   BENCH_RAW_ROUNDS=1 BENCH_E2E_TASKS=100 node bench/raw-batch.js
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { Client } = require('@temporalio/client');
+const { DefaultLogger, NativeConnection, Runtime } = require('@temporalio/worker');
+const { Cleanup, freePort, readCpuSeconds, HOST } = require('./infra');
+const { envInt, installSignalHandlers, log, now } = require('./run');
+const { summarize, markdownTable } = require('./stats');
+
+const TASKS = envInt('BENCH_E2E_TASKS', 200);
+const ROUNDS = envInt('BENCH_RAW_ROUNDS', 2);
+const CONCURRENCY = 32;
+const TASK_QUEUE = 'mcp-tasks';
+
+async function startStack(cleanup, synchronous) {
+  const { startDevServer } = require('../dist/temporal/dev-server');
+  const { createWorker } = require('../dist/cli/worker');
+  const { loadToolsModule } = require('../dist/cli/tools-module');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-raw-batch-'));
+  const temporal = await startDevServer({ dbFile: path.join(dir, 'temporal.db'), host: HOST, port: await freePort(), uiPort: await freePort(), namespace: 'default', sqliteSynchronous: synchronous });
+  cleanup.add('temporal dev server', temporal.pid, async () => {
+    await temporal.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const connection = await NativeConnection.connect({ address: temporal.address });
+  const module = loadToolsModule(path.join(__dirname, '..', 'build', 'examples', 'demo', 'index.js'));
+  const worker = await createWorker({ connection, namespace: 'default', taskQueue: TASK_QUEUE, module });
+  const running = worker.run();
+  cleanup.add('worker', undefined, async () => {
+    worker.shutdown();
+    await running;
+    await connection.close();
+  });
+  return { temporal, client: new Client({ connection, namespace: 'default' }) };
+}
+
+/** TASKS workflows of 1 s started at c=32; resolves when all have completed. */
+async function batch(stack, eager) {
+  const cpu0 = readCpuSeconds(stack.temporal.pid);
+  const starts = [];
+  const handles = [];
+  const t0 = now();
+  let next = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < TASKS) {
+      const n = next++;
+      const t = now();
+      const handle = await stack.client.workflow.start('waitAndEcho', {
+        workflowId: `raw-batch-${eager}-${Date.now()}-${n}`, taskQueue: TASK_QUEUE, args: [{ text: 'x', seconds: 1 }], requestEagerStart: eager,
+      });
+      starts.push(now() - t);
+      handles.push(handle);
+    }
+  }));
+  const createdS = (now() - t0) / 1000;
+  await Promise.all(handles.map((h) => h.result()));
+  return {
+    eager, createdS, allS: (now() - t0) / 1000, start: summarize(starts),
+    startedEagerly: handles.filter((h) => h.eagerlyStarted).length,
+    temporalCpuS: readCpuSeconds(stack.temporal.pid) - cpu0,
+  };
+}
+
+async function main(cleanup) {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const rows = [];
+  for (const synchronous of ['full', 'normal']) {
+    const stack = await startStack(cleanup, synchronous);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const eager of [false, true]) {
+        const r = await batch(stack, eager);
+        log(`synchronous=${synchronous} eager=${eager}: all completed in ${r.allS.toFixed(1)} s`);
+        rows.push({ synchronous, ...r });
+      }
+    }
+  }
+  console.log(`\nraw Temporal: ${TASKS} × 1 s waitAndEcho started at c=${CONCURRENCY}, worker in-process, no MCP\n`);
+  console.log(markdownTable(
+    ['SQLite synchronous', 'start', 'start p50 / p99 (ms)', 'started eagerly', 'all created (s)', 'all completed (s)', 'Temporal CPU (s)', 'Temporal CPU per workflow (ms)'],
+    rows.map((r) => [r.synchronous, r.eager ? 'eager' : 'plain', `${r.start.p50.toFixed(0)} / ${r.start.p99.toFixed(0)}`, r.startedEagerly, r.createdS, r.allS, r.temporalCpuS, (1000 * r.temporalCpuS) / TASKS]),
+  ));
+}
+
+if (require.main === module) {
+  const cleanup = new Cleanup();
+  installSignalHandlers(cleanup);
+  main(cleanup)
+    .then(() => 0, (err) => {
+      console.error(`bench failed: ${err.stack ?? err}`);
+      return 1;
+    })
+    .then(async (code) => {
+      await cleanup.run();
+      process.exit(code);
+    });
+}
