@@ -14,8 +14,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { Client } = require('@temporalio/client');
 const { DefaultLogger, NativeConnection, Runtime } = require('@temporalio/worker');
-const { Cleanup, freePort, readCpuSeconds, HOST } = require('./infra');
-const { envInt, installSignalHandlers, log, now } = require('./run');
+const { freePort, readCpuSeconds, HOST } = require('./infra');
+const { envInt, log, now, runBench } = require('./run');
 const { summarize, markdownTable } = require('./stats');
 
 const TASKS = envInt('BENCH_E2E_TASKS', 200);
@@ -92,16 +92,4 @@ async function main(cleanup) {
   ));
 }
 
-if (require.main === module) {
-  const cleanup = new Cleanup();
-  installSignalHandlers(cleanup);
-  main(cleanup)
-    .then(() => 0, (err) => {
-      console.error(`bench failed: ${err.stack ?? err}`);
-      return 1;
-    })
-    .then(async (code) => {
-      await cleanup.run();
-      process.exit(code);
-    });
-}
+if (require.main === module) runBench(main);

@@ -730,7 +730,8 @@ function installSignalHandlers(cleanup) {
   process.on('exit', () => cleanup.killLeftovers());
 }
 
-if (require.main === module) {
+/** Runs main(cleanup) as a script: everything it started is stopped, also on errors and signals. */
+function runBench(main) {
   const cleanup = new Cleanup();
   installSignalHandlers(cleanup);
   main(cleanup)
@@ -744,9 +745,11 @@ if (require.main === module) {
     });
 }
 
+if (require.main === module) runBench(main);
+
 // bench/peer/run.js runs the same measurements against a peer server
 module.exports = {
   measure, mergeRuns, measureInterleaved, forEachBounded, loadConfig, envInt, log, sleep, now,
   createOurs, startRaw, startRawLikeServer, rawDescribe, handle, createFixtureTasks, waitSettled, terminateLive,
-  pollOne, batchE2e, connectRaw, installSignalHandlers, writeResults,
+  pollOne, batchE2e, connectRaw, installSignalHandlers, runBench, writeResults,
 };

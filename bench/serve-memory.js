@@ -14,9 +14,9 @@
  * how much V8 and the allocator keep without holding anything.
  */
 const fs = require('node:fs');
-const { Cleanup, startInfra, startSampler } = require('./infra');
+const { startInfra, startSampler } = require('./infra');
 const { mcpTasks } = require('./mcp');
-const { createFixtureTasks, envInt, installSignalHandlers, log, now, pollOne, connectRaw, sleep, terminateLive, waitSettled } = require('./run');
+const { createFixtureTasks, envInt, log, now, pollOne, connectRaw, runBench, sleep, terminateLive, waitSettled } = require('./run');
 const { markdownTable } = require('./stats');
 
 const TASKS = envInt('BENCH_MEMORY_TASKS', 1000);
@@ -92,16 +92,4 @@ async function main(cleanup) {
   ])));
 }
 
-if (require.main === module) {
-  const cleanup = new Cleanup();
-  installSignalHandlers(cleanup);
-  main(cleanup)
-    .then(() => 0, (err) => {
-      console.error(`bench failed: ${err.stack ?? err}`);
-      return 1;
-    })
-    .then(async (code) => {
-      await cleanup.run();
-      process.exit(code);
-    });
-}
+if (require.main === module) runBench(main);
