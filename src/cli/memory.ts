@@ -23,11 +23,11 @@ export function releaseHeldMemory(intervalMs = 10_000): () => void {
 
 /**
  * A check to run now and then: collects (and resolves true) when the process was idle since
- * the last check and V8 holds slackBytes more than after the last collection (or the start). Under
- * load V8 collects on its own; it is the quiet after the load that it leaves alone. Twice, a
- * second apart: the first collection frees the objects, but V8 releases a fragmented heap's
- * pages only after the second has compacted them (measured: 252 MB held for 14 MB live after
- * one, 38 MB after two).
+ * the last check and V8 holds slackBytes more than after the last collection (or the start).
+ * Under load V8 collects on its own; it is the quiet after the load that it leaves alone.
+ * Twice, a second apart: the first collection frees the objects, but V8 releases a fragmented
+ * heap's pages only after the second has compacted them (measured: 252 MB held for 14 MB live
+ * after one, 38 MB after two).
  */
 export function heldMemoryReleaser(slackBytes = SLACK_BYTES): () => Promise<boolean> {
   const gc = exposeGc(); // now, before a worker creates the contexts its workflows run in
@@ -51,14 +51,14 @@ export function heldMemoryReleaser(slackBytes = SLACK_BYTES): () => Promise<bool
 
 const heldBytes = () => v8.getHeapStatistics().total_heap_size;
 
-let gc: (() => void) | undefined;
+let exposedGc: (() => void) | undefined;
 
 /** V8's gc(), taken from a fresh context: the flag is on only for that moment, so no other context sees it. */
 function exposeGc(): () => void {
-  if (!gc) {
+  if (!exposedGc) {
     v8.setFlagsFromString('--expose-gc');
-    gc = vm.runInNewContext('gc') as () => void;
+    exposedGc = vm.runInNewContext('gc') as () => void;
     v8.setFlagsFromString('--no-expose-gc');
   }
-  return gc;
+  return exposedGc;
 }
