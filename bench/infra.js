@@ -122,20 +122,26 @@ async function stopProcess(child, exited, alive, timeoutMs) {
   return code;
 }
 
-/**
- * Temporal dev server + worker + `serve`, all registered with cleanup. With profileDir, `serve`
- * runs under --cpu-prof and writes a .cpuprofile there when it exits; serveNodeArgs are Node
- * flags for `serve` (bench/serve-memory.js takes heap snapshots with them).
- */
-async function startInfra(cleanup, { pollIntervalMs, profileDir, metricsPort, serveArgs = [], serveNodeArgs = [] }) {
+/** A Temporal dev server on a fresh SQLite file in a temp dir (removed with it); opts go to startDevServer. */
+async function startTemporal(cleanup, opts = {}) {
   const { startDevServer } = require('../dist/temporal/dev-server');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-bench-'));
   const dbFile = path.join(dir, 'temporal.db');
-  const temporal = await startDevServer({ dbFile, host: HOST, port: await freePort(), uiPort: await freePort(), namespace: 'default', metricsPort });
+  const temporal = await startDevServer({ dbFile, host: HOST, port: await freePort(), uiPort: await freePort(), namespace: 'default', ...opts });
   cleanup.add('temporal dev server', temporal.pid, async () => {
     await temporal.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
+  return { temporal, dbFile };
+}
+
+/**
+ * Temporal dev server + worker + `serve`, all registered with cleanup. With profileDir, `serve`
+ * runs under --cpu-prof and writes a .cpuprofile there when it exits; serveNodeArgs are Node
+ * flags for `serve` (bench/serve-memory.js reads V8's heap through --trace-gc).
+ */
+async function startInfra(cleanup, { pollIntervalMs, profileDir, metricsPort, serveArgs = [], serveNodeArgs = [] }) {
+  const { temporal, dbFile } = await startTemporal(cleanup, { metricsPort });
   const env = { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: 'default', MCP_TOOLS_MODULE: path.join(__dirname, '..', 'build', 'examples', 'demo', 'index.js') };
   // also used to start a new worker after one was killed (bench/peer)
   const startWorker = async () => {
@@ -292,4 +298,4 @@ async function machineBusyPercent(ms = 2000) {
   return (100 * (readMachineBusySeconds() - before)) / (ms / 1000);
 }
 
-module.exports = { Cleanup, startInfra, startSampler, spawnProcess, freePort, machineInfo, machineBusyPercent, readCpuSeconds, readTcpCounters, tcpDelta, HOST };
+module.exports = { Cleanup, startTemporal, startInfra, startSampler, spawnProcess, freePort, machineInfo, machineBusyPercent, readCpuSeconds, readTcpCounters, tcpDelta, HOST };

@@ -9,12 +9,10 @@
  *   node bench/raw-batch.js              2 rounds of each
  *   BENCH_RAW_ROUNDS=1 BENCH_E2E_TASKS=100 node bench/raw-batch.js
  */
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { Client } = require('@temporalio/client');
 const { DefaultLogger, NativeConnection, Runtime } = require('@temporalio/worker');
-const { freePort, readCpuSeconds, HOST } = require('./infra');
+const { readCpuSeconds, startTemporal } = require('./infra');
 const { envInt, log, now, runBench } = require('./run');
 const { summarize, markdownTable } = require('./stats');
 
@@ -24,15 +22,9 @@ const CONCURRENCY = 32;
 const TASK_QUEUE = 'mcp-tasks';
 
 async function startStack(cleanup, synchronous) {
-  const { startDevServer } = require('../dist/temporal/dev-server');
   const { createWorker } = require('../dist/cli/worker');
   const { loadToolsModule } = require('../dist/cli/tools-module');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-raw-batch-'));
-  const temporal = await startDevServer({ dbFile: path.join(dir, 'temporal.db'), host: HOST, port: await freePort(), uiPort: await freePort(), namespace: 'default', sqliteSynchronous: synchronous });
-  cleanup.add('temporal dev server', temporal.pid, async () => {
-    await temporal.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const { temporal } = await startTemporal(cleanup, { sqliteSynchronous: synchronous });
   const connection = await NativeConnection.connect({ address: temporal.address });
   const module = loadToolsModule(path.join(__dirname, '..', 'build', 'examples', 'demo', 'index.js'));
   const worker = await createWorker({ connection, namespace: 'default', taskQueue: TASK_QUEUE, module });

@@ -751,5 +751,5 @@ if (require.main === module) runBench(main);
 module.exports = {
   measure, mergeRuns, measureInterleaved, forEachBounded, loadConfig, envInt, log, sleep, now,
   createOurs, startRaw, startRawLikeServer, rawDescribe, handle, createFixtureTasks, waitSettled, terminateLive,
-  pollOne, batchE2e, connectRaw, installSignalHandlers, runBench, writeResults,
+  pollOne, pollWindow, batchE2e, connectRaw, installSignalHandlers, runBench, writeResults,
 };

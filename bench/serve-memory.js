@@ -16,8 +16,8 @@
 const fs = require('node:fs');
 const { startInfra, startSampler } = require('./infra');
 const { mcpTasks } = require('./mcp');
-const { createFixtureTasks, envInt, log, now, pollOne, connectRaw, runBench, sleep, terminateLive, waitSettled } = require('./run');
-const { markdownTable } = require('./stats');
+const { createFixtureTasks, envInt, log, pollWindow, connectRaw, runBench, sleep, terminateLive, waitSettled } = require('./run');
+const { fmt, markdownTable } = require('./stats');
 
 const TASKS = envInt('BENCH_MEMORY_TASKS', 1000);
 const SECONDS = envInt('BENCH_MEMORY_SECONDS', 30);
@@ -42,22 +42,13 @@ function residentByRegion(pid) {
   return out;
 }
 
-const mb = (n) => (Number.isFinite(n) ? n.toFixed(0) : '–');
-
-async function pollAll(ctx, ids, seconds) {
-  const acc = { latencies: [], lag: [], errors: 0, unexpected: 0 };
-  const start = now() + 100;
-  const endAt = start + seconds * 1000;
-  const op = async (id) => (await ctx.mcp.getTask(id)).status === 'working';
-  await Promise.all(ids.map((id, i) => pollOne(op, id, start + (i / ids.length) * 1000, endAt, 1000, acc)));
-  return acc;
-}
+const mb = (n) => fmt(n, 0);
 
 async function main(cleanup) {
   const infra = await startInfra(cleanup, { pollIntervalMs: 1000, serveNodeArgs: ['--trace-gc', ...NODE_ARGS] });
   const sampler = startSampler(infra.pids);
   cleanup.add('sampler', undefined, () => sampler.stop());
-  const ctx = { cfg: { setupConcurrency: 16 }, mcp: mcpTasks(infra.url), client: await connectRaw(cleanup, infra.address), live: new Set() };
+  const ctx = { cfg: { setupConcurrency: 16 }, mcp: mcpTasks(infra.url), client: await connectRaw(cleanup, infra.address), sampler, live: new Set() };
   const rows = [];
   const point = async (label) => {
     const { server: rss, worker, temporal } = sampler.current();
@@ -74,8 +65,8 @@ async function main(cleanup) {
     await waitSettled(ctx, ids);
     await point(`${TASKS} live tasks, before polling`);
     log(`polling each every 1 s for ${SECONDS} s`);
-    const acc = await pollAll(ctx, ids, SECONDS);
-    log(`${acc.latencies.length} polls, ${acc.errors} errors`);
+    const polled = await pollWindow(ctx, ids, 1000, SECONDS, async (id) => (await ctx.mcp.getTask(id)).status === 'working');
+    log(`${polled.polls} polls, ${polled.errors} errors`);
     await point(`right after ${SECONDS} s of polling`);
     await sleep(30_000);
     await point('30 s later');
