@@ -26,7 +26,7 @@ import * as z from 'zod';
 import { logger, taskLog } from '../logging';
 import { legacyStatus, toLegacyTask } from './wire';
 import { isTaskId } from '../tasks/task-id';
-import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
+import { isTerminal, type TaskSnapshot, withCancelFinal } from '../tasks/task-snapshot';
 import { InputResponseError, InvalidCursorError, type TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { TaskWatcher } from '../tasks/task-watcher';
 import type { TaskMode } from '../tools/registry';
@@ -60,18 +60,19 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
   const read = async (taskId: unknown, ctx: ServerContext): Promise<TaskSnapshot> => {
     const task = isTaskId(taskId) ? await deps.store.read(taskId, principalOf(ctx)).catch(rethrow) : undefined;
     if (!task) throw new TaskNotFoundError();
-    return task;
+    return withCancelFinal(task);
   };
   const byId = { params: z.looseObject({ taskId: z.unknown() }) };
   low.setRequestHandler('tasks/get', byId, async (params, ctx) => toLegacyTask(await read(params.taskId, ctx), deps.pollIntervalMs));
   low.setRequestHandler('tasks/cancel', byId, async (params, ctx) => {
     if (!isTaskId(params.taskId)) throw new TaskNotFoundError();
-    const task = await deps.store.cancel(params.taskId, principalOf(ctx)).catch(rethrow);
-    if (!task) throw new TaskNotFoundError();
-    if (isTerminal(task)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: it is already ${legacyStatus(task)}`);
+    const found = await deps.store.cancel(params.taskId, principalOf(ctx)).catch(rethrow);
+    if (!found) throw new TaskNotFoundError();
+    const task = withCancelFinal(found);
+    // a task cancelled before is answered as it is; one that ended on its own cannot be cancelled
+    if (isTerminal(task) && !task.cancelRequested) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: it is already ${legacyStatus(task)}`);
     taskLog(task).info({ event: 'task.cancel', generation: '2025-11-25' }, 'cancellation requested');
-    // the store reports a task whose cancellation was requested as cancelled from now on
-    return { ...toLegacyTask(task, deps.pollIntervalMs), status: 'cancelled' as const };
+    return toLegacyTask(task, deps.pollIntervalMs);
   });
   low.setRequestHandler('tasks/result', byId, async (params, ctx) => {
     const task = await read(params.taskId, ctx);
@@ -102,7 +103,7 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
     const page = await deps.store.listOwned(principal, params.cursor).catch((err) => {
       throw err instanceof InvalidCursorError ? new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor') : asProtocolError(err);
     });
-    return { tasks: page.tasks.map((t) => toLegacyTask(t, deps.pollIntervalMs)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    return { tasks: page.tasks.map((t) => toLegacyTask(withCancelFinal(t), deps.pollIntervalMs)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
 }
 
@@ -126,8 +127,9 @@ function untilTerminal(
       signal.removeEventListener('abort', onAbort);
       chain.then(() => (err ? reject(err) : resolve(last)), reject);
     };
-    const onTask = (next: TaskSnapshot | undefined) => {
-      if (!next) return finish(new TaskNotFoundError());
+    const onTask = (found: TaskSnapshot | undefined) => {
+      if (!found) return finish(new TaskNotFoundError());
+      const next = withCancelFinal(found);
       last = next;
       chain = chain.then(() => onChange(next)).catch(() => undefined); // a client gone mid-send: the end comes by the signal
       if (isTerminal(next)) finish();

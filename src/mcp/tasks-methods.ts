@@ -2,6 +2,7 @@ import { type McpServer, ProtocolError, type ServerContext } from '@modelcontext
 import { logger, taskLog } from '../logging';
 import * as z from 'zod';
 import { toGetTaskResult } from './wire';
+import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
 import { isTaskId } from '../tasks/task-id';
 import { InputResponseError, TemporalTaskStore } from '../tasks/temporal-task-store';
 import { asProtocolError, InvalidInputResponseError, TaskNotFoundError, tasksCapabilityRequired } from './errors';
@@ -43,7 +44,7 @@ export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps):
       const task = await deps.store.cancel(taskId, principalOf(ctx));
       if (!task) throw new TaskNotFoundError();
       taskLog(task).info({ event: 'task.cancel', status: task.state.status }, 'cancellation requested');
-      return { resultType: 'complete' as const };
+      return cancelAnswer(task);
     }),
   );
 }
@@ -58,4 +59,15 @@ async function guarded<R>(params: { taskId: unknown }, ctx: ServerContext, fn: (
     if (!(err instanceof ProtocolError)) logger.error({ event: 'tasks.failed', taskId: params.taskId, err: (err as Error).message }, 'task store error');
     throw asProtocolError(err);
   }
+}
+
+/**
+ * The empty ack, saying what the cancel did (the result is an open object): cancelling, or the
+ * end the task reached first, which then stands (a tool that finished before the cancel landed
+ * reads completed, its effects kept).
+ */
+export function cancelAnswer(task: TaskSnapshot) {
+  const status = task.state.status;
+  const statusMessage = isTerminal(task) && !task.cancelRequested ? `The task had already ${status === 'completed' ? 'completed' : `ended ${status}`}: nothing was cancelled` : task.statusMessage;
+  return { resultType: 'complete' as const, status, ...(statusMessage ? { statusMessage } : {}) };
 }

@@ -13,6 +13,13 @@ export interface TaskSnapshot {
   owner?: string;
   statusMessage?: string;
   state: TaskState;
+  /**
+   * tasks/cancel was recorded for the workflow. The 2026 generation reports what the workflow
+   * does with it (working until it ends); 2025-11-25 reports `cancelled` from then on.
+   */
+  cancelRequested?: boolean;
+  /** Its workflow task keeps failing (statusMessage says why): no workflow code runs. */
+  stuck?: boolean;
 }
 
 export type TaskState =
@@ -24,4 +31,12 @@ export type TaskState =
 
 export function isTerminal(task: TaskSnapshot): boolean {
   return task.state.status === 'completed' || task.state.status === 'failed' || task.state.status === 'cancelled';
+}
+
+/**
+ * The task as the 2025-11-25 generation reports it: a requested cancel is final at once (its
+ * tasks/cancel answers `cancelled`), and the workflow honours it (it ends cancelled, undone).
+ */
+export function withCancelFinal(task: TaskSnapshot): TaskSnapshot {
+  return task.cancelRequested && task.state.status !== 'cancelled' ? { ...task, state: { status: 'cancelled' } } : task;
 }

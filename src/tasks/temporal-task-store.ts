@@ -89,6 +89,8 @@ export class ToolProtocolError extends Error {
 export class TemporalTaskStore {
   private readonly finished = new TerminalTaskCache();
   private readonly owners: OwnerHasher;
+  /** Stuck tasks already logged by this process (one warning each), bounded. */
+  private readonly warnedStuck = new BoundedSet(10_000);
 
   /** `tools` (by name) give results their mapping and outputSchema check; without, `auto` and no check. */
   constructor(private readonly client: Client, private opts: TaskStoreOptions, private readonly tools?: { get(name: string): ToolResultSpec | undefined }) {
@@ -197,23 +199,49 @@ export class TemporalTaskStore {
     const closedAt = running ? undefined : (description.closeTime ?? new Date()).getTime();
     const ttlMs = closedAt === undefined ? memo.ttlMs : Math.max(memo.ttlMs, closedAt - Date.parse(memo.createdAt) + memo.ttlMs);
     if (!running && Date.now() > Date.parse(memo.createdAt) + ttlMs) return undefined;
-    // a requested cancellation is final at once (2025-11-25: cancelled before the answer, forever):
-    // nothing more to read, however the workflow ends
-    if (description.raw.workflowExtendedInfo?.cancelRequested) {
-      const shown = description.memo?.[PROGRESS_MEMO_KEY] as TaskProgress | undefined;
-      const lastUpdatedAt = closedAt === undefined ? (shown?.lastUpdatedAt ?? memo.createdAt) : new Date(closedAt).toISOString();
-      return this.finish({ ...base, ttlMs, lastUpdatedAt, statusMessage: shown?.statusMessage, state: { status: 'cancelled' } });
-    }
+    // a cancel requested while the task runs is not its end: the workflow still has to stop and
+    // undo its steps (or may have completed first), so what is read is what Temporal says
+    const cancelRequested = description.raw.workflowExtendedInfo?.cancelRequested === true;
     if (running) {
       const progress = await this.progress(handle, description);
-      const state: TaskState = progress.status === 'input_required'
+      const stuck = await this.stuckReason(handle, description);
+      const state: TaskState = progress.status === 'input_required' && !cancelRequested
         ? { status: 'input_required', inputRequests: progress.inputRequests }
         : { status: 'working' };
-      return { ...base, ttlMs, lastUpdatedAt: progress.lastUpdatedAt, statusMessage: progress.statusMessage, state };
+      const statusMessage = stuck ?? (cancelRequested ? CANCELLING_MESSAGE : progress.statusMessage);
+      return { ...base, ttlMs, lastUpdatedAt: progress.lastUpdatedAt, statusMessage, state, ...(cancelRequested ? { cancelRequested } : {}), ...(stuck ? { stuck: true } : {}) };
     }
     const state = await this.bounded(() => this.outcome(handle, memo.tool));
     const statusMessage = state.status === 'failed' ? state.error.message : undefined;
-    return this.finish({ ...base, ttlMs, lastUpdatedAt: new Date(closedAt ?? Date.now()).toISOString(), statusMessage, state });
+    return this.finish({ ...base, ttlMs, lastUpdatedAt: new Date(closedAt ?? Date.now()).toISOString(), statusMessage, state, ...(cancelRequested ? { cancelRequested } : {}) });
+  }
+
+  /**
+   * Why a running task makes no progress, when its workflow task keeps failing (a bug, a
+   * deploy that broke determinism): Temporal retries it for ever and the memo stays as it was.
+   * Read only then (attempt > 1): the failure is the history's last WorkflowTaskFailed event.
+   */
+  private async stuckReason(handle: WorkflowHandle, description: WorkflowExecutionDescription): Promise<string | undefined> {
+    const attempt = description.raw.pendingWorkflowTask?.attempt ?? 0;
+    if (attempt <= 1) return undefined;
+    const failure = await this.lastWorkflowTaskFailure(handle.workflowId, description.runId);
+    if (!this.warnedStuck.has(handle.workflowId)) {
+      this.warnedStuck.add(handle.workflowId);
+      logger.warn({ event: 'task.stuck', taskId: handle.workflowId, attempt, failure }, 'a task is stuck: its workflow task keeps failing; deploy a fix (or cancel the task)');
+    }
+    return `stuck: the workflow task failed ${attempt - 1} time(s) and is retried until a fixed build runs it${failure ? `; last failure: ${failure}` : ''}`;
+  }
+
+  private async lastWorkflowTaskFailure(workflowId: string, runId: string): Promise<string | undefined> {
+    const { history } = await this.bounded(() =>
+      this.client.workflowService.getWorkflowExecutionHistoryReverse({
+        namespace: this.client.options.namespace,
+        execution: { workflowId, runId },
+        maximumPageSize: ANSWERS_PAGE,
+      }),
+    );
+    const failed = (history?.events ?? []).find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes;
+    return failed?.failure?.message ?? undefined;
   }
 
   /** Terminal snapshots never change: kept so the next poll needs no Temporal call. */
@@ -266,10 +294,22 @@ export class TemporalTaskStore {
   }
 
   /** Requests cooperative cancellation; a no-op for a task that already ended. Undefined when unknown. */
+  /**
+   * Requests cooperative cancellation and answers the task as it now is: cancelling (the
+   * workflow stops and undoes its steps), or its end when it ended first. A task stuck in a
+   * workflow-task failure loop can run no code, so no undo: it is terminated, and reads failed.
+   * Undefined when unknown.
+   */
   async cancel(taskId: string, principal?: string): Promise<TaskSnapshot | undefined> {
     const task = await this.read(taskId, principal);
-    if (task && !isTerminal(task)) await this.toRunning(taskId, (h) => h.cancel().then(() => undefined));
-    return task;
+    if (!task || isTerminal(task)) return task;
+    const delivered = await this.toRunning(taskId, (h) => h.cancel().then(() => undefined));
+    if (!delivered) return this.read(taskId, principal); // it ended meanwhile: that end is the answer
+    if (task.stuck) {
+      await this.toRunning(taskId, (h) => h.terminate(STUCK_CANCEL_REASON).then(() => undefined));
+      return this.read(taskId, principal);
+    }
+    return { ...task, state: { status: 'working' }, statusMessage: CANCELLING_MESSAGE, cancelRequested: true };
   }
 
   /** Sends to a running workflow; false when it closed in the meantime (Temporal answers NotFound). */
@@ -367,6 +407,10 @@ export class TemporalTaskStore {
   }
 }
 
+/** What tasks/get shows while a requested cancel is being carried out by the workflow. */
+const STUCK_CANCEL_REASON = 'cancelled while stuck in a workflow-task failure loop: no undo could run, steps that took effect may remain';
+export const CANCELLING_MESSAGE = 'cancelling: the task stops and undoes the steps that took effect';
+
 /** Events read back from a history's end for answers not yet applied (a few signals at most). */
 const ANSWERS_PAGE = 50;
 const ORPHAN_WATCH_MS = 10 * 60_000;
@@ -419,7 +463,20 @@ function failureToError(cause: Error | undefined): JsonRpcError {
     const detail = (cause.details?.[0] ?? {}) as { code?: number; data?: JsonRpcError['data'] }; // JSON, as the workflow wrote it
     return { code: detail.code ?? -32603, message: cause.message, ...(detail.data !== undefined ? { data: detail.data } : {}) };
   }
-  if (cause instanceof TerminatedFailure) return { code: -32603, message: 'The task was terminated in Temporal' };
+  if (cause instanceof TerminatedFailure) return { code: -32603, message: `The task was terminated in Temporal${cause.message && cause.message !== 'Terminated' ? `: ${cause.message}` : ''}` };
   if (cause instanceof TimeoutFailure) return { code: -32603, message: 'The task timed out in Temporal' };
   return { code: -32603, message: `The task failed: ${cause?.message ?? 'unknown error'}` };
+}
+
+/** A Set that forgets its oldest entries past `max` (insertion order). */
+class BoundedSet {
+  private readonly items = new Set<string>();
+  constructor(private readonly max: number) {}
+  has(item: string): boolean {
+    return this.items.has(item);
+  }
+  add(item: string): void {
+    this.items.add(item);
+    if (this.items.size > this.max) this.items.delete(this.items.values().next().value!);
+  }
 }

@@ -1,4 +1,50 @@
-import { CancellationScope } from '@temporalio/workflow';
+import {
+  type ActivityOptions,
+  ApplicationFailure,
+  CancellationScope,
+  ContinueAsNew,
+  isCancellation,
+  log,
+  proxyActivities,
+} from '@temporalio/workflow';
+import { MCP_PROTOCOL_ERROR } from '../contract';
+
+/**
+ * An undo that can travel with a continue-as-new (a closure cannot): an activity by name, with
+ * its arguments and options, all plain data. Build it with `undoActivity`.
+ */
+export interface ActivityUndo {
+  activity: string;
+  args: unknown[];
+  options: ActivityOptions;
+}
+
+export type Undo = (() => Promise<unknown>) | ActivityUndo;
+
+/** A registered undo and the name the UI and the failure show for it. */
+interface Step {
+  name: string;
+  undo: Undo;
+}
+
+/** What a continue-as-new hands to the next run: the undos still registered, newest first. */
+export interface CarriedStep {
+  name: string;
+  undo: ActivityUndo;
+}
+
+/**
+ * The task's saga: every undo its steps registered and that has not run yet, newest first. It
+ * is one stack for the whole task (all `withCompensation` bodies, all runs of a continue-as-new
+ * chain), so a cancel undoes every step that took effect, whenever it lands before the task's
+ * completion is recorded, the body of `withCompensation` having returned or not.
+ */
+let saga: Step[] = [];
+
+/** An undo by activity name, so that it can outlive this run (see ActivityUndo). */
+export function undoActivity(activity: string, args: unknown[], options: ActivityOptions): ActivityUndo {
+  return { activity, args, options };
+}
 
 /**
  * A tool's steps with their undos, so a cancel (or a failure) at any moment leaves nothing
@@ -9,28 +55,90 @@ import { CancellationScope } from '@temporalio/workflow';
  * undo never runs before its step has finished either way.
  */
 export class Compensations {
-  private readonly undos: Array<() => Promise<unknown>> = [];
-
-  async step<T>(forward: () => Promise<T>, undo: () => Promise<unknown>): Promise<T> {
-    this.undos.unshift(undo);
+  async step<T>(forward: () => Promise<T>, undo: Undo, name = `step ${saga.length + 1}`): Promise<T> {
+    saga.unshift({ name, undo });
     return forward();
   }
 
-  /** Runs the registered undos, newest first, shielded from the cancellation that called for them. */
+  /** Runs every registered undo of the task (see `compensate`). */
   undoAll(): Promise<void> {
-    return CancellationScope.nonCancellable(async () => {
-      for (let undo = this.undos.shift(); undo; undo = this.undos.shift()) await undo();
-    });
+    return compensate();
   }
 }
 
-/** Runs `body` with a fresh Compensations; if it throws (a cancel included), undoes its steps and rethrows. */
+/**
+ * Runs `body` with the task's Compensations. If it throws (a cancel included), every registered
+ * step is undone and the error goes on; a continue-as-new undoes nothing (the steps travel with
+ * the run). Steps of a body that returned stay registered until the task ends: a cancel that
+ * comes later still undoes them.
+ */
 export async function withCompensation<T>(body: (steps: Compensations) => Promise<T>): Promise<T> {
-  const steps = new Compensations();
   try {
-    return await body(steps);
+    return await body(new Compensations());
   } catch (err) {
-    await steps.undoAll();
+    if (err instanceof ContinueAsNew) throw err;
+    await compensate(err);
     throw err;
   }
+}
+
+/**
+ * Runs every registered undo, newest first, shielded from the cancellation that called for it.
+ * Every undo is attempted; when some fail, the task fails with all their reasons together
+ * (`cause`: what made the task compensate, kept in the failure's message).
+ */
+export async function compensate(cause?: unknown): Promise<void> {
+  const failures: Array<{ step: string; reason: string }> = [];
+  await CancellationScope.nonCancellable(async () => {
+    for (let step = saga.shift(); step; step = saga.shift()) {
+      try {
+        await runUndo(step.undo);
+      } catch (err) {
+        failures.push({ step: step.name, reason: reasonOf(err) });
+      }
+    }
+  });
+  if (failures.length === 0) return;
+  const why = cause === undefined ? '' : ` after ${isCancellation(cause) ? 'a cancel' : reasonOf(cause)}`;
+  const list = failures.map((f) => `${f.step}: ${f.reason}`).join('; ');
+  log.error('undos failed', { undoFailures: failures });
+  // a protocol error (see protocolError): the task ends failed with this JSON-RPC error and data
+  throw ApplicationFailure.create({
+    type: MCP_PROTOCOL_ERROR,
+    message: `${failures.length} step(s) could not be undone${why}; they may still be in effect: ${list}`,
+    details: [{ code: -32603, data: { undoFailures: failures } }],
+    nonRetryable: true,
+  });
+}
+
+/** The steps to hand to the next run; refuses an undo that cannot travel (a closure). */
+export function carrySteps(): CarriedStep[] {
+  const closures = saga.filter((s) => typeof s.undo === 'function').map((s) => s.name);
+  if (closures.length > 0) {
+    throw new TypeError(
+      `cannot continue as new with undos that are closures (${closures.join(', ')}): register them with undoActivity(name, args, options) so they travel to the next run`,
+    );
+  }
+  return saga as CarriedStep[];
+}
+
+/** Takes over the steps of the previous run (continue-as-new). */
+export function restoreSteps(steps: CarriedStep[] | undefined): void {
+  saga = [...(steps ?? [])];
+}
+
+/** Steps registered and not undone yet. */
+export function pendingSteps(): number {
+  return saga.length;
+}
+
+function runUndo(undo: Undo): Promise<unknown> {
+  if (typeof undo === 'function') return undo();
+  const activities = proxyActivities<Record<string, (...args: unknown[]) => Promise<unknown>>>(undo.options);
+  return activities[undo.activity](...undo.args);
+}
+
+function reasonOf(err: unknown): string {
+  const e = err as { message?: string; cause?: { message?: string } };
+  return e.cause?.message ? `${e.message}: ${e.cause.message}` : (e.message ?? String(err));
 }

@@ -15,5 +15,5 @@ export {
   setStatusMessage,
   textResult,
 } from './runtime';
-export { Compensations, withCompensation } from './compensation';
+export { type ActivityUndo, Compensations, type Undo, undoActivity, withCompensation } from './compensation';
 export * from '../contract';

@@ -8,11 +8,14 @@
  */
 import {
   ApplicationFailure,
+  CancellationScope,
+  CancelledFailure,
   condition,
   ContinueAsNew,
   isCancellation,
   log,
   makeContinueAsNewFunc,
+  patched,
   setCurrentDetails,
   setHandler,
   TemporalFailure,
@@ -36,12 +39,15 @@ import {
   type TaskProgress,
   taskProgressQuery,
 } from '../contract';
+import { type CarriedStep, carrySteps, compensate, restoreSteps } from './compensation';
 
 interface RuntimeState {
   progress: TaskProgress;
   /** What the memo (and McpTaskStatus) holds: progress is written at most once per activation. */
   written: TaskProgress;
   flushPending: boolean;
+  /** Whether this run flushes at the end of each activation (PATCHES.flushPerActivation). */
+  flushPerActivation?: boolean;
   responses: Map<string, unknown>;
   usedKeys: Set<string>;
 }
@@ -51,7 +57,22 @@ export interface RuntimeCarry {
   progress: TaskProgress;
   responses: Record<string, unknown>;
   usedKeys: string[];
+  /** Undos registered in earlier runs and not run yet (absent in chains that predate them). */
+  steps?: CarriedStep[];
 }
+
+/**
+ * Changes to the commands a task's workflow emits, behind patched() so that tasks started by an
+ * older build replay: each is checked only where the old and new code differ.
+ */
+const PATCHES = {
+  /** A cancel requested before the task's completion is recorded ends it cancelled, undone. */
+  lateCancel: 'mcp-tasks.late-cancel-honoured',
+  /** Progress reaches the memo once per activation (was: once per microtask turn). */
+  flushPerActivation: 'mcp-tasks.flush-per-activation',
+  /** A plain Error (a bug) fails the workflow task, retried until a fixed build runs it, not the task. */
+  bugsRetry: 'mcp-tasks.bugs-retry',
+} as const;
 
 let state: RuntimeState | undefined;
 
@@ -95,13 +116,21 @@ export interface InputOptions {
   timeout?: Duration;
 }
 
-/** The input requests were withdrawn unanswered after their timeout. */
-export class InputTimeoutError extends Error {
-  readonly name = 'InputTimeoutError';
+/**
+ * The input requests were withdrawn unanswered after their timeout. A Temporal failure: a tool
+ * that does not catch it ends `failed` with this message (it is an outcome, not a bug).
+ */
+export class InputTimeoutError extends ApplicationFailure {
   constructor(readonly keys: string[]) {
-    super(`no answer for ${keys.join(', ')} in time`);
+    super(`no answer for ${keys.join(', ')} in time`, INPUT_TIMEOUT, true);
+  }
+
+  // ApplicationFailure's instanceof matches every ApplicationFailure: this one matches by type
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof ApplicationFailure && value.type === INPUT_TIMEOUT;
   }
 }
+const INPUT_TIMEOUT = 'InputTimeoutError';
 
 /**
  * Asks several questions at once; resolves when all are answered (partial answers keep waiting).
@@ -179,7 +208,14 @@ function publish(progress: Omit<TaskProgress, 'lastUpdatedAt'>): void {
   s.progress = { ...progress, lastUpdatedAt: now() };
   if (s.flushPending) return;
   s.flushPending = true;
-  void Promise.resolve().then(flushProgress);
+  s.flushPerActivation ??= patched(PATCHES.flushPerActivation);
+  // older tasks flushed after a microtask turn, which could write twice per activation
+  if (!s.flushPerActivation) void Promise.resolve().then(flushProgress);
+}
+
+/** Called by the interceptor once an activation's jobs and microtasks have all run. */
+export function flushAtActivationEnd(): void {
+  if (state?.flushPending) flushProgress();
 }
 
 /** Writes pending progress to the memo, the UI's current details and McpTaskStatus. */
@@ -213,23 +249,30 @@ function now(): string {
 }
 
 /**
- * Long processes call this between steps: when the history grows past the task's limit, the
- * workflow continues as new under the same workflow id (= taskId) with `nextArgs`, carrying
- * statusMessage, pending input requests and unconsumed answers.
+ * Long processes call this between steps: when the history grows past the task's limit (or a
+ * new build became the target of a pinned chain), the workflow continues as new under the same
+ * workflow id (= taskId) with `nextArgs`, carrying statusMessage, pending input requests,
+ * unconsumed answers and the undos registered so far. A cancel requested before that ends the
+ * task instead (cancelled, every step undone): it must not be lost at the hand-over.
  */
 export async function continueAsNewIfNeeded<A>(nextArgs: A): Promise<void> {
   const info = workflowInfo();
   const limit = (info.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.historyLimit ?? DEFAULT_HISTORY_LIMIT;
-  if (info.historyLength < limit && !info.continueAsNewSuggested) return;
+  const upgrade = info.targetWorkerDeploymentVersionChanged === true;
+  if (info.historyLength < limit && !info.continueAsNewSuggested && !upgrade) return;
+  if (cancelRequested() && patched(PATCHES.lateCancel)) throw new CancelledFailure('cancelled before continuing as new');
   flushProgress();
   const s = runtime();
-  const carry: RuntimeCarry = { progress: s.progress, responses: Object.fromEntries(s.responses), usedKeys: [...s.usedKeys] };
+  const steps = carrySteps();
+  const carry: RuntimeCarry = { progress: s.progress, responses: Object.fromEntries(s.responses), usedKeys: [...s.usedKeys], ...(steps.length ? { steps } : {}) };
   // memo (task metadata, progress) and search attributes go along explicitly, read AFTER the
   // flush: `info` above predates it, and the next run would start from stale progress
   const flushed = workflowInfo();
   const next = makeContinueAsNewFunc<(args: A, carry: RuntimeCarry) => Promise<CallToolResult>>({
     memo: flushed.memo,
     typedSearchAttributes: flushed.typedSearchAttributes,
+    // a pinned chain moves to the build its deployment now targets (Worker Versioning)
+    ...(upgrade ? { initialVersioningBehavior: 'AUTO_UPGRADE' as const } : {}),
   });
   await next(nextArgs, carry);
 }
@@ -256,22 +299,24 @@ const DEFAULT_HISTORY_LIMIT = 5_000;
 
 /**
  * Runs a tool's workflow as a task (the interceptor calls this): installs the runtime first,
- * refuses a result too large for a Temporal payload with a clear, typed failure, ends the task
- * `failed` when the tool's code throws (a bug must not leave it retrying in `working`), and
- * records the final status in McpTaskStatus.
+ * refuses a result too large for a Temporal payload with a clear, typed failure, and records
+ * the final status in McpTaskStatus. The task's end tells the truth about its effects: a cancel
+ * requested before the completion is recorded (even after the tool returned) ends it cancelled
+ * with every registered undo run; undos that fail end it failed, naming them.
  */
 export async function runAsTask(run: () => Promise<unknown>, carry?: RuntimeCarry): Promise<unknown> {
   runtime(carry);
+  restoreSteps(carry?.steps);
+  taskScope = CancellationScope.current();
   let result: unknown;
   try {
     result = await run();
-    flushProgress();
+    if (cancelRequested() && patched(PATCHES.lateCancel)) throw new CancelledFailure('cancelled before the task completed');
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err; // the next run goes on with the same task
-    flushProgress();
-    recordStatus(isCancellation(err) ? 'cancelled' : 'failed');
-    throw asWorkflowFailure(err);
+    throw await endUnsuccessfully(err);
   }
+  flushProgress();
   const bytes = new TextEncoder().encode(JSON.stringify(result)).length;
   if (bytes > MAX_RESULT_BYTES) {
     recordStatus('failed');
@@ -281,13 +326,39 @@ export async function runAsTask(run: () => Promise<unknown>, carry?: RuntimeCarr
   return result;
 }
 
+/** The workflow's root scope: cancelled once Temporal delivered a cancel request (tasks/cancel). */
+let taskScope: CancellationScope | undefined;
+
+function cancelRequested(): boolean {
+  return taskScope?.consideredCancelled === true;
+}
+
 /**
- * Temporal failures (cancellation, activity and child failures, protocolError) pass as they
- * are. Anything else (a TypeError, a plain Error) would fail only the workflow task and be
- * retried forever; it fails the workflow instead, saying what broke.
+ * What the task ends with when the tool did not return: a cancel runs every undo still
+ * registered (steps whose withCompensation body had returned, or of earlier runs) and ends
+ * `cancelled`, or `failed` if some undo failed; a Temporal failure ends it `failed`; a bug (a
+ * plain Error) is left to fail the workflow task, so a fixed build picks the task up again.
+ */
+async function endUnsuccessfully(err: unknown): Promise<unknown> {
+  let end = err;
+  if (isCancellation(err)) end = await compensate(err).then(() => err, (failure: unknown) => failure);
+  const failure = asWorkflowFailure(end);
+  if (!(failure instanceof TemporalFailure)) return failure; // the workflow task fails: no status to record
+  flushProgress();
+  recordStatus(isCancellation(failure) ? 'cancelled' : 'failed');
+  return failure;
+}
+
+/**
+ * Temporal failures (cancellation, activity and child failures, protocolError, a failed undo)
+ * pass as they are and end the task. Anything else is a bug in workflow code (a TypeError, the
+ * SDK's determinism errors): it fails the workflow task, which Temporal retries, so a deploy that
+ * fixes it resumes the task; tasks/get shows such a task as stuck, with the error. (Builds before
+ * PATCHES.bugsRetry failed the task instead, and replay keeps that for their tasks.)
  */
 function asWorkflowFailure(err: unknown): unknown {
   if (err instanceof TemporalFailure || isCancellation(err)) return err;
+  if (patched(PATCHES.bugsRetry)) return err;
   const e = err instanceof Error ? err : new Error(String(err));
   return ApplicationFailure.create({ type: e.name, message: `${e.name}: ${e.message}`, nonRetryable: true });
 }
