@@ -5,8 +5,11 @@ import {
   ContinueAsNew,
   isCancellation,
   log,
+  patched,
   proxyActivities,
+  TemporalFailure,
 } from '@temporalio/workflow';
+import { PATCHES } from './patches';
 import { MCP_PROTOCOL_ERROR } from '../contract';
 
 /**
@@ -77,6 +80,8 @@ export async function withCompensation<T>(body: (steps: Compensations) => Promis
     return await body(new Compensations());
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
+    // a bug fails the workflow task (retried until a fix is deployed): the steps stay for then
+    if (!(err instanceof TemporalFailure) && !isCancellation(err) && patched(PATCHES.bugsRetry)) throw err;
     await compensate(err);
     throw err;
   }
@@ -103,12 +108,25 @@ export async function compensate(cause?: unknown): Promise<void> {
   const list = failures.map((f) => `${f.step}: ${f.reason}`).join('; ');
   log.error('undos failed', { undoFailures: failures });
   // a protocol error (see protocolError): the task ends failed with this JSON-RPC error and data
-  throw ApplicationFailure.create({
+  throw undoFailure({
     type: MCP_PROTOCOL_ERROR,
     message: `${failures.length} step(s) could not be undone${why}; they may still be in effect: ${list}`,
     details: [{ code: -32603, data: { undoFailures: failures } }],
     nonRetryable: true,
   });
+}
+
+const undoFailures = new WeakSet<object>();
+
+function undoFailure(options: Parameters<typeof ApplicationFailure.create>[0]): ApplicationFailure {
+  const failure = ApplicationFailure.create(options);
+  undoFailures.add(failure);
+  return failure;
+}
+
+/** The failure `compensate` throws when some undo failed: the task must end failed with it. */
+export function isUndoFailure(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && undoFailures.has(err);
 }
 
 /** The steps to hand to the next run; refuses an undo that cannot travel (a closure). */

@@ -4,19 +4,16 @@
  * plain functions. Other workflows on the same worker are left alone.
  */
 import {
-  type ConcludeActivationInput,
-  type ConcludeActivationOutput,
   type GetLogAttributesInput,
   type Next,
   type WorkflowExecuteInput,
   type WorkflowInboundCallsInterceptor,
-  type WorkflowInternalsInterceptor,
   type WorkflowInterceptorsFactory,
   workflowInfo,
   type WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
 import { TASK_MEMO_KEY, type TaskMemo } from '../contract';
-import { flushAtActivationEnd, type RuntimeCarry, runAsTask } from './runtime';
+import { type RuntimeCarry, runAsTask } from './runtime';
 
 class TaskRuntimeInterceptor implements WorkflowInboundCallsInterceptor {
   execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
@@ -24,14 +21,6 @@ class TaskRuntimeInterceptor implements WorkflowInboundCallsInterceptor {
     // a continued run gets the runtime's state as a second argument; the tool sees only its own
     const [args, carry] = input.args as [unknown, RuntimeCarry | undefined];
     return runAsTask(() => next({ ...input, args: [args] }), carry);
-  }
-}
-
-/** Progress set during an activation reaches the memo in one write, once the activation is done. */
-class FlushProgressInterceptor implements WorkflowInternalsInterceptor {
-  concludeActivation(input: ConcludeActivationInput, next: Next<WorkflowInternalsInterceptor, 'concludeActivation'>): ConcludeActivationOutput {
-    flushAtActivationEnd();
-    return next(input);
   }
 }
 
@@ -43,8 +32,4 @@ class ToolLogInterceptor implements WorkflowOutboundCallsInterceptor {
   }
 }
 
-export const interceptors: WorkflowInterceptorsFactory = () => ({
-  inbound: [new TaskRuntimeInterceptor()],
-  outbound: [new ToolLogInterceptor()],
-  internals: [new FlushProgressInterceptor()],
-});
+export const interceptors: WorkflowInterceptorsFactory = () => ({ inbound: [new TaskRuntimeInterceptor()], outbound: [new ToolLogInterceptor()] });

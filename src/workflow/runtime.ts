@@ -39,15 +39,14 @@ import {
   type TaskProgress,
   taskProgressQuery,
 } from '../contract';
-import { type CarriedStep, carrySteps, compensate, restoreSteps } from './compensation';
+import { type CarriedStep, carrySteps, compensate, isUndoFailure, restoreSteps } from './compensation';
+import { PATCHES } from './patches';
 
 interface RuntimeState {
   progress: TaskProgress;
   /** What the memo (and McpTaskStatus) holds: progress is written at most once per activation. */
   written: TaskProgress;
   flushPending: boolean;
-  /** Whether this run flushes at the end of each activation (PATCHES.flushPerActivation). */
-  flushPerActivation?: boolean;
   responses: Map<string, unknown>;
   usedKeys: Set<string>;
 }
@@ -61,18 +60,6 @@ export interface RuntimeCarry {
   steps?: CarriedStep[];
 }
 
-/**
- * Changes to the commands a task's workflow emits, behind patched() so that tasks started by an
- * older build replay: each is checked only where the old and new code differ.
- */
-const PATCHES = {
-  /** A cancel requested before the task's completion is recorded ends it cancelled, undone. */
-  lateCancel: 'mcp-tasks.late-cancel-honoured',
-  /** Progress reaches the memo once per activation (was: once per microtask turn). */
-  flushPerActivation: 'mcp-tasks.flush-per-activation',
-  /** A plain Error (a bug) fails the workflow task, retried until a fixed build runs it, not the task. */
-  bugsRetry: 'mcp-tasks.bugs-retry',
-} as const;
 
 let state: RuntimeState | undefined;
 
@@ -208,14 +195,7 @@ function publish(progress: Omit<TaskProgress, 'lastUpdatedAt'>): void {
   s.progress = { ...progress, lastUpdatedAt: now() };
   if (s.flushPending) return;
   s.flushPending = true;
-  s.flushPerActivation ??= patched(PATCHES.flushPerActivation);
-  // older tasks flushed after a microtask turn, which could write twice per activation
-  if (!s.flushPerActivation) void Promise.resolve().then(flushProgress);
-}
-
-/** Called by the interceptor once an activation's jobs and microtasks have all run. */
-export function flushAtActivationEnd(): void {
-  if (state?.flushPending) flushProgress();
+  void Promise.resolve().then(flushProgress);
 }
 
 /** Writes pending progress to the memo, the UI's current details and McpTaskStatus. */
@@ -341,7 +321,9 @@ function cancelRequested(): boolean {
  */
 async function endUnsuccessfully(err: unknown): Promise<unknown> {
   let end = err;
-  if (isCancellation(err)) end = await compensate(err).then(() => err, (failure: unknown) => failure);
+  // a tool that failed while a cancel was pending ends cancelled too, once its steps are undone
+  const cancelled = isCancellation(err) || (err instanceof TemporalFailure && !isUndoFailure(err) && cancelRequested() && patched(PATCHES.lateCancel));
+  if (cancelled) end = await compensate(err).then(() => (isCancellation(err) ? err : new CancelledFailure('cancelled')), (failure: unknown) => failure);
   const failure = asWorkflowFailure(end);
   if (!(failure instanceof TemporalFailure)) return failure; // the workflow task fails: no status to record
   flushProgress();

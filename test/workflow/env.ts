@@ -56,6 +56,8 @@ export interface Harness {
   /** Polls store.read until `ready` holds (or fails the test after `timeoutMs`). */
   waitFor(taskId: string, ready: (task: TaskSnapshot) => boolean, opts?: { timeoutMs?: number; store?: TemporalTaskStore }): Promise<TaskSnapshot>;
   handle(taskId: string): WorkflowHandle;
+  /** Runs a second worker on `taskQueue` while `fn` runs (to control when workflow tasks are taken). */
+  withWorker<R>(taskQueue: string, fn: () => Promise<R>): Promise<R>;
   teardown(): Promise<void>;
 }
 
@@ -82,11 +84,10 @@ export async function startHarness({ tools, activities }: HarnessOptions): Promi
     },
   });
   const taskQueue = `fast-${randomBytes(6).toString('hex')}`;
-  let worker: Worker;
-  try {
-    worker = await Worker.create({
+  const createWorker = (queue: string) =>
+    Worker.create({
       connection: env.nativeConnection,
-      taskQueue,
+      taskQueue: queue,
       workflowsPath: WORKFLOWS_PATH,
       activities,
       plugins: [new McpTasksPlugin({ tools })],
@@ -98,6 +99,9 @@ export async function startHarness({ tools, activities }: HarnessOptions): Promi
       },
       shutdownGraceTime: '1 s',
     });
+  let worker: Worker;
+  try {
+    worker = await createWorker(taskQueue);
   } catch (err) {
     await env.teardown();
     throw err;
@@ -141,6 +145,14 @@ export async function startHarness({ tools, activities }: HarnessOptions): Promi
       }
     },
     handle: (taskId) => env.client.workflow.getHandle(taskId),
+    async withWorker(queue, fn) {
+      const extra = await createWorker(queue);
+      let result: Awaited<ReturnType<typeof fn>> | undefined;
+      await extra.runUntil(async () => {
+        result = await fn();
+      });
+      return result!;
+    },
     async teardown() {
       stop();
       await running;

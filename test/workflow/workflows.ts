@@ -2,8 +2,19 @@
  * The fast tier's worker runs the demo workflows, the conformance fixtures and the few
  * workflows below, which exercise corners of the task runtime no demo tool reaches.
  */
-import { condition, sleep } from '@temporalio/workflow';
-import { type CallToolResult, continueAsNewIfNeeded, type InputRequest, protocolError, requestInput, setStatusMessage, textResult } from 'mcp-temporal-tasks/workflow';
+import { ActivityCancellationType, ApplicationFailure, condition, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import {
+  type CallToolResult,
+  continueAsNewIfNeeded,
+  type InputRequest,
+  loop,
+  protocolError,
+  requestInput,
+  setStatusMessage,
+  textResult,
+  undoActivity,
+  withCompensation,
+} from 'mcp-temporal-tasks/workflow';
 
 // the demo's workflows, the conformance fixtures and the process tests' own
 export * from '../fixtures/workflows';
@@ -59,4 +70,83 @@ export async function acrossRuns({ run = 0 }: { run?: number }): Promise<CallToo
   }
   const answer = await requestInput<{ content?: { ok?: boolean } }>('q', question('asked in run 1'));
   return textResult(`answered in run ${run}: ${answer.content?.ok}`);
+}
+
+/** The activities of the saga workflows below (test/workflow/sagas.test.ts runs them in process). */
+export interface SagaActivities {
+  applyStep(input: { key: string; ms?: number }): Promise<void>;
+  undoStep(input: { key: string }): Promise<void>;
+}
+const sagaActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '2 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: { maximumAttempts: 1 },
+} as const;
+const { applyStep, undoStep } = proxyActivities<SagaActivities>(sagaActivityOptions);
+
+/** Applies `steps` steps in a saga, then waits `waitMs` before returning (a cancel may land then). */
+export async function sagaThenWait({ steps, waitMs = 0, stepMs = 0 }: { steps: number; waitMs?: number; stepMs?: number }): Promise<CallToolResult> {
+  const taskId = workflowInfo().workflowId;
+  await withCompensation(async (saga) => {
+    for (let i = 1; i <= steps; i++) {
+      const key = `${taskId}:${i}`;
+      setStatusMessage(`step ${i}/${steps}`);
+      await saga.step(() => applyStep({ key, ms: stepMs }), () => undoStep({ key }), `step ${i}`);
+    }
+  });
+  setStatusMessage('steps done');
+  if (waitMs > 0) await sleep(waitMs);
+  return textResult(`${steps} steps applied`);
+}
+
+/**
+ * One step per turn of `loop` inside a saga, each turn in a run of its own when the task's
+ * historyLimit is 1: the undos (by activity name) travel from run to run.
+ */
+export async function sagaInRuns(args: { turns: number; stepMs?: number; resume?: number }): Promise<CallToolResult> {
+  const taskId = workflowInfo().workflowId;
+  return withCompensation((saga) =>
+    loop(args, 1, async (turn) => {
+      const key = `${taskId}:${turn}`;
+      setStatusMessage(`turn ${turn}/${args.turns}`);
+      await saga.step(() => applyStep({ key, ms: args.stepMs }), undoActivity('undoStep', [{ key }], sagaActivityOptions), `turn ${turn}`);
+      return turn < args.turns ? { next: turn + 1 } : { done: textResult(`${args.turns} turns applied`) };
+    }),
+  );
+}
+
+/** A saga whose closure undos cannot travel: continuing as new inside it is refused clearly. */
+export async function closureSagaInRuns(args: { turns: number; resume?: number }): Promise<CallToolResult> {
+  const taskId = workflowInfo().workflowId;
+  return withCompensation((saga) =>
+    loop(args, 1, async (turn) => {
+      await saga.step(() => applyStep({ key: `${taskId}:${turn}` }), () => undoStep({ key: `${taskId}:${turn}` }));
+      return turn < args.turns ? { next: turn + 1 } : { done: textResult('unreachable') };
+    }),
+  );
+}
+
+/** Three steps whose undos fail where `failing` says; then fails itself, or waits for a cancel. */
+export async function failingUndos({ failing, thenFail }: { failing: number[]; thenFail?: boolean }): Promise<CallToolResult> {
+  const taskId = workflowInfo().workflowId;
+  return withCompensation(async (saga) => {
+    for (let i = 1; i <= 3; i++) {
+      const key = `${taskId}:${i}`;
+      const undo = failing.includes(i) ? () => undoStep({ key: `fail:${key}` }) : () => undoStep({ key });
+      await saga.step(() => applyStep({ key }), undo, `step ${i}`);
+    }
+    setStatusMessage('all steps applied');
+    if (thenFail) throw ApplicationFailure.nonRetryable('the last check failed', 'CheckFailed');
+    await condition(() => false);
+    return textResult('unreachable');
+  });
+}
+
+/** A plain bug (a TypeError) after a status message: the workflow task fails and is retried. */
+export async function buggyAfterStatus(): Promise<CallToolResult> {
+  setStatusMessage('about to hit a bug');
+  await sleep(10);
+  (undefined as unknown as { boom(): void }).boom();
+  return textResult('unreachable');
 }

@@ -1,0 +1,10 @@
+/**
+ * Changes to the commands a task's workflow emits, behind patched() so that tasks started by an
+ * older build replay: each is checked only where the old and new code differ.
+ */
+export const PATCHES = {
+  /** A cancel requested before the task's completion is recorded ends it cancelled, undone. */
+  lateCancel: 'mcp-tasks.late-cancel-honoured',
+  /** A plain Error (a bug) fails the workflow task, retried until a fixed build runs it, not the task. */
+  bugsRetry: 'mcp-tasks.bugs-retry',
+} as const;
