@@ -107,8 +107,7 @@ describe('provisionEnvironment', () => {
     expect(busy.statusMessage).toBe('step 3/5: provisioning compute for staging');
     await h.waitFor(taskId, () => ledgers.get(taskId)?.calls.length === 3); // step 3's activity is running
 
-    await h.store.cancel(taskId);
-    expect((await h.store.read(taskId))?.state.status).toBe('cancelled');
+    expect(await h.store.cancel(taskId)).toMatchObject({ state: { status: 'working' }, cancelRequested: true });
     await expect(h.handle(taskId).result()).rejects.toThrow();
     expect((await h.store.read(taskId))?.state).toEqual({ status: 'cancelled' });
     const description = await h.handle(taskId).describe();
@@ -142,8 +141,8 @@ describe('provisionEnvironment', () => {
     const description = await h.handle(taskId).describe();
     expect(description.status.name).toBe('FAILED');
     expect(description.typedSearchAttributes.get(MCP_TASK_STATUS)).toBe('failed');
-    // for MCP clients the task stays cancelled, as the cancel was answered (tasks/cancel is final)
-    expect((await h.store.read(taskId))?.state).toEqual({ status: 'cancelled' });
+    // the task reads what happened: failed, its error naming the step that could not be undone
+    expect((await h.store.read(taskId))?.state).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/could not be undone after a cancel.*the cloud API refuses to delete it/) } });
   });
 
   test('a step that finishes despite the cancel is undone too', async () => {

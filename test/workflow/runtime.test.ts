@@ -42,10 +42,10 @@ test('setStatusMessage is published to the memo, the current details and tasks/g
   expect(memo).toMatchObject({ status: 'working', statusMessage: 'indexing 3 files', inputRequests: {} });
   expect(await currentDetails(handle)).toContain('**working**: indexing 3 files');
 
-  // a requested cancel is final for tasks/get at once, and for Temporal once the workflow ends
-  expect((await h.store.cancel(taskId))?.state.status).toBe('working');
-  expect((await h.store.read(taskId))?.state.status).toBe('cancelled');
+  // a requested cancel reads as cancelling until the workflow has ended cancelled
+  expect(await h.store.cancel(taskId)).toMatchObject({ state: { status: 'working' }, cancelRequested: true });
   await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+  expect((await h.store.read(taskId))?.state.status).toBe('cancelled');
   expect(await statusAttribute(taskId)).toBe('cancelled');
 });
 
@@ -118,13 +118,15 @@ test('requestInputs: a partial answer keeps input_required and the answered key 
   expect(done.state).toMatchObject({ result: { content: [{ type: 'text', text: 'Received 2 inputs' }] } });
 });
 
-test('asking twice under the same key fails the task, naming the key', async () => {
+test('asking twice under the same key is a bug: the task is stuck, naming the key, until a fix or a cancel', async () => {
   const taskId = await h.startTask(reusedKey, {});
   await h.waitFor(taskId, (t) => t.state.status === 'input_required');
   await h.store.sendInput(taskId, undefined, { same: accept({ ok: true }) });
-  const failed = await h.waitFor(taskId, (t) => t.state.status === 'failed');
-  expect(failed.state).toEqual({ status: 'failed', error: { code: -32603, message: expect.stringContaining('input key "same" was already used in this task') } });
-  expect(await statusAttribute(taskId)).toBe('failed');
+  const stuck = await h.waitFor(taskId, (t) => t.stuck === true);
+  expect(stuck.statusMessage).toMatch(/^stuck: .*input key "same" was already used in this task/);
+  expect(await statusAttribute(taskId)).not.toBe('failed');
+  const cancelled = await h.store.cancel(taskId);
+  expect(cancelled?.state).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/terminated in Temporal: cancelled while stuck/) } });
 });
 
 test('protocolError ends the task failed with that JSON-RPC error', async () => {
@@ -139,17 +141,19 @@ test('protocolError ends the task failed with that JSON-RPC error', async () => 
   expect(await statusAttribute(custom)).toBe('failed');
 });
 
-test('a bug in the tool (TypeError) fails the task with -32603 instead of retrying forever', async () => {
+test('a bug in the tool (TypeError) fails the workflow task, retried, with its own stack; the task reads stuck', async () => {
   const taskId = await h.startTask(brokenJob, {});
-  const failed = await h.waitFor(taskId, (t) => t.state.status === 'failed');
-  if (failed.state.status !== 'failed') throw new Error('unreachable');
-  expect(failed.state.error.code).toBe(-32603);
-  expect(failed.state.error.message).toContain('TypeError');
-  expect(await statusAttribute(taskId)).toBe('failed');
-  // it failed the workflow, not just a workflow task
+  const stuck = await h.waitFor(taskId, (t) => t.stuck === true);
+  expect(stuck.state.status).toBe('working');
+  expect(stuck.statusMessage).toMatch(/^stuck: the workflow task failed \d+ time\(s\) .*last failure: .*reading 'join'/);
+  const history = await h.handle(taskId).fetchHistory();
+  const failure = history.events?.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes?.failure;
+  // the original error, as thrown: its message and its stack in the tool's own code
+  expect(failure?.message).toMatch(/reading 'join'/);
+  expect(failure?.stackTrace).toMatch(/broken_job|test-workflows/);
   const events = await historyEventTypes(h.handle(taskId));
-  expect(events).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_FAILED');
-  expect(events).not.toContain('EVENT_TYPE_WORKFLOW_TASK_FAILED');
+  expect(events).not.toContain('EVENT_TYPE_WORKFLOW_EXECUTION_FAILED');
+  await h.handle(taskId).terminate('test over');
 });
 
 test('a result over the payload limit fails the task clearly', async () => {

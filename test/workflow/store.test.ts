@@ -32,5 +32,5 @@ test('a tasks/update racing the task\'s close answers the closed state, not the 
   });
   const store = new TemporalTaskStore(racing, { taskQueue: h.taskQueue, ttlMs: 3_600_000, temporalTimeoutMs: 10_000, historyLimit: 10_000, searchAttributes: true });
   const after = await store.sendInput(taskId, undefined, { approval: accept({ approved: true }) });
-  expect(after?.state).toEqual({ status: 'failed', error: { code: -32603, message: 'The task was terminated in Temporal' } });
+  expect(after?.state).toEqual({ status: 'failed', error: { code: -32603, message: 'The task was terminated in Temporal: closed while the answer was on its way' } });
 });
