@@ -4,10 +4,15 @@ A workflow that follows it gets what a TypeScript tool gets: statusMessage, inpu
 input requests answered by tasks/update, the UI's current details and McpTaskStatus. A workflow
 that does not use it still works as a tool (status from Temporal, no statusMessage).
 
-    task = McpTask()                                # in the workflow's run, once per run
-    return await task.run(body)                     # the body, inside:
+    @workflow.run
+    async def run(self, args: dict) -> dict:
+        task = McpTask()                            # once per run (McpTask(carry) after a continue-as-new)
+        return await task.run(lambda: self.deploy(task, args))
+
+    async def deploy(self, task: McpTask, args: dict) -> dict:
         task.set_status_message("reserving a slot")
-        slot = await task.step(lambda: reserve(), Undo("release_slot", [task_id], step="reserve a slot"))
+        slot = await task.step(partial(workflow.execute_activity, reserve_slot, ...),
+                               Undo("release_slot", [task_id], step="reserve a slot"))
         answer = await task.elicit("approval", "Deploy?", {"type": "object", ...}, timeout=3600)
 
 `run` ends the task as Temporal and the contract say: a cancel (however the SDK delivers it)
