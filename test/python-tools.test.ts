@@ -73,7 +73,7 @@ function startPythonWorker(python: string, address: string): Promise<ChildProces
   });
 }
 
-const ledgerLines = (): Array<{ event: string; taskId: string }> =>
+const ledgerLines = (): Array<{ event: string; taskId: string; step?: number; applied?: boolean }> =>
   fs.existsSync(ledger) ? fs.readFileSync(ledger, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
 const textOf = (result: any) => result.content.map((c: any) => c.text).join('');
 
@@ -183,6 +183,92 @@ test('cancelling a contract workflow while it waits for approval runs its compen
       return d.status.name === 'CANCELLED' ? d : undefined;
     });
     expect(described.searchAttributes.McpTaskStatus).toEqual(['cancelled']);
+  } finally {
+    await close();
+  }
+});
+
+/** The task's ledger lines as [event, step, applied], in the order the activities ran. */
+const stepsOf = (taskId: string) => ledgerLines().filter((l) => l.taskId === taskId).map((l) => [l.event, l.step, l.applied]);
+
+const closed = (taskId: string) =>
+  waitFor(async () => {
+    const d = await temporal.client.workflow.getHandle(taskId).describe();
+    return d.status.name === 'RUNNING' ? undefined : d;
+  });
+
+test('cancelling a Python task while an activity runs undoes every step, newest first, and ends it cancelled', async () => {
+  const { session, close } = await taskSession(url);
+  try {
+    const execution = await session.callTool('provision_python', { name: 'staging', steps: 2, stepSeconds: 3 });
+    const taskId = (execution as any).handle.taskId as string;
+    const settled = execution.settle();
+    // step 1 took effect: step 2's activity is running (it heartbeats, so the cancel reaches it)
+    await waitFor(async () => (stepsOf(taskId).length === 1 ? true : undefined));
+    await execution.cancel();
+    const { outcome } = await settled;
+    expect(outcome).toMatchObject({ status: 'cancelled' });
+    const described = await closed(taskId);
+    // the cancel arrived as an ActivityError caused by CancelledError: still a cancellation
+    expect(described.status.name).toBe('CANCELLED');
+    expect(described.searchAttributes.McpTaskStatus).toEqual(['cancelled']);
+    // the step in flight is undone too (a no-op: it never took effect), then step 1
+    expect(stepsOf(taskId)).toEqual([['provision', 1, undefined], ['deprovision', 2, false], ['deprovision', 1, true]]);
+  } finally {
+    await close();
+  }
+});
+
+test('a Python task whose undos partly fail: every undo is attempted, the task fails naming each step left in place', async () => {
+  const { session, close } = await taskSession(url);
+  try {
+    // step 4 fails; the undos of steps 3 and 1 are refused, those of 4 and 2 work
+    const execution = await session.callTool('provision_python', { name: 'prod', steps: 4, stepSeconds: 0, failStep: 4, refuseUndo: [1, 3] });
+    const taskId = (execution as any).handle.taskId as string;
+    const { outcome } = await execution.settle();
+    expect(outcome).toMatchObject({ status: 'failed' });
+    const task = await call(url, 'tasks/get', { taskId });
+    expect(task).toMatchObject({ status: 'failed', error: { code: -32603 } });
+    expect(task.error.message).toBe(
+      '2 step(s) could not be undone: step 3 of prod (Activity task failed: step 3 is locked and cannot be deprovisioned); ' +
+        'step 1 of prod (Activity task failed: step 1 is locked and cannot be deprovisioned)',
+    );
+    expect(stepsOf(taskId)).toEqual([
+      ['provision', 1, undefined], ['provision', 2, undefined], ['provision', 3, undefined],
+      ['deprovision', 4, false], ['deprovision-refused', 3, undefined], ['deprovision', 2, true], ['deprovision-refused', 1, undefined],
+    ]);
+    const described = await closed(taskId);
+    expect(described.status.name).toBe('FAILED');
+    expect(described.searchAttributes.McpTaskStatus).toEqual(['failed']);
+    expect(described.memo?.mcpProgress).toMatchObject({ statusMessage: 'could not undo: step 3 of prod, step 1 of prod' });
+  } finally {
+    await close();
+  }
+});
+
+test('a Python elicitation that times out reads as the client\'s cancel: the request is withdrawn and the tool decides', async () => {
+  let asked = 0;
+  const { session, close } = await taskSession(url, async (_request: any, context: any) => {
+    asked++;
+    // never answered: the workflow's timeout decides
+    return new Promise((_resolve, reject) => context.signal?.addEventListener('abort', () => reject(context.signal.reason), { once: true }));
+  });
+  try {
+    const execution = await session.callTool('approve_deployment', { service: 'cache', version: '1.0', approvalTimeoutSeconds: 1 });
+    const taskId = (execution as any).handle.taskId as string;
+    void execution.settle().catch(() => undefined); // read with tasks/get below, whatever the session makes of the withdrawn request
+    const task = await waitFor(async () => {
+      const t = await call(url, 'tasks/get', { taskId });
+      return t.status === 'working' || t.status === 'input_required' ? undefined : t;
+    });
+    expect(asked).toBe(1);
+    expect(task.status).toBe('completed');
+    expect(task.result).toMatchObject({ isError: true });
+    expect(textOf(task.result)).toBe('Deployment of cache 1.0 was not approved (answered cancel)');
+    expect(ledgerLines().filter((l) => l.taskId === taskId).map((l) => l.event)).toEqual(['reserve', 'release']);
+    const described = await closed(taskId);
+    expect(described.searchAttributes.McpTaskStatus).toEqual(['completed']);
+    expect(described.memo?.mcpProgress).toMatchObject({ status: 'working', inputRequests: {} });
   } finally {
     await close();
   }

@@ -1,27 +1,70 @@
 """Activities of the example workflows: each appends one JSON line to the ledger file (LEDGER_FILE)."""
+import asyncio
 import json
 import os
 
 from temporalio import activity
+from temporalio.exceptions import ApplicationError
+
+
+def _ledger() -> str:
+    return os.environ.get("LEDGER_FILE", "ledger.jsonl")
 
 
 def _record(event: str, task_id: str, **fields) -> None:
-    path = os.environ.get("LEDGER_FILE", "ledger.jsonl")
-    with open(path, "a", encoding="utf-8") as f:
+    with open(_ledger(), "a", encoding="utf-8") as f:
         f.write(json.dumps({"event": event, "taskId": task_id, **fields}) + "\n")
+
+
+def _recorded(event: str, task_id: str, **fields) -> bool:
+    if not os.path.exists(_ledger()):
+        return False
+    with open(_ledger(), encoding="utf-8") as f:
+        entries = [json.loads(line) for line in f if line.strip()]
+    return any(e["event"] == event and e["taskId"] == task_id and all(e.get(k) == v for k, v in fields.items()) for e in entries)
+
+
+def slot_name(task_id: str, service: str) -> str:
+    # derived, not stored: the release (registered before the reservation runs) knows it in advance
+    return f"slot-{service}-{task_id[-6:]}"
 
 
 @activity.defn
 async def reserve_slot(task_id: str, service: str) -> str:
     _record("reserve", task_id, service=service)
-    return f"slot-{service}-{task_id[-6:]}"
+    return slot_name(task_id, service)
 
 
 @activity.defn
-async def release_slot(task_id: str, reservation: str) -> None:
-    _record("release", task_id, reservation=reservation)  # the compensation
+async def release_slot(task_id: str, service: str) -> None:
+    """The compensation of reserve_slot; idempotent, a no-op for a slot never reserved."""
+    if _recorded("reserve", task_id, service=service) and not _recorded("release", task_id, service=service):
+        _record("release", task_id, service=service, reservation=slot_name(task_id, service))
 
 
 @activity.defn
 async def deploy(task_id: str, service: str, version: str) -> None:
     _record("deploy", task_id, service=service, version=version)
+
+
+@activity.defn
+async def provision_step(task_id: str, step: int, seconds: float, fail: bool) -> None:
+    """Works for `seconds`, heartbeating (a cancel reaches an activity only through a heartbeat),
+    then applies its effect; cancelled before that, it applies nothing."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while (left := deadline - loop.time()) > 0:
+        activity.heartbeat()
+        await asyncio.sleep(min(left, 0.2))
+    if fail:
+        raise ApplicationError(f"step {step} failed", non_retryable=True)
+    _record("provision", task_id, step=step)
+
+
+@activity.defn
+async def deprovision_step(task_id: str, step: int, refuse: bool) -> None:
+    """The undo of provision_step: a no-op (recorded as such) for a step that never took effect."""
+    if refuse:
+        _record("deprovision-refused", task_id, step=step)
+        raise ApplicationError(f"step {step} is locked and cannot be deprovisioned", non_retryable=True)
+    _record("deprovision", task_id, step=step, applied=_recorded("provision", task_id, step=step))

@@ -4,20 +4,33 @@ A workflow that follows it gets what a TypeScript tool gets: statusMessage, inpu
 input requests answered by tasks/update, the UI's current details and McpTaskStatus. A workflow
 that does not use it still works as a tool (status from Temporal, no statusMessage).
 
-    task = McpTask()                                # in the workflow's run, once per run
-    task.set_status_message("reserving a slot")
-    answer = await task.elicit("approval", "Deploy?", {"type": "object", ...})
-    return await task.finish(result)                # or: return await task.run(body)
+    @workflow.run
+    async def run(self, args: dict) -> dict:
+        task = McpTask()                            # once per run (McpTask(carry) after a continue-as-new)
+        return await task.run(lambda: self.deploy(task, args))
+
+    async def deploy(self, task: McpTask, args: dict) -> dict:
+        task.set_status_message("reserving a slot")
+        slot = await task.step(partial(workflow.execute_activity, reserve_slot, ...),
+                               Undo("release_slot", [task_id], step="reserve a slot"))
+        answer = await task.elicit("approval", "Deploy?", {"type": "object", ...}, timeout=3600)
+
+`run` ends the task as Temporal and the contract say: a cancel (however the SDK delivers it)
+undoes every registered step, newest first, and ends the task cancelled; a failure undoes them
+too and fails it; continue-as-new undoes nothing (the undo list travels to the next run).
 """
 from __future__ import annotations
 
 import asyncio
-from datetime import timezone
-from typing import Any, Awaitable, Callable, Mapping
+from dataclasses import asdict, dataclass
+from datetime import timedelta, timezone
+from typing import Any, Awaitable, Callable, Mapping, Sequence, TypeVar
 
 from temporalio import workflow
-from temporalio.common import SearchAttributeKey
-from temporalio.exceptions import ApplicationError, FailureError
+from temporalio.common import RetryPolicy, SearchAttributeKey
+from temporalio.exceptions import ApplicationError, FailureError, is_cancelled_exception
+
+T = TypeVar("T")
 
 CONTRACT_VERSION = 1
 TASK_MEMO_KEY = "mcpTask"  # written by the server at start; read it, never write it
@@ -34,6 +47,39 @@ def protocol_error(code: int, message: str, data: Any = None) -> ApplicationErro
     return ApplicationError(message, details, type=MCP_PROTOCOL_ERROR, non_retryable=True)
 
 
+class InputTimeout(ApplicationError):
+    """No answer for these input keys in time; they were withdrawn. Non-retryable: uncaught, it fails the task."""
+
+    def __init__(self, keys: Sequence[str]) -> None:
+        super().__init__(f"no answer for {', '.join(keys)} in time", type="InputTimeout", non_retryable=True)
+        self.keys = list(keys)
+
+
+@dataclass(frozen=True)
+class Undo:
+    """A compensating activity. Data, not a function, so the undo list can travel through
+    continue-as-new. It may run for a step that never took effect (a cancel while the step is in
+    flight): make it idempotent and a no-op then."""
+
+    activity: str  # the activity's registered name
+    args: Sequence[Any] = ()
+    step: str = ""  # what the step did: named in the failure when this undo fails
+    start_to_close_seconds: float = 60.0
+    maximum_attempts: int = 3  # then the undo counts as failed: a compensation must end
+
+
+def compensation_failed(failures: Sequence[tuple[str, BaseException]]) -> ApplicationError:
+    """The task's error when undos failed: -32603 naming every step left in place."""
+    reasons = [{"step": step, "error": _reason(err)} for step, err in failures]
+    listed = "; ".join(f"{r['step']} ({r['error']})" for r in reasons)
+    return protocol_error(-32603, f"{len(reasons)} step(s) could not be undone: {listed}", {"undoFailures": reasons})
+
+
+def _reason(err: BaseException) -> str:
+    # an ActivityError says only "Activity task failed": the activity's own error is its cause
+    return f"{err}: {err.__cause__}" if err.__cause__ else str(err)
+
+
 class McpTask:
     """The contract inside one workflow run. `carry` is what `carry()` returned before a continue-as-new."""
 
@@ -43,6 +89,8 @@ class McpTask:
         self.progress: dict = dict(carry.get("progress") or {"status": "working", "lastUpdatedAt": self._now(), "inputRequests": {}})
         self._responses: dict = dict(carry.get("responses") or {})
         self._used: set = set(carry.get("usedKeys") or [])
+        # newest first; steps of earlier runs of a continue-as-new chain are undone too
+        self._undos: list[Undo] = [Undo(**u) for u in carry.get("undos") or []]
         wf.set_signal_handler(INPUT_RESPONSES_SIGNAL, self._on_responses)
         wf.set_query_handler(TASK_PROGRESS_QUERY, lambda: self.progress)
 
@@ -56,7 +104,8 @@ class McpTask:
         self._publish(statusMessage=message)
 
     async def request_inputs(self, requests: Mapping[str, dict], timeout: float | None = None) -> dict:
-        """Asks for all of them at once; returns {key: response} once every one is answered."""
+        """Asks for all of them at once; returns {key: response} once every one is answered.
+        With `timeout` (seconds), the unanswered ones are withdrawn after it and InputTimeout is raised."""
         pending = self.progress["inputRequests"]
         fresh = {k: r for k, r in requests.items() if k not in pending}
         for key in fresh:
@@ -68,7 +117,10 @@ class McpTask:
         answers: dict = {}
         try:
             while len(answers) < len(requests):
-                await self._wf.wait_condition(lambda: any(k in self._responses for k in requests if k not in answers), timeout=timeout)
+                try:
+                    await self._wf.wait_condition(lambda: any(k in self._responses for k in requests if k not in answers), timeout=timeout)
+                except asyncio.TimeoutError:
+                    raise InputTimeout([k for k in requests if k not in answers]) from None
                 for key in requests:
                     if key not in answers and key in self._responses:
                         answers[key] = self._responses.pop(key)
@@ -80,24 +132,86 @@ class McpTask:
         return answers
 
     async def elicit(self, key: str, message: str, requested_schema: dict, timeout: float | None = None) -> dict:
-        """A form elicitation; returns the client's ElicitResult {action, content?}."""
+        """A form elicitation; returns the client's ElicitResult {action, content?}. Unanswered
+        within `timeout` (seconds), the request is withdrawn and reads as the client's cancel."""
         request = {"method": "elicitation/create", "params": {"mode": "form", "message": message, "requestedSchema": requested_schema}}
-        return (await self.request_inputs({key: request}, timeout))[key]
+        try:
+            return (await self.request_inputs({key: request}, timeout))[key]
+        except InputTimeout:
+            return {"action": "cancel"}
+
+    async def step(self, forward: Callable[[], Awaitable[T]], undo: Undo) -> T:
+        """Runs a step whose effect `undo` reverses if the task is cancelled or fails. The undo is
+        registered BEFORE the step runs, so a cancel while it is in flight undoes it too (run forward
+        activities with WAIT_CANCELLATION_COMPLETED so an undo never overtakes its step)."""
+        self._undos.insert(0, undo)
+        return await forward()
+
+    async def compensate(self) -> None:
+        """Undoes every registered step now, newest first, and forgets them. Every undo is attempted
+        even when one fails, and a cancel cannot interrupt them; failures raise compensation_failed."""
+        undos, self._undos = self._undos, []
+        if not undos:
+            return
+        failures: list[tuple[str, BaseException]] = []
+
+        async def undo_all() -> None:
+            for undo in undos:
+                self.set_status_message(f"undoing: {undo.step or undo.activity}")
+                try:
+                    await self._wf.execute_activity(
+                        undo.activity, args=list(undo.args),
+                        start_to_close_timeout=timedelta(seconds=undo.start_to_close_seconds),
+                        retry_policy=RetryPolicy(maximum_attempts=undo.maximum_attempts))
+                except Exception as err:
+                    failures.append((undo.step or undo.activity, err))
+
+        # A task of its own: the workflow's cancellation hits the waiting task, never the undos.
+        # asyncio.wait rather than asyncio.shield, as the SDK itself does (no "exception in
+        # shielded future" log). A cancel swallowed here is honoured by run() afterwards.
+        undoing = asyncio.ensure_future(undo_all())
+        while not undoing.done():
+            try:
+                await asyncio.wait([undoing])
+            except asyncio.CancelledError:
+                pass
+        undoing.result()
+        if failures:  # said where people look: tasks/get's statusMessage and the UI's current details
+            self.set_status_message("could not undo: " + ", ".join(step for step, _ in failures))
+            raise compensation_failed(failures)
 
     async def run(self, body: Callable[[], Awaitable[Any]]) -> Any:
-        """Runs the workflow's body and records the terminal McpTaskStatus. A bug (any exception
-        that is not a Temporal failure) fails the workflow, as in the TypeScript runtime, instead
-        of retrying its workflow task forever."""
+        """Runs the workflow's body and ends the task the way it really ended, with McpTaskStatus:
+        - a cancel (asyncio's or Temporal's CancelledError, an ActivityError caused by it), also one
+          that lands after the body returned: every step is undone, the task ends cancelled;
+        - a failure: every step is undone, the failure fails the task; a bug (an exception that is
+          not a Temporal failure) fails the workflow instead of retrying its workflow task forever;
+        - an undo that fails turns either into failed, -32603 naming each step not undone;
+        - continue-as-new undoes nothing: the steps go along in the carry."""
         try:
             result = await body()
-        except asyncio.CancelledError:
-            self.record_status("cancelled")
+            if self._cancel_requested():  # the cancel came too late to interrupt the body
+                raise asyncio.CancelledError()
+        except workflow.ContinueAsNewError:
             raise
-        except FailureError:
+        except BaseException as err:
+            cancelled = self._cancel_requested()
+            if isinstance(err, asyncio.CancelledError) and not cancelled:
+                raise  # not a tasks/cancel (the worker evicting the run): nothing to decide here
+            try:
+                await self.compensate()
+            except ApplicationError as failed:
+                self.record_status("failed")
+                raise failed from err
+            if cancelled:
+                self.record_status("cancelled")
+                if is_cancelled_exception(err):
+                    raise  # as it is: with a cancel requested, Temporal records CANCELED
+                # a cancel requested ends the task cancelled once its steps are undone, whatever else broke
+                raise asyncio.CancelledError() from err
             self.record_status("failed")
-            raise
-        except Exception as err:
-            self.record_status("failed")
+            if isinstance(err, FailureError) or not isinstance(err, Exception):
+                raise
             name = type(err).__name__
             raise ApplicationError(f"{name}: {err}", type=name, non_retryable=True) from err
         self.record_status("completed")
@@ -105,12 +219,20 @@ class McpTask:
 
     def carry(self) -> dict:
         """What the next run needs (pass it as the last argument of continue-as-new)."""
-        return {"progress": self.progress, "responses": self._responses, "usedKeys": sorted(self._used)}
+        return {"progress": self.progress, "responses": self._responses, "usedKeys": sorted(self._used),
+                "undos": [{**asdict(u), "args": list(u.args)} for u in self._undos]}
 
     def continue_as_new(self, *args: Any) -> None:
-        """Continues as new with `args` plus the carry, keeping memo and search attributes."""
+        """Continues as new with `args` plus the carry, keeping memo and search attributes. A cancel
+        already requested is not dropped at the boundary: the task ends cancelled instead."""
+        if self._cancel_requested():
+            raise asyncio.CancelledError()
         memo = {TASK_MEMO_KEY: self._wf.memo_value(TASK_MEMO_KEY, None), PROGRESS_MEMO_KEY: self.progress}
         self._wf.continue_as_new(args=[*args, self.carry()], memo=memo, search_attributes=self._wf.info().typed_search_attributes)
+
+    def _cancel_requested(self) -> bool:
+        # set once Temporal delivered tasks/cancel, whether or not the body ever saw it
+        return self._wf.cancellation_reason() is not None
 
     def record_status(self, status: str) -> None:
         """McpTaskStatus, only where the server set it at start (the namespace has it registered)."""

@@ -4,13 +4,32 @@ import unittest
 from datetime import datetime, timezone
 from types import SimpleNamespace
 
-from temporalio.exceptions import ApplicationError
+from temporalio import workflow
 
-from mcp_tasks import INPUT_RESPONSES_SIGNAL, MCP_TASK_STATUS, PROGRESS_MEMO_KEY, TASK_PROGRESS_QUERY, McpTask, protocol_error
+from temporalio.exceptions import ActivityError, ApplicationError, CancelledError
+
+from mcp_tasks import (INPUT_RESPONSES_SIGNAL, MCP_TASK_STATUS, PROGRESS_MEMO_KEY, TASK_PROGRESS_QUERY, InputTimeout, McpTask,
+                       Undo, protocol_error)
 
 
 async def _raise(err):
     raise err
+
+
+class ContinueAsNew(workflow.ContinueAsNewError):
+    """The SDK raises a subclass of its own; direct instances are refused."""
+
+
+def _continue_as_new(**kwargs):
+    raise ContinueAsNew(kwargs)
+
+
+def activity_cancelled() -> ActivityError:
+    """What the Python SDK raises in the workflow when a cancel reaches a running activity."""
+    err = ActivityError("Activity cancelled", scheduled_event_id=5, started_event_id=6, identity="w", activity_type="provision",
+                        activity_id="1", retry_state=None)
+    err.__cause__ = CancelledError("Cancelled")
+    return err
 
 
 class FakeWorkflow:
@@ -27,10 +46,23 @@ class FakeWorkflow:
     def info(self): return self._info
     def now(self): return datetime(2026, 12, 3, 12, 0, 0, 123000, tzinfo=timezone.utc)
     def upsert_search_attributes(self, updates): self.statuses += [u.value for u in updates]
+    def cancellation_reason(self): return self.cancel_reason
+
+    cancel_reason = None  # set by a test: Temporal delivered a cancel
+    activities: list
+    failing: set = set()  # activity names that fail
+
+    async def execute_activity(self, name, args, **options):
+        self.activities = [*getattr(self, "activities", []), (name, *args)]
+        await asyncio.sleep(0)  # a cancel of the workflow's task would land here, if not shielded
+        if name in self.failing:
+            raise ApplicationError(f"{name} refused", non_retryable=True)
 
     async def wait_condition(self, fn, timeout=None):
-        while not fn():
-            await asyncio.sleep(0)
+        async def until():
+            while not fn():
+                await asyncio.sleep(0)
+        await asyncio.wait_for(until(), timeout)  # raises asyncio.TimeoutError, as the SDK does
 
 
 class McpTaskTest(unittest.IsolatedAsyncioTestCase):
@@ -64,6 +96,7 @@ class McpTaskTest(unittest.IsolatedAsyncioTestCase):
         task = McpTask(wf=wf)
         run = asyncio.ensure_future(task.run(lambda: task.elicit("a", "?", {"type": "object"})))
         await asyncio.sleep(0)
+        wf.cancel_reason = ""  # tasks/cancel: the SDK records the request, then cancels the workflow's task
         run.cancel()
         with self.assertRaises(asyncio.CancelledError):
             await run
@@ -97,6 +130,110 @@ class McpTaskTest(unittest.IsolatedAsyncioTestCase):
         with self.assertRaises(ApplicationError):  # a protocol error passes as it is
             await task.run(lambda: _raise(protocol_error(-32602, "no")))
         self.assertEqual(wf.statuses, ["failed", "failed"])
+
+    async def test_a_cancel_during_an_activity_undoes_every_step_newest_first_and_ends_cancelled(self):
+        wf = FakeWorkflow()
+        task = McpTask(wf=wf)
+
+        async def body():
+            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
+            wf.cancel_reason = ""  # tasks/cancel, delivered while the next activity runs
+            await task.step(lambda: _raise(activity_cancelled()), Undo("undo", ["b"], step="step b"))
+
+        with self.assertRaises(ActivityError) as caught:
+            await task.run(body)
+        self.assertIsInstance(caught.exception.__cause__, CancelledError)  # raised as it is: Temporal records CANCELED
+        self.assertEqual(wf.activities, [("undo", "b"), ("undo", "a")])
+        self.assertEqual(wf.statuses, ["cancelled"])
+
+    async def test_the_undos_are_shielded_from_the_cancel_that_called_for_them(self):
+        wf = FakeWorkflow()
+        task = McpTask(wf=wf)
+        await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"]))
+        await task.step(lambda: asyncio.sleep(0), Undo("undo", ["b"]))
+        undoing = asyncio.ensure_future(task.compensate())
+        await asyncio.sleep(0)
+        undoing.cancel()  # what the SDK does to the workflow's task on tasks/cancel
+        await undoing
+        self.assertEqual(wf.activities, [("undo", "b"), ("undo", "a")])
+
+    async def test_a_cancel_after_the_body_returned_still_undoes_and_ends_cancelled(self):
+        wf = FakeWorkflow()
+        task = McpTask(wf=wf)
+
+        async def body():
+            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"]))
+            wf.cancel_reason = "too late for the body"
+            return "done"
+
+        with self.assertRaises(asyncio.CancelledError):
+            await task.run(body)
+        self.assertEqual(wf.activities, [("undo", "a")])
+        self.assertEqual(wf.statuses, ["cancelled"])
+
+    async def test_every_undo_is_attempted_and_the_failures_fail_the_task_together(self):
+        wf = FakeWorkflow()
+        wf.failing = {"undo_b", "undo_c"}
+        task = McpTask(wf=wf)
+
+        async def body():
+            for name in "abc":
+                await task.step(lambda: asyncio.sleep(0), Undo(f"undo_{name}", [name], step=f"step {name}"))
+            raise ApplicationError("step d broke", non_retryable=True)
+
+        with self.assertRaises(ApplicationError) as caught:
+            await task.run(body)
+        self.assertEqual([a[0] for a in wf.activities], ["undo_c", "undo_b", "undo_a"])
+        self.assertEqual(caught.exception.type, "McpProtocolError")
+        self.assertEqual(caught.exception.details[0]["code"], -32603)
+        self.assertEqual(caught.exception.message, "2 step(s) could not be undone: step c (undo_c refused); step b (undo_b refused)")
+        self.assertEqual(str(caught.exception.__cause__), "step d broke")
+        self.assertEqual(wf.statuses, ["failed"])
+
+    async def test_an_input_timeout_withdraws_the_keys(self):
+        wf = FakeWorkflow()
+        task = McpTask(wf=wf)
+        self.assertEqual(await task.elicit("approval", "OK?", {"type": "object"}, timeout=0.01), {"action": "cancel"})
+        with self.assertRaises(InputTimeout) as caught:
+            await task.request_inputs({"a": {"method": "roots/list"}, "b": {"method": "roots/list"}}, timeout=0.01)
+        self.assertEqual(caught.exception.keys, ["a", "b"])
+        self.assertTrue(caught.exception.non_retryable)
+        self.assertEqual(wf.memo[PROGRESS_MEMO_KEY]["inputRequests"], {})
+        self.assertEqual(wf.memo[PROGRESS_MEMO_KEY]["status"], "working")
+
+    async def test_continue_as_new_undoes_nothing_and_the_undos_travel(self):
+        wf = FakeWorkflow()
+        wf.continue_as_new = _continue_as_new
+        first = McpTask(wf=wf)
+
+        async def body():
+            await first.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
+            first.continue_as_new({"resume": 1})
+
+        with self.assertRaises(workflow.ContinueAsNewError):
+            await first.run(body)
+        self.assertEqual(getattr(wf, "activities", []), [])
+        self.assertEqual(wf.statuses, [])
+        later = FakeWorkflow()
+        second = McpTask(first.carry(), wf=later)
+        later.cancel_reason = ""
+        with self.assertRaises(asyncio.CancelledError):  # a cancel in the next run undoes the first run's step
+            await second.run(lambda: asyncio.sleep(0))
+        self.assertEqual(later.activities, [("undo", "a")])
+
+    async def test_a_cancel_requested_before_continue_as_new_ends_the_chain_cancelled(self):
+        wf = FakeWorkflow()
+        wf.cancel_reason = ""
+        task = McpTask(wf=wf)
+
+        async def body():
+            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"]))
+            task.continue_as_new({"resume": 1})
+
+        with self.assertRaises(asyncio.CancelledError):
+            await task.run(body)
+        self.assertEqual(wf.activities, [("undo", "a")])
+        self.assertEqual(wf.statuses, ["cancelled"])
 
     def test_protocol_error(self):
         err = protocol_error(-32602, "bad input", {"field": "x"})

@@ -1,12 +1,15 @@
-"""Two workflows exposed as MCP task tools by tools.json: one knows nothing of MCP, one follows the contract."""
+"""Workflows exposed as MCP task tools by tools.json: one knows nothing of MCP, two follow the contract."""
 import asyncio
 from datetime import timedelta
+from functools import partial
 
 from temporalio import workflow
+from temporalio.common import RetryPolicy
+from temporalio.workflow import ActivityCancellationType
 
 with workflow.unsafe.imports_passed_through():
-    from activities import deploy, release_slot, reserve_slot
-    from mcp_tasks import McpTask
+    from activities import deploy, deprovision_step, provision_step, release_slot, reserve_slot
+    from mcp_tasks import McpTask, Undo
 
 STEP = {"start_to_close_timeout": timedelta(seconds=30)}
 
@@ -31,29 +34,56 @@ APPROVAL_SCHEMA = {
 
 @workflow.defn(name="ApproveDeploymentWorkflow")
 class ApproveDeploymentWorkflow:
-    """Follows the contract: statusMessage, a form elicitation for approval, compensation on cancel."""
+    """Follows the contract: statusMessage, a form elicitation for approval (timed, if asked),
+    a reserved slot released if the task is cancelled, fails or is not approved."""
 
     @workflow.run
     async def run(self, args: dict) -> dict:
         task = McpTask()
-        return await task.run(lambda: self.deploy(task, args["service"], args["version"]))
+        return await task.run(lambda: self.deploy(task, args["service"], args["version"], args.get("approvalTimeoutSeconds")))
 
-    async def deploy(self, task: McpTask, service: str, version: str) -> dict:
+    async def deploy(self, task: McpTask, service: str, version: str, approval_timeout: float | None) -> dict:
         task_id = workflow.info().workflow_id
         task.set_status_message(f"reserving a deployment slot for {service}")
-        reservation = await workflow.execute_activity(reserve_slot, args=[task_id, service], **STEP)
-        try:
-            task.set_status_message(f"waiting for approval to deploy {service} {version}")
-            answer = await task.elicit("approval", f"Deploy {service} {version}?", APPROVAL_SCHEMA)
-            if answer.get("action") != "accept" or not (answer.get("content") or {}).get("approved"):
-                await workflow.execute_activity(release_slot, args=[task_id, reservation], **STEP)
-                return {"content": [{"type": "text", "text": f"Deployment of {service} {version} was not approved"}], "isError": True}
-            task.set_status_message(f"deploying {service} {version}")
-            await workflow.execute_activity(deploy, args=[task_id, service, version], **STEP)
-            return {"service": service, "version": version, "deployed": True, "reservation": reservation,
-                    "comment": (answer.get("content") or {}).get("comment", "")}
-        except asyncio.CancelledError:
-            # tasks/cancel is Temporal's cancellation: undo what was done, then end cancelled
-            task.set_status_message(f"cancelled: releasing {reservation}")
-            await workflow.execute_activity(release_slot, args=[task_id, reservation], **STEP)
-            raise
+        reservation = await task.step(partial(workflow.execute_activity, reserve_slot, args=[task_id, service], **STEP),
+                                      Undo("release_slot", [task_id, service], step=f"reserve a slot for {service}"))
+        task.set_status_message(f"waiting for approval to deploy {service} {version}")
+        answer = await task.elicit("approval", f"Deploy {service} {version}?", APPROVAL_SCHEMA, timeout=approval_timeout)
+        if answer.get("action") != "accept" or not (answer.get("content") or {}).get("approved"):
+            await task.compensate()  # nothing to deploy: give the slot back now
+            why = "rejected" if answer.get("action") == "accept" else f"answered {answer.get('action')}"
+            return {"content": [{"type": "text", "text": f"Deployment of {service} {version} was not approved ({why})"}], "isError": True}
+        task.set_status_message(f"deploying {service} {version}")
+        await workflow.execute_activity(deploy, args=[task_id, service, version], **STEP)
+        return {"service": service, "version": version, "deployed": True, "reservation": reservation,
+                "comment": (answer.get("content") or {}).get("comment", "")}
+
+
+# A cancel reaches a step through its heartbeats; the workflow waits for the step to settle so
+# its undo never runs before it. One attempt: a failed step fails the task (and undoes the rest).
+PROVISION = {
+    "start_to_close_timeout": timedelta(minutes=10),
+    "heartbeat_timeout": timedelta(seconds=1),
+    "cancellation_type": ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    "retry_policy": RetryPolicy(maximum_attempts=1),
+}
+
+
+@workflow.defn(name="ProvisionWorkflow")
+class ProvisionWorkflow:
+    """Provisions an environment in steps, each with its undo: a cancel or a failure undoes every
+    step done or in flight, newest first. `failStep` and `refuseUndo` show what failures do."""
+
+    @workflow.run
+    async def run(self, args: dict) -> dict:
+        task = McpTask()
+        return await task.run(lambda: self.provision(task, args))
+
+    async def provision(self, task: McpTask, args: dict) -> dict:
+        task_id = workflow.info().workflow_id
+        name, steps, seconds = args["name"], args.get("steps", 3), args.get("stepSeconds", 1.0)
+        for step in range(1, steps + 1):
+            task.set_status_message(f"step {step}/{steps}: provisioning {name}")
+            forward = partial(workflow.execute_activity, provision_step, args=[task_id, step, seconds, step == args.get("failStep")], **PROVISION)
+            await task.step(forward, Undo("deprovision_step", [task_id, step, step in args.get("refuseUndo", [])], step=f"step {step} of {name}"))
+        return {"name": name, "steps": steps}
