@@ -170,7 +170,7 @@ addWorkerConfigOptions(addVersioningOptions(program
     const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue: opts.taskQueue, module: tools, tuning: workerTuning(production), versioning });
     const health = production.healthPort === undefined ? undefined : await startHealthServer(worker, connection, production.healthHost, production.healthPort);
     console.log(`worker polling task queue ${opts.taskQueue} on ${settings.connectionOptions.address} (${settings.namespace})`);
-    if (health) console.log(`worker health: ${health.url}`);
+    if (health) console.log(`worker health: ${health.url} (liveness), ${health.readyUrl} (readiness)`);
     if (metricsAddress) console.log(`worker metrics: http://${metricsAddress}/metrics`);
     if (versioning) console.log(`worker version ${versioning.deploymentName}.${versioning.buildId} (${versioning.behavior})`);
     const running = worker.run();

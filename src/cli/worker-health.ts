@@ -83,7 +83,10 @@ function timestampMs(ts: { seconds?: unknown; nanos?: number | null } | null | u
 }
 
 export interface HealthServer {
+  /** GET /healthz: liveness. */
   url: string;
+  /** GET /readyz: readiness. */
+  readyUrl: string;
   close(): Promise<void>;
 }
 
@@ -117,6 +120,7 @@ export function startHealthServer(worker: HealthWorker, connection: HealthConnec
       const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
       resolve({
         url: `http://${shown}:${addr.port}/healthz`,
+        readyUrl: `http://${shown}:${addr.port}/readyz`,
         close: () => new Promise<void>((done) => {
           server.close(() => done());
           server.closeAllConnections();
