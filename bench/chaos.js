@@ -378,7 +378,8 @@ async function main(cleanup) {
   const wrong = records.filter((r) => !verdicts.get(r).right || verdicts.get(r).temporalDisagrees);
   for (const r of wrong.slice(0, 15)) {
     const v = verdicts.get(r);
-    log(`${r.kind} ${r.taskId ?? '(never created)'}: tasks/get ${r.final?.status ?? 'nothing'}${v.why ? ` (${v.why})` : ''}` +
+    const shape = r.kind === 'provision_environment' ? ` ${r.args.steps} × ${r.args.stepMs} ms` : r.kind === 'wait_and_echo' ? ` ${r.args.seconds} s` : '';
+    log(`${r.kind}${shape} ${r.taskId ?? '(never created)'}: tasks/get ${r.final?.status ?? 'nothing'}${v.why ? ` (${v.why})` : ''}` +
       `${r.cancel ? `, cancel at ${Math.round(r.cancelAfterMs)} ms reported ${r.cancel.reported}` : ''}${r.errors.length ? `, errors: ${r.errors.join('; ')}` : ''}`);
   }
   const durations = records.filter((r) => r.terminalAt).map((r) => (r.terminalAt - r.createdAt) / 1000);

@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { logger } from '../logging';
 
 /**
@@ -5,6 +6,19 @@ import { logger } from '../logging';
  * too slow); `refused`: it answered with another error, which asking again would not change.
  */
 export type OrphanCancelOutcome = 'cancelled' | 'not-found' | 'unanswered' | { refused: string };
+
+/** gRPC statuses of a call Temporal did not answer: CANCELLED, UNKNOWN, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, UNAVAILABLE. */
+const UNANSWERED_CODES = new Set([1, 2, 4, 8, 14]);
+
+/** What a failed cancel says: NotFound, Temporal silent (no gRPC status, or one above), or a refusal. */
+export function cancelOutcomeOf(err: unknown): OrphanCancelOutcome {
+  if (err instanceof WorkflowNotFoundError) return 'not-found';
+  // the client's ServiceError carries the gRPC status on its cause
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = typeof e?.code === 'number' ? e.code : e?.cause?.code;
+  if (typeof code !== 'number' || UNANSWERED_CODES.has(code)) return 'unanswered';
+  return { refused: (err as Error).message };
+}
 
 export interface OrphanSweeperOptions {
   /** Orphans tracked at once; past it the oldest is dropped (and logged). */

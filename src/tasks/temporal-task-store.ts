@@ -25,7 +25,7 @@ import { OwnerHasher } from './owner';
 import { isTerminal, type TaskSnapshot, type TaskState } from './task-snapshot';
 import { whyResponseDoesNotFit } from './input-responses';
 import { mintTaskId } from './task-id';
-import { type OrphanCancelOutcome, OrphanSweeper } from './orphan-sweeper';
+import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from './orphan-sweeper';
 import { TerminalTaskCache } from './terminal-cache';
 import { logger } from '../logging';
 import type { ResultMapping, ToolDefinition } from '../tools/registry';
@@ -150,10 +150,7 @@ export class TemporalTaskStore {
       await this.bounded(() => this.client.workflow.getHandle(taskId).cancel());
       return 'cancelled';
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return 'not-found';
-      const code = grpcCode(err);
-      // no gRPC status, or one that says Temporal (or the way to it) did not answer: ask again later
-      return code === undefined || UNANSWERED_CODES.has(code) ? 'unanswered' : { refused: (err as Error).message };
+      return cancelOutcomeOf(err);
     }
   }
 
@@ -379,15 +376,6 @@ export class TemporalTaskStore {
 /** Events read back from a history's end for answers not yet applied (a few signals at most). */
 const ANSWERS_PAGE = 50;
 const GRPC_INVALID_ARGUMENT = 3;
-/** gRPC statuses of a call Temporal did not answer: CANCELLED, UNKNOWN, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, UNAVAILABLE. */
-const UNANSWERED_CODES = new Set([1, 2, 4, 8, 14]);
-
-/** The gRPC status of a failed call: the client's ServiceError carries it on its cause. */
-function grpcCode(err: unknown): number | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
-  const code = typeof e?.code === 'number' ? e.code : e?.cause?.code;
-  return typeof code === 'number' ? code : undefined;
-}
 
 function decodeCursor(cursor: string): Uint8Array {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new InvalidCursorError();

@@ -1,5 +1,6 @@
+import { ServiceError, WorkflowNotFoundError } from '@temporalio/client';
 import { logger } from '../../src/logging';
-import { type OrphanCancelOutcome, OrphanSweeper } from '../../src/tasks/orphan-sweeper';
+import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from '../../src/tasks/orphan-sweeper';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fast = { minDelayMs: 10, maxDelayMs: 40, inFlightMs: 50, watchMs: 10_000, concurrency: 4 };
@@ -93,4 +94,13 @@ test('an orphan Temporal refuses to cancel is dropped with the reason; the other
   expect(sweeper.size).toBe(0);
   expect(warned('task.orphan.refused')).toEqual([expect.objectContaining({ taskId: 'bad', reason: 'PERMISSION_DENIED' })]);
   expect(warned('task.orphan.cancelled').map((f) => f.taskId)).toEqual(['good']);
+});
+
+test('a failed cancel: NotFound, silence (a deadline, UNAVAILABLE, no status at all) or a refusal to drop', () => {
+  const grpc = (code: number, message: string) => new ServiceError(message, { cause: Object.assign(new Error(message), { code }) });
+  expect(cancelOutcomeOf(new WorkflowNotFoundError('gone', 'task_x', undefined))).toBe('not-found');
+  expect(cancelOutcomeOf(grpc(14, 'UNAVAILABLE: connection refused'))).toBe('unanswered');
+  expect(cancelOutcomeOf(grpc(4, 'DEADLINE_EXCEEDED'))).toBe('unanswered');
+  expect(cancelOutcomeOf(new Error('socket hang up'))).toBe('unanswered');
+  expect(cancelOutcomeOf(grpc(7, 'PERMISSION_DENIED: no'))).toEqual({ refused: 'PERMISSION_DENIED: no' });
 });
