@@ -3,7 +3,8 @@
 #   docker run IMAGE worker                             the Temporal worker
 #     (on SIGTERM it stops polling and lets running activities finish for
 #     MCP_WORKER_SHUTDOWN_GRACE, default 30s: give `docker stop -t` / the orchestrator more;
-#     MCP_HEALTH_PORT serves GET /healthz, MCP_METRICS_PORT Prometheus metrics)
+#     MCP_HEALTH_PORT serves GET /healthz (liveness) and /readyz (polling), MCP_METRICS_PORT
+#     Prometheus metrics; `serve` answers both paths on its own port)
 # Both serve the tools of MCP_TOOLS_MODULE (default: the demo tools).
 # Both read the Temporal connection from TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE /
 # TEMPORAL_API_KEY / TEMPORAL_TLS_* (see docs/production.md).

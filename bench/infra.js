@@ -136,6 +136,35 @@ async function startTemporal(cleanup, opts = {}) {
 }
 
 /**
+ * A Temporal dev server that can be SIGKILLed and started again as the same server (same
+ * SQLite file, same ports), registered with cleanup (bench/chaos.js).
+ */
+async function startRestartableTemporal(cleanup) {
+  const { startDevServer } = require('../dist/temporal/dev-server');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-bench-'));
+  const opts = { dbFile: path.join(dir, 'temporal.db'), host: HOST, port: await freePort(), uiPort: await freePort(), namespace: 'default' };
+  let current = await startDevServer(opts);
+  cleanup.add('temporal dev server', current.pid, async () => {
+    await current?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    address: current.address,
+    pid: () => current?.pid,
+    async kill() {
+      const killed = current;
+      current = undefined;
+      process.kill(killed.pid, 'SIGKILL');
+      await killed.stop().catch(() => undefined);
+    },
+    async restart() {
+      current = await startDevServer(opts);
+      cleanup.pids.add(current.pid);
+    },
+  };
+}
+
+/**
  * Temporal dev server + worker + `serve`, all registered with cleanup. With profileDir, `serve`
  * runs under --cpu-prof and writes a .cpuprofile there when it exits; serveNodeArgs are Node
  * flags for `serve` (bench/serve-memory.js reads V8's heap through --trace-gc).
@@ -298,4 +327,4 @@ async function machineBusyPercent(ms = 2000) {
   return (100 * (readMachineBusySeconds() - before)) / (ms / 1000);
 }
 
-module.exports = { Cleanup, startTemporal, startInfra, startSampler, spawnProcess, freePort, machineInfo, machineBusyPercent, readCpuSeconds, readTcpCounters, tcpDelta, HOST };
+module.exports = { Cleanup, startTemporal, startRestartableTemporal, startInfra, spawnCli, startSampler, spawnProcess, freePort, machineInfo, machineBusyPercent, readCpuSeconds, readTcpCounters, tcpDelta, HOST };

@@ -62,9 +62,16 @@ function mcpTasks(url) {
       if (created.resultType !== 'task' || !created.taskId) throw new Error(`not a CreateTaskResult: ${JSON.stringify(created)}`);
       return created;
     },
+    /** Any tool as a task: the CreateTaskResult (a synchronous answer is an error here). */
+    createTask: async (name, args) => {
+      const created = await rpc('tools/call', { name, arguments: args });
+      if (created.resultType !== 'task' || !created.taskId) throw new Error(`not a CreateTaskResult: ${JSON.stringify(created)}`);
+      return created;
+    },
     getTask: (taskId) => rpc('tasks/get', { taskId }),
     updateTask: (taskId, inputResponses) => rpc('tasks/update', { taskId, inputResponses }),
+    cancelTask: (taskId) => rpc('tasks/cancel', { taskId }),
   };
 }
 
-module.exports = { mcpTasks, PROTOCOL };
+module.exports = { mcpTasks, RpcError, PROTOCOL };

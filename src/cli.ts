@@ -7,10 +7,11 @@ import { releaseHeldMemory } from './cli/memory';
 import { createWorker } from './cli/worker';
 import { addWorkerConfigOptions, hostPort, parseWorkerConfig, workerTuning } from './cli/worker-config';
 import { addVersioningOptions, parseVersioning, setCurrentVersion } from './cli/worker-versioning';
-import { startHealthServer } from './cli/worker-health';
+import { checkWorkerHealth, startHealthServer } from './cli/worker-health';
 import { ConfigError, parseServerConfig, ServerConfig } from './config';
 import { LOG_LEVELS, setLogLevel } from './logging';
 import { StaticTokenVerifier } from './mcp/auth';
+import type { Readiness } from './mcp/http-server';
 import { createMcpTasksServer } from './server';
 import { findTemporalCli, temporalCliVersion } from './temporal/cli-binary';
 import { connectClient, connectWorkerConnection, type TemporalSettings, temporalSettings } from './temporal/connection';
@@ -96,7 +97,9 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
     // the embedded worker runs the tools module's workflows; a tools file's run on their own workers
     const worker = tools.module ? await createWorker({ connection: workerConnection, namespace: settings.namespace, taskQueue: config.taskQueue, module: tools.module }) : undefined;
     const running = worker?.run();
-    const mcp = await serveHttp(config, settings, tools, opts);
+    // /readyz of dev also needs its embedded worker polling
+    const workerReady = worker ? async () => ({ ...(await checkWorkerHealth(worker, workerConnection)) }) : undefined;
+    const mcp = await serveHttp(config, settings, tools, opts, workerReady);
     console.log(`MCP endpoint:     ${mcp.url}`);
     console.log(`Temporal UI:      ${dev.uiUrl}/namespaces/default/workflows`);
     console.log(`Temporal address: ${dev.address} (db ${opts.dbFile})`);
@@ -110,10 +113,10 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
   });
 
 /** The library's server on Node http, with its own Temporal client (closed with it). */
-async function serveHttp(config: ServerConfig, settings: TemporalSettings, tools: ToolsModule, opts: Record<string, unknown>) {
+async function serveHttp(config: ServerConfig, settings: TemporalSettings, tools: ToolsModule, opts: Record<string, unknown>, alsoReady?: () => Promise<Readiness>) {
   const client = await connectClient(settings);
   const server = await createMcpTasksServer({ ...config, client, tools: tools.tools, tokenVerifier: tokenVerifierFrom(opts) });
-  const http = await server.listen();
+  const http = await server.listen({ alsoReady });
   return {
     url: http.url,
     close: async () => {
@@ -167,7 +170,7 @@ addWorkerConfigOptions(addVersioningOptions(program
     const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue: opts.taskQueue, module: tools, tuning: workerTuning(production), versioning });
     const health = production.healthPort === undefined ? undefined : await startHealthServer(worker, connection, production.healthHost, production.healthPort);
     console.log(`worker polling task queue ${opts.taskQueue} on ${settings.connectionOptions.address} (${settings.namespace})`);
-    if (health) console.log(`worker health: ${health.url}`);
+    if (health) console.log(`worker health: ${health.url} (liveness), ${health.readyUrl} (readiness)`);
     if (metricsAddress) console.log(`worker metrics: http://${metricsAddress}/metrics`);
     if (versioning) console.log(`worker version ${versioning.deploymentName}.${versioning.buildId} (${versioning.behavior})`);
     const running = worker.run();

@@ -17,6 +17,6 @@ export {
   TaskStoreUnavailableError,
   UnknownToolError,
 } from './mcp/errors';
-export type { RunningHttpServer } from './mcp/http-server';
+export type { Readiness, RunningHttpServer } from './mcp/http-server';
 export type { CallToolResult, ElicitResult, InputRequest, JsonRpcError, TaskMemo, TaskProgress } from './contract';
 export { CONTRACT_VERSION } from './contract';

@@ -3,7 +3,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Client } from '@temporalio/client';
 import { parseServerConfig, type ServerConfig, type ServerConfigInput } from './config';
 import { SEARCH_ATTRIBUTES } from './contract';
-import { createMcpEndpoint, listenHttp, type RunningHttpServer } from './mcp/http-server';
+import { createMcpEndpoint, listenHttp, type Readiness, type RunningHttpServer } from './mcp/http-server';
 import { legacyInputResponses } from './mcp/legacy-tasks';
 import { createServerFactory, SERVER_NAME } from './mcp/server-factory';
 import { taskSubscriptions } from './mcp/task-subscriptions';
@@ -27,8 +27,14 @@ export interface McpTasksServerOptions extends ServerConfigInput {
 export interface McpTasksServer {
   /** A fetch-style handler (Hono, Next.js, workers, Bun, ...): mount it at your MCP path. */
   fetch(request: Request): Promise<Response>;
-  /** Node's http, at /mcp on `host`:`port` (options first, then the configured ones). */
-  listen(at?: { host?: string; port?: number }): Promise<RunningHttpServer>;
+  /**
+   * Node's http, at /mcp on `host`:`port` (options first, then the configured ones), with
+   * GET /healthz (liveness: 200 while it serves) and /readyz (`ready()`, and `alsoReady` when
+   * given, e.g. the poller check of a worker in the same process: 200, or 503 with the reason).
+   */
+  listen(at?: { host?: string; port?: number; alsoReady?: () => Promise<Readiness> }): Promise<RunningHttpServer>;
+  /** Readiness: whether Temporal answers now (its namespace is described within 3 s). */
+  ready(): Promise<Readiness>;
   /** MCP over stdin/stdout, for desktop clients; resolves when the client closes stdin. */
   serveStdio(): Promise<void>;
   /** Where the tasks live: Temporal, through this client. */
@@ -68,9 +74,16 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
     // answers to input requests sent on 2025-11-25 tasks/result streams arrive as POSTed responses
     inFront: [legacyInputResponses(store), subscriptions.serve],
   });
+  const ready = () => temporalReadiness(client);
+  const readyWith = (also?: () => Promise<Readiness>) => async (): Promise<Readiness> => {
+    const mine = await ready();
+    return mine.ok && also ? also() : mine;
+  };
   return {
     fetch: endpoint.fetch,
-    listen: (at = {}) => listenHttp(endpoint, { host: at.host ?? config.host, port: at.port ?? config.port, maxBodyBytes: config.maxBodyBytes }),
+    listen: (at = {}) =>
+      listenHttp(endpoint, { host: at.host ?? config.host, port: at.port ?? config.port, maxBodyBytes: config.maxBodyBytes, ready: readyWith(at.alsoReady) }),
+    ready,
     serveStdio: () =>
       new Promise<void>((resolve) => {
         process.stdin.once('end', resolve);
@@ -80,6 +93,7 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
     config,
     close: () => {
       if (recheck) clearInterval(recheck);
+      store.close();
       subscriptions.closeAll();
       watcher.stopAll();
       return endpoint.close();
@@ -101,6 +115,18 @@ function recheckNamespaceFacts(client: Client, config: ServerConfig, store: Temp
 }
 
 const RECHECK_MS = 5_000;
+const READY_DEADLINE_MS = 3_000;
+
+/** Ready when Temporal describes the namespace in time: the call every task operation depends on. */
+async function temporalReadiness(client: Client): Promise<Readiness> {
+  const namespace = client.options.namespace;
+  try {
+    await client.withDeadline(Date.now() + READY_DEADLINE_MS, () => client.workflowService.describeNamespace({ namespace }));
+    return { ok: true, namespace };
+  } catch (err) {
+    return { ok: false, namespace, reason: `Temporal does not answer DescribeNamespace: ${(err as Error).message}` };
+  }
+}
 
 /** ttlMs never promises more than the namespace retention keeps; undefined when Temporal does not answer. */
 async function namespaceFacts(client: Client, config: ServerConfig, log: (m: string) => void) {

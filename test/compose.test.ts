@@ -332,11 +332,12 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  test('healthchecks on postgresql, temporal, mcp-server and worker; the worker one asks its /healthz', () => {
+  test('healthchecks on postgresql, temporal, mcp-server and worker; the worker one asks its /readyz, the server its /healthz', () => {
     for (const name of ['postgresql', 'temporal', 'mcp-server', 'worker']) expect(asList(asMap(svc(name).healthcheck).test).length).toBeGreaterThan(0);
     const env = envOf(svc('worker'));
     const check = asList(asMap(svc('worker').healthcheck).test).join(' ');
-    expect(check).toContain(`http://127.0.0.1:${env.MCP_HEALTH_PORT}/healthz`);
+    expect(check).toContain(`http://127.0.0.1:${env.MCP_HEALTH_PORT}/readyz`);
+    expect(asList(asMap(svc('mcp-server').healthcheck).test).join(' ')).toContain('http://127.0.0.1:3000/healthz');
     expect(check).toMatch(/r\.ok \? 0 : 1/);
   });
 

@@ -141,6 +141,11 @@ test('dev started and stopped twice on one db file keeps a completed workflow', 
   const taskId = created.taskId;
   const { pollTask } = await import('./support/mcp');
   await pollTask(firstUrl, taskId);
+  // dev's readiness includes its embedded worker's: Temporal lists it among the pollers
+  const base = firstUrl.replace(/\/mcp$/, '');
+  const ready = await fetch(`${base}/readyz`);
+  expect({ status: ready.status, body: JSON.parse(await ready.text()) }).toMatchObject({ status: 200, body: { ok: true, state: 'RUNNING', identity: expect.any(String) } });
+  expect((await fetch(`${base}/healthz`)).status).toBe(200);
   expect(fs.existsSync(`${dbFile}-wal`)).toBe(true); // SQLite in WAL mode (synchronous=full unless --sqlite-synchronous normal)
   expect(await first.stop('SIGINT')).toBe(0);
 

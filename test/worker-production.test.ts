@@ -63,21 +63,24 @@ describe('a production worker on a real Temporal', () => {
   const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-ledger-'));
   let url: string;
   let healthUrl: string;
+  let readyUrl: string;
 
   beforeAll(async () => {
     temporal = await startTestTemporal();
   });
 
-  test('/healthz answers 200 once Temporal lists the worker as polling; /metrics serves temporal_ metrics after a task', async () => {
+  test('/readyz answers 200 once Temporal lists the worker as polling, /healthz while it runs; /metrics serves temporal_ metrics after a task', async () => {
     const [healthPort, metricsPort] = [await freePort(), await freePort()];
     const worker = await startWorker(temporal!.address, { MCP_TASKS_LEDGER_DIR: ledger }, ['--health-port', String(healthPort), '--metrics-port', String(metricsPort)]);
     healthUrl = `http://127.0.0.1:${healthPort}/healthz`;
+    readyUrl = `http://127.0.0.1:${healthPort}/readyz`;
     await worker.waitFor(/worker metrics: http:\/\/127\.0\.0\.1:\d+\/metrics/);
-    expect(worker.output()).toContain(`worker health: ${healthUrl}`);
-    const ok = await eventually('health 200', async () => {
-      const h = await health(healthUrl);
+    expect(worker.output()).toContain(`worker health: ${healthUrl} (liveness), ${readyUrl} (readiness)`);
+    const ok = await eventually('ready 200', async () => {
+      const h = await health(readyUrl);
       return h.status === 200 ? h : undefined;
     });
+    expect(await health(healthUrl)).toMatchObject({ status: 200, body: { state: 'RUNNING', taskQueue: 'mcp-tasks' } });
     expect(ok.body).toMatchObject({ state: 'RUNNING', taskQueue: 'mcp-tasks', namespace: 'default', identity: expect.stringMatching(/^\d+@/) });
     expect(Date.parse(ok.body.lastPollAt)).toBeGreaterThan(Date.now() - 120_000);
     expect((await fetch(healthUrl.replace('/healthz', '/other'))).status).toBe(404);
@@ -106,9 +109,11 @@ describe('a production worker on a real Temporal', () => {
     const sent = Date.now();
     first.child.kill('SIGTERM');
     await first.waitFor(/no new work; running activities have 20000 ms to finish/);
-    const draining = await health(`http://127.0.0.1:${healthPort}/healthz`);
+    const draining = await health(`http://127.0.0.1:${healthPort}/readyz`);
     expect(draining.status).toBe(503);
     expect(draining.body.reason).toMatch(/not RUNNING/);
+    // a draining worker is alive: a liveness probe must not have it killed before its grace ends
+    expect(await health(`http://127.0.0.1:${healthPort}/healthz`)).toMatchObject({ status: 200, body: { state: expect.not.stringMatching(/^RUNNING$/) } });
     expect(await exitCode(first)).toBe(0);
     const drainMs = Date.now() - sent;
 
@@ -126,17 +131,18 @@ describe('a production worker on a real Temporal', () => {
     console.log(`[worker] SIGTERM mid-step: drained in ${drainMs} ms`);
   });
 
-  test('/healthz answers 503 with the reason once its Temporal is SIGKILLed', async () => {
+  test('/readyz answers 503 with the reason once its Temporal is SIGKILLed; /healthz stays 200', async () => {
     const dead = temporal!;
     temporal = undefined;
     process.kill(dead.server.pid, 'SIGKILL');
     await dead.stop().catch(() => undefined);
-    const down = await eventually('health 503', async () => {
-      const h = await health(healthUrl);
+    const down = await eventually('ready 503', async () => {
+      const h = await health(readyUrl);
       return h.status === 503 ? h : undefined;
     });
     expect(down.body.reason).toMatch(/Temporal does not answer|not RUNNING/);
     expect(down.body.taskQueue).toBe('mcp-tasks');
+    expect(await health(healthUrl)).toMatchObject({ status: 200, body: { taskQueue: 'mcp-tasks' } });
     console.log(`[worker] health after the Temporal SIGKILL: ${down.status} ${down.body.reason}`);
   });
 });

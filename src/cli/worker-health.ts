@@ -3,10 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * The worker's health endpoint: GET /healthz answers 200 only when the worker runs AND Temporal
- * itself lists this worker (by identity) among the pollers of its task queue, so it proves the
- * worker can reach Temporal and is taking work, not just that the process is up. Anything else
- * answers 503 with the reason. Every request asks Temporal afresh (one DescribeTaskQueue, bounded).
+ * The worker's health endpoints. GET /healthz is liveness: 200 while the process serves, with
+ * the worker's state, whatever Temporal does (restarting a worker because Temporal is down helps
+ * nobody). GET /readyz is readiness: 200 only when the worker runs AND Temporal itself lists this
+ * worker (by identity) among the pollers of its task queue, so it proves the worker can reach
+ * Temporal and is taking work, not just that the process is up. Anything else answers 503 with
+ * the reason. Every /readyz asks Temporal afresh (one DescribeTaskQueue, bounded).
  */
 
 /** The parts of a Worker the check reads. */
@@ -81,26 +83,33 @@ function timestampMs(ts: { seconds?: unknown; nanos?: number | null } | null | u
 }
 
 export interface HealthServer {
+  /** GET /healthz: liveness. */
   url: string;
+  /** GET /readyz: readiness. */
+  readyUrl: string;
   close(): Promise<void>;
 }
 
-/** Serves GET /healthz (and HEAD); every other path answers 404. */
+/** Serves GET /healthz and /readyz (and HEAD); every other path answers 404. */
 export function startHealthServer(worker: HealthWorker, connection: HealthConnection, host: string, port: number): Promise<HealthServer> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (path !== '/healthz' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /healthz\n');
+    if ((path !== '/healthz' && path !== '/readyz') || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /healthz (liveness) or /readyz (readiness)\n');
       return;
     }
+    const answer = (status: number, body: object) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));
+    };
+    if (path === '/healthz') {
+      const { runState, numInFlightActivities, numCachedWorkflows } = worker.getStatus();
+      const { identity, taskQueue, namespace } = worker.options;
+      return answer(200, { state: runState, taskQueue, namespace, identity, inFlightActivities: numInFlightActivities, cachedWorkflows: numCachedWorkflows });
+    }
     checkWorkerHealth(worker, connection).then(
-      ({ ok, ...report }) => {
-        res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-        res.end(req.method === 'HEAD' ? undefined : JSON.stringify(report));
-      },
-      (err: Error) => {
-        res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ reason: err.message }));
-      },
+      ({ ok, ...report }) => answer(ok ? 200 : 503, report),
+      (err: Error) => answer(503, { reason: err.message }),
     );
   });
   return new Promise((resolve, reject) => {
@@ -111,6 +120,7 @@ export function startHealthServer(worker: HealthWorker, connection: HealthConnec
       const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
       resolve({
         url: `http://${shown}:${addr.port}/healthz`,
+        readyUrl: `http://${shown}:${addr.port}/readyz`,
         close: () => new Promise<void>((done) => {
           server.close(() => done());
           server.closeAllConnections();

@@ -42,6 +42,17 @@ export interface RunningHttpServer {
 }
 
 export const MCP_PATH = '/mcp';
+/** Liveness: 200 while the process serves, whatever Temporal does (a restart would not help). */
+export const HEALTH_PATH = '/healthz';
+/** Readiness: 200 only when the process can do its work now (Temporal answers; a worker polls). */
+export const READY_PATH = '/readyz';
+
+/** A readiness answer: `ok`, else a `reason`; the rest is shown as it is. */
+export interface Readiness {
+  ok: boolean;
+  reason?: string;
+  [detail: string]: unknown;
+}
 
 /** The Streamable HTTP endpoint, for any fetch-style framework. */
 export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptions): McpEndpoint {
@@ -63,15 +74,27 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
   return { fetch, close: () => mcp.close() };
 }
 
-/** Serves an endpoint on Node's http at /mcp, with a body limit and a deep accept queue. */
-export async function listenHttp(endpoint: McpEndpoint, opts: { host: string; port: number; maxBodyBytes: number }): Promise<RunningHttpServer> {
+/**
+ * Serves an endpoint on Node's http at /mcp, with a body limit and a deep accept queue, and
+ * GET /healthz (liveness) and /readyz (`ready()`: 200, or 503 with the reason).
+ */
+export async function listenHttp(
+  endpoint: McpEndpoint,
+  opts: { host: string; port: number; maxBodyBytes: number; ready: () => Promise<Readiness> },
+): Promise<RunningHttpServer> {
   const node = toNodeHandler(endpoint, { maxRequestBodySize: opts.maxBodyBytes });
   const server = http.createServer((req, res) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== MCP_PATH) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
+    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    if (pathname === MCP_PATH) return void node(req, res);
+    if ((pathname === HEALTH_PATH || pathname === READY_PATH) && (req.method === 'GET' || req.method === 'HEAD')) {
+      const answer = pathname === HEALTH_PATH ? Promise.resolve<Readiness>({ ok: true }) : opts.ready().catch((err: Error) => ({ ok: false, reason: err.message }));
+      void answer.then((report) => {
+        res.writeHead(report.ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        res.end(req.method === 'HEAD' ? undefined : JSON.stringify(report));
+      });
       return;
     }
-    void node(req, res);
+    res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

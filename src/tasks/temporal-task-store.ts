@@ -25,6 +25,7 @@ import { OwnerHasher } from './owner';
 import { isTerminal, type TaskSnapshot, type TaskState } from './task-snapshot';
 import { whyResponseDoesNotFit } from './input-responses';
 import { mintTaskId } from './task-id';
+import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from './orphan-sweeper';
 import { TerminalTaskCache } from './terminal-cache';
 import { logger } from '../logging';
 import type { ResultMapping, ToolDefinition } from '../tools/registry';
@@ -91,6 +92,8 @@ export class TemporalTaskStore {
   private readonly owners: OwnerHasher;
   /** Stuck tasks already logged by this process (one warning each), bounded. */
   private readonly warnedStuck = new BoundedSet(10_000);
+  /** Unacknowledged starts, cancelled if they landed. */
+  readonly orphans = new OrphanSweeper((taskId) => this.cancelOrphanOnce(taskId));
 
   /** `tools` (by name) give results their mapping and outputSchema check; without, `auto` and no check. */
   constructor(private readonly client: Client, private opts: TaskStoreOptions, private readonly tools?: { get(name: string): ToolResultSpec | undefined }) {
@@ -130,29 +133,32 @@ export class TemporalTaskStore {
         ttlMs: memo.ttlMs, owner, state: { status: 'working' },
       };
     } catch (err) {
-      void this.cancelOrphan(taskId);
+      this.cancelOrphan(taskId);
       throw err;
     }
   }
 
   /**
-   * Cancels a workflow whose start was not acknowledged, if it appears: retried until Temporal
-   * answers, then watched a little longer in case the start request was still in flight.
+   * Cancels a workflow whose start was not acknowledged, if it appears: one shared sweeper
+   * retries every such task until Temporal answers, and watches a little longer in case the
+   * start request was still in flight.
    */
-  private async cancelOrphan(taskId: string, giveUpAt = Date.now() + ORPHAN_WATCH_MS): Promise<void> {
-    let notFoundSince: number | undefined;
-    for (let delay = 500; Date.now() < giveUpAt; delay = Math.min(delay * 2, 10_000)) {
-      await new Promise((r) => setTimeout(r, delay).unref());
-      try {
-        await this.bounded(() => this.client.workflow.getHandle(taskId).cancel());
-        logger.warn({ event: 'task.orphan.cancelled', taskId }, 'cancelled a task whose start was never acknowledged to the client');
-        return;
-      } catch (err) {
-        if (!(err instanceof WorkflowNotFoundError)) continue; // Temporal still unreachable
-        notFoundSince ??= Date.now();
-        if (Date.now() - notFoundSince > ORPHAN_IN_FLIGHT_MS) return; // it never started
-      }
+  private cancelOrphan(taskId: string): void {
+    this.orphans.add(taskId);
+  }
+
+  private async cancelOrphanOnce(taskId: string): Promise<OrphanCancelOutcome> {
+    try {
+      await this.bounded(() => this.client.workflow.getHandle(taskId).cancel());
+      return 'cancelled';
+    } catch (err) {
+      return cancelOutcomeOf(err);
     }
+  }
+
+  /** Stops the orphan sweeper (the server's close). */
+  close(): void {
+    this.orphans.stop();
   }
 
   /**
@@ -413,8 +419,6 @@ export const CANCELLING_MESSAGE = 'cancelling: the task stops and undoes the ste
 
 /** Events read back from a history's end for answers not yet applied (a few signals at most). */
 const ANSWERS_PAGE = 50;
-const ORPHAN_WATCH_MS = 10 * 60_000;
-const ORPHAN_IN_FLIGHT_MS = 30_000;
 const GRPC_INVALID_ARGUMENT = 3;
 
 function decodeCursor(cursor: string): Uint8Array {

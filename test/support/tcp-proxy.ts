@@ -8,7 +8,9 @@ export async function startTcpProxy(target: string) {
   const at = target.lastIndexOf(':');
   const sockets = new Set<net.Socket>();
   let held: Array<() => void> | undefined;
+  let refusing = false;
   const server = net.createServer((client) => {
+    if (refusing) return void client.destroy();
     const upstream = net.connect(Number(target.slice(at + 1)), target.slice(0, at));
     sockets.add(client).add(upstream);
     client.pipe(upstream);
@@ -34,6 +36,15 @@ export async function startTcpProxy(target: string) {
       const late = held ?? [];
       held = undefined;
       late.forEach((write) => write());
+    },
+    /** Temporal becomes unreachable: open connections are cut, new ones closed at once. */
+    cut() {
+      refusing = true;
+      sockets.forEach((s) => s.destroy());
+    },
+    /** Connections reach Temporal again. */
+    restore() {
+      refusing = false;
     },
     async close() {
       sockets.forEach((s) => s.destroy());
