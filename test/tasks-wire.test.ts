@@ -11,6 +11,7 @@ import path from 'node:path';
 import { call, DECLARING, pollTask, rpc, startServe, startWorker } from './support/mcp';
 import { stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
+import { CANCELLING_MESSAGE } from '../src/tasks/temporal-task-store';
 
 let temporal: TestTemporal;
 let url: string;
@@ -114,7 +115,7 @@ describe('tasks/get', () => {
     const created = await createTask('wait_and_echo', { text: 'x', seconds: 600 });
     await temporal.client.workflow.getHandle(created.taskId).terminate('operator stopped it');
     const task = await get(created.taskId);
-    expect(task).toMatchObject({ status: 'failed', error: { code: -32603, message: 'The task was terminated in Temporal' } });
+    expect(task).toMatchObject({ status: 'failed', error: { code: -32603, message: 'The task was terminated in Temporal: operator stopped it' } });
   });
 
   test('statusMessage tracks the workflow: provision_environment reports its steps', async () => {
@@ -177,18 +178,26 @@ describe('tasks/cancel', () => {
   test('cancelling wait_and_echo mid-wait ends it cancelled; cancelling again is an empty ack', async () => {
     const { taskId } = await createTask('wait_and_echo', { text: 'x', seconds: 600 });
     const ack = await call(url, 'tasks/cancel', { taskId });
-    expectEmptyAck(CancelTaskResultV2Schema.parse(ack));
+    // the ack (an open object) says what the cancel did
+    expect(CancelTaskResultV2Schema.parse(ack)).toMatchObject({ resultType: 'complete', status: 'working', statusMessage: CANCELLING_MESSAGE });
     const cancelled = await pollTask(url, taskId);
     expect(cancelled.status).toBe('cancelled');
-    expectEmptyAck(await call(url, 'tasks/cancel', { taskId }));
+    expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({ resultType: 'complete', status: 'cancelled' });
     expect((await get(taskId)).status).toBe('cancelled');
+  });
+
+  test('a cancel that comes after the task completed: the task reads completed and the ack says nothing was cancelled', async () => {
+    const { taskId } = await createTask('wait_and_echo', { text: 'done first', seconds: 0 });
+    expect((await pollTask(url, taskId)).status).toBe('completed');
+    expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({ resultType: 'complete', status: 'completed', statusMessage: 'The task had already completed: nothing was cancelled' });
+    expect(await get(taskId)).toMatchObject({ status: 'completed', result: { content: [{ text: 'done first' }] } });
   });
 
   test('cancelling provision_environment undoes the steps already done', async () => {
     const { taskId } = await createTask('provision_environment', { name: 'doomed', steps: 5, stepMs: 700 });
     await pollTask(url, taskId, (t) => /^step 3\/5/.test(t.statusMessage ?? ''));
     await call(url, 'tasks/cancel', { taskId });
-    expect((await pollTask(url, taskId)).status).toBe('cancelled'); // at once; the undo runs on in the workflow
+    expect((await pollTask(url, taskId)).status).toBe('cancelled'); // once the workflow has undone the steps
     await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
     const files = fs.readdirSync(ledger).filter((f) => f.includes(taskId));
     const provisioned = files.filter((f) => f.startsWith('provision-')).sort();

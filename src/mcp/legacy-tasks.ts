@@ -65,14 +65,13 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
   const byId = { params: z.looseObject({ taskId: z.unknown() }) };
   low.setRequestHandler('tasks/get', byId, async (params, ctx) => toLegacyTask(await read(params.taskId, ctx), deps.pollIntervalMs));
   low.setRequestHandler('tasks/cancel', byId, async (params, ctx) => {
-    if (!isTaskId(params.taskId)) throw new TaskNotFoundError();
-    const found = await deps.store.cancel(params.taskId, principalOf(ctx)).catch(rethrow);
-    if (!found) throw new TaskNotFoundError();
-    const task = withCancelFinal(found);
-    // a task cancelled before is answered as it is; one that ended on its own cannot be cancelled
-    if (isTerminal(task) && !task.cancelRequested) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: it is already ${legacyStatus(task)}`);
-    taskLog(task).info({ event: 'task.cancel', generation: '2025-11-25' }, 'cancellation requested');
-    return toLegacyTask(task, deps.pollIntervalMs);
+    const before = await read(params.taskId, ctx);
+    if (isTerminal(before)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: it is already ${legacyStatus(before)}`);
+    const after = await deps.store.cancel(before.taskId, principalOf(ctx)).catch(rethrow);
+    if (!after) throw new TaskNotFoundError();
+    taskLog(after).info({ event: 'task.cancel', generation: '2025-11-25' }, 'cancellation requested');
+    // cancelled from now on (the workflow honours it), unless it ended on its own first
+    return toLegacyTask(withCancelFinal(after), deps.pollIntervalMs);
   });
   low.setRequestHandler('tasks/result', byId, async (params, ctx) => {
     const task = await read(params.taskId, ctx);
