@@ -287,7 +287,8 @@ export class TemporalTaskStore {
         namespace: this.client.options.namespace,
         pageSize,
         nextPageToken,
-        query: `${MCP_OWNER.name} = "${this.owners.hash(principal)}"`,
+        // a continue-as-new chain is one task: its closed runs are left out, the latest run stays
+        query: `${MCP_OWNER.name} = "${this.owners.hash(principal)}" AND ExecutionStatus != "ContinuedAsNew"`,
       }),
     ).catch((err: { code?: number }) => {
       if (err.code === GRPC_INVALID_ARGUMENT && cursor !== undefined) throw new InvalidCursorError();

@@ -54,7 +54,7 @@ export interface Harness {
   /** The same, resolving to the snapshot store.start returns (its runId is the first run's). */
   startTaskSnapshot(tool: ToolDefinition, args: Record<string, unknown>, store?: TemporalTaskStore): Promise<TaskSnapshot>;
   /** Polls store.read until `ready` holds (or fails the test after `timeoutMs`). */
-  waitFor(taskId: string, ready: (task: TaskSnapshot) => boolean, opts?: { timeoutMs?: number; store?: TemporalTaskStore }): Promise<TaskSnapshot>;
+  waitFor(taskId: string, ready: (task: TaskSnapshot) => boolean, opts?: { timeoutMs?: number; store?: TemporalTaskStore; principal?: string }): Promise<TaskSnapshot>;
   handle(taskId: string): WorkflowHandle;
   /** Runs a second worker on `taskQueue` while `fn` runs (to control when workflow tasks are taken). */
   withWorker<R>(taskQueue: string, fn: () => Promise<R>): Promise<R>;
@@ -133,12 +133,12 @@ export async function startHarness({ tools, activities }: HarnessOptions): Promi
     storeWith,
     startTaskSnapshot,
     startTask: async (tool, args, s) => (await startTaskSnapshot(tool, args, s)).taskId,
-    async waitFor(taskId, ready, { timeoutMs = 15_000, store: s = store } = {}) {
+    async waitFor(taskId, ready, { timeoutMs = 15_000, store: s = store, principal } = {}) {
       const deadline = Date.now() + timeoutMs;
       let last: TaskSnapshot | undefined;
       for (;;) {
         if (workerError) throw workerError;
-        last = await s.read(taskId);
+        last = await s.read(taskId, principal);
         if (last && ready(last)) return last;
         if (Date.now() > deadline) throw new Error(`task ${taskId} did not reach the expected state; last seen: ${JSON.stringify(last)}`);
         await new Promise((r) => setTimeout(r, 50));

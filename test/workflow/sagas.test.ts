@@ -170,3 +170,22 @@ test('a bug in workflow code leaves the task running and visibly stuck, not fail
   expect((await h.handle(taskId).describe()).status.name).toBe('RUNNING');
   await h.handle(taskId).terminate('test over');
 });
+
+test('listOwned lists a continue-as-new chain once, as its latest run', async () => {
+  const store = h.storeWith({ historyLimit: 1, ownerKey: 'test-owner-key' });
+  const owner = `alice-${Date.now()}`;
+  const { taskId, runId: firstRunId } = await store.start({ tool: 'saga_in_runs', workflowType: 'sagaInRuns', arguments: { turns: 3 }, owner, summary: 'chain' });
+  const done = await h.waitFor(taskId, (t) => t.state.status === 'completed', { store, principal: owner });
+  expect(done.runId).not.toBe(firstRunId);
+  // visibility lags: wait until every run of the chain is visible, then list
+  let page = await store.listOwned(owner);
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; page = await store.listOwned(owner)) {
+    const runs = await h.client.workflow.list({ query: `WorkflowId = "${taskId}"` });
+    let count = 0;
+    for await (const _ of runs) count++;
+    if (count >= 3 && page.tasks.length > 0) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(page.tasks.map((t) => t.taskId)).toEqual([taskId]);
+  expect(page.tasks[0].runId).toBe(done.runId);
+});
