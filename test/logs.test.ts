@@ -27,3 +27,16 @@ test('server and worker log a task in JSON with taskId, tool and runId; --log-le
   expect(new Set(aboutTask.map((l) => l.runId)).size).toBe(1);
   expect(jsonLines(quiet.proc.output()).filter((l) => l.level < 50)).toEqual([]);
 });
+
+test('serve warns once per stuck task, with the failure, however often it is read', async () => {
+  temporal ??= await startTestTemporal();
+  await startWorker(temporal.address);
+  const { url, proc: server } = await startServe(temporal.address);
+  const { taskId } = await call(url, 'tools/call', { name: 'broken_job', arguments: {} });
+  await pollTask(url, taskId, (t) => /^stuck: /.test(t.statusMessage ?? ''), 20_000);
+  for (let i = 0; i < 3; i++) await call(url, 'tasks/get', { taskId });
+  const warnings = jsonLines(server.output()).filter((l) => l.event === 'task.stuck');
+  expect(warnings).toHaveLength(1);
+  expect(warnings[0]).toMatchObject({ taskId, level: 40, failure: expect.stringMatching(/reading 'join'/) });
+  await temporal.client.workflow.getHandle(taskId).terminate('test over');
+});

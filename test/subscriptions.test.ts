@@ -57,6 +57,18 @@ describe('a subscribed task tells its changes, in order, without tasks/get', () 
     expect(end).toEqual({ jsonrpc: '2.0', id: subscriptionId, result: { resultType: 'complete', _meta: expect.objectContaining({ 'io.modelcontextprotocol/subscriptionId': subscriptionId }) } });
   });
 
+  test('a task stuck in a workflow-task failure loop is told as stuck, with the failure; a cancel then ends it failed', async () => {
+    const taskId = await start('broken_job', {});
+    const sub = await subscribe(url, [taskId]);
+    await sub.next(); // the ack
+    let task = (await sub.next()).params;
+    while (!/^stuck: /.test(task.statusMessage ?? '')) task = (await sub.next()).params;
+    expect(task).toMatchObject({ taskId, status: 'working', statusMessage: expect.stringMatching(/last failure: .*reading 'join'/) });
+    await call(url, 'tasks/cancel', { taskId });
+    const { tasks } = await taskNotifications(sub, taskId);
+    expect(tasks.at(-1)).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/cancelled while stuck/) } });
+  });
+
   test('provision_environment: each statusMessage once, in order, then completed', async () => {
     const taskId = await start('provision_environment', { name: 'env-sub', steps: 3, stepMs: 700 });
     const sub = await subscribe(url, [taskId]);

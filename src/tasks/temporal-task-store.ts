@@ -21,6 +21,7 @@ import {
   type TaskProgress,
 } from '../contract';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import { temporal } from '@temporalio/proto';
 import { OwnerHasher } from './owner';
 import { isTerminal, type TaskSnapshot, type TaskState } from './task-snapshot';
 import { whyResponseDoesNotFit } from './input-responses';
@@ -231,13 +232,19 @@ export class TemporalTaskStore {
     const attempt = description.raw.pendingWorkflowTask?.attempt ?? 0;
     if (attempt <= 1) return undefined;
     const failure = await this.lastWorkflowTaskFailure(handle.workflowId, description.runId);
+    if (failure === undefined) return undefined; // a timed-out workflow task (a worker gone): not stuck
     if (!this.warnedStuck.has(handle.workflowId)) {
       this.warnedStuck.add(handle.workflowId);
       logger.warn({ event: 'task.stuck', taskId: handle.workflowId, attempt, failure }, 'a task is stuck: its workflow task keeps failing; deploy a fix (or cancel the task)');
     }
-    return `stuck: the workflow task failed ${attempt - 1} time(s) and is retried until a fixed build runs it${failure ? `; last failure: ${failure}` : ''}`;
+    return `stuck: the workflow task failed ${attempt - 1} time(s) and is retried until a fixed build runs it; last failure: ${failure}`;
   }
 
+  /**
+   * The message of the failure that made the pending workflow task a retry, when the code
+   * failed (a bug, nondeterminism); undefined when the last attempt timed out or was only
+   * superseded by new events (a worker lost, a signal during the task).
+   */
   private async lastWorkflowTaskFailure(workflowId: string, runId: string): Promise<string | undefined> {
     const { history } = await this.bounded(() =>
       this.client.workflowService.getWorkflowExecutionHistoryReverse({
@@ -246,8 +253,10 @@ export class TemporalTaskStore {
         maximumPageSize: ANSWERS_PAGE,
       }),
     );
-    const failed = (history?.events ?? []).find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes;
-    return failed?.failure?.message ?? undefined;
+    const last = (history?.events ?? []).find((e) => e.workflowTaskFailedEventAttributes || e.workflowTaskTimedOutEventAttributes || e.workflowTaskCompletedEventAttributes);
+    const failed = last?.workflowTaskFailedEventAttributes;
+    if (!failed || !CODE_FAILURES.has(failed.cause ?? 0)) return undefined;
+    return failed.failure?.message ?? 'unknown failure';
   }
 
   /** Terminal snapshots never change: kept so the next poll needs no Temporal call. */
@@ -417,6 +426,12 @@ export class TemporalTaskStore {
 /** What tasks/get shows while a requested cancel is being carried out by the workflow. */
 const STUCK_CANCEL_REASON = 'cancelled while stuck in a workflow-task failure loop: no undo could run, steps that took effect may remain';
 export const CANCELLING_MESSAGE = 'cancelling: the task stops and undoes the steps that took effect';
+
+/** WorkflowTaskFailedCause values that mean the workflow code failed (retried as it is, it fails again). */
+const CODE_FAILURES = new Set<number>([
+  temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE,
+  temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR,
+]);
 
 /** Events read back from a history's end for answers not yet applied (a few signals at most). */
 const ANSWERS_PAGE = 50;
