@@ -5,6 +5,8 @@
 export const PATCHES = {
   /** A cancel requested before the task's completion is recorded ends it cancelled, undone. */
   lateCancel: 'mcp-tasks.late-cancel-honoured',
+  /** Progress reaches the memo once per activation (was: after a microtask turn, twice per input round). */
+  flushPerActivation: 'mcp-tasks.flush-per-activation',
   /** A plain Error (a bug) fails the workflow task, retried until a fixed build runs it, not the task. */
   bugsRetry: 'mcp-tasks.bugs-retry',
 } as const;

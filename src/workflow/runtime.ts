@@ -47,6 +47,9 @@ interface RuntimeState {
   /** What the memo (and McpTaskStatus) holds: progress is written at most once per activation. */
   written: TaskProgress;
   flushPending: boolean;
+  /** Whether this run writes progress once per activation (PATCHES.flushPerActivation). */
+  flushPerActivation?: boolean;
+  flusher?: Promise<void>;
   responses: Map<string, unknown>;
   usedKeys: Set<string>;
 }
@@ -195,7 +198,24 @@ function publish(progress: Omit<TaskProgress, 'lastUpdatedAt'>): void {
   s.progress = { ...progress, lastUpdatedAt: now() };
   if (s.flushPending) return;
   s.flushPending = true;
-  void Promise.resolve().then(flushProgress);
+  s.flushPerActivation ??= patched(PATCHES.flushPerActivation);
+  if (!s.flushPerActivation) void Promise.resolve().then(flushProgress); // builds before the patch
+  else s.flusher ??= startFlusher(s);
+}
+
+/**
+ * Writes progress once per activation: the SDK evaluates conditions only once the activation's
+ * jobs and microtasks have run, so the workflow has settled when this wakes (an answer consumed
+ * and the next question asked write one memo update, not two). Shielded from a cancel, which
+ * must not end it.
+ */
+function startFlusher(s: RuntimeState): Promise<void> {
+  return CancellationScope.nonCancellable(async () => {
+    for (;;) {
+      await condition(() => s.flushPending);
+      flushProgress();
+    }
+  });
 }
 
 /** Writes pending progress to the memo, the UI's current details and McpTaskStatus. */

@@ -246,3 +246,21 @@ test('progress that changes nothing writes nothing, and messages set together wr
   // one write for 'the same' (three times), one for the two set in one activation
   expect(events.filter((e) => e === 'EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED')).toHaveLength(2);
 });
+
+test('an input round of collect_approvals writes the memo once and McpTaskStatus not at all (the answer and the next question in one activation)', async () => {
+  const taskId = await h.startTask(demo.collectApprovalsTool, { approvers: ['ann', 'bob', 'cy'] });
+  const handle = h.handle(taskId);
+  const count = async () => {
+    const events = await historyEventTypes(handle);
+    return {
+      memo: events.filter((e) => e === 'EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED').length,
+      status: events.filter((e) => e === 'EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES').length,
+    };
+  };
+  await h.waitFor(taskId, (t) => t.state.status === 'input_required' && 'approval-0' in t.state.inputRequests);
+  const before = await count();
+  await h.store.sendInput(taskId, undefined, { 'approval-0': accept({ approved: true }) });
+  await h.waitFor(taskId, (t) => t.state.status === 'input_required' && 'approval-1' in t.state.inputRequests);
+  expect(await count()).toEqual({ memo: before.memo + 1, status: before.status });
+  await handle.cancel();
+});
