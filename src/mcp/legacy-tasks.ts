@@ -143,7 +143,8 @@ function untilTerminal(
   });
 }
 
-function inputRequestMessage(taskId: string, key: string, request: InputRequest) {
+/** A 2025 input request whose id names its task and key (answers are routed by it, on any replica). */
+export function inputRequestMessage(taskId: string, key: string, request: InputRequest) {
   const { _meta, ...rest } = request.params as { _meta?: object };
   const params = { ...rest, _meta: { ..._meta, [RELATED_TASK_META_KEY]: { taskId } } };
   return { jsonrpc: '2.0' as const, id: inputRequestId(taskId, key), method: request.method, params };
