@@ -93,7 +93,8 @@ test('tools/list carries execution.taskSupport; a task call of a forbidden tool 
   const client = await legacyClient({ token: 'tok-a' });
   const { tools } = await client.listTools();
   const support = Object.fromEntries(tools.map((t) => [t.name, t.execution?.taskSupport]));
-  expect(support).toMatchObject({ approve_expense: 'required', wait_and_echo: 'optional', greet: 'forbidden' });
+  // required tools read `optional`: a call without `task` gets a task handle (task-handles.test.ts)
+  expect(support).toMatchObject({ approve_expense: 'optional', wait_and_echo: 'optional', greet: 'forbidden', task_wait: 'forbidden' });
   expect(tools.every((t) => ['forbidden', 'optional', 'required'].includes(t.execution?.taskSupport as string))).toBe(true);
   await expect(startTask(client, 'greet', { name: 'x' })).rejects.toMatchObject({ code: -32601 });
   expect((await client.callTool({ name: 'greet', arguments: { name: 'Ann' } })).content).toEqual([{ type: 'text', text: 'Hello, Ann!' }]);

@@ -12,7 +12,7 @@ import { logger, taskLog } from '../logging';
 import { isTaskId } from '../tasks/task-id';
 import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
 import type { TaskWatcher } from '../tasks/task-watcher';
-import { InputResponseError, InvalidCursorError, type StartTaskInput, type TemporalTaskStore } from '../tasks/temporal-task-store';
+import { InputResponseError, InvalidCursorError, type StartTaskInput, type TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
 import type { ToolDefinition } from '../tools/registry';
 import { followTask, type FollowOutcome } from './task-follow';
 import { errorResult, handleResult, notFoundResult, outcomeResult, type TaskToolNames, taskToolNames } from './task-handle-text';
@@ -97,7 +97,7 @@ export class TaskTools {
     const outcome = await this.follow(task.taskId, ctx, site, { stopAtInput: site.era === 'modern' });
     if (outcome.kind === 'aborted') return this.abandon(task.taskId, input.owner);
     if (outcome.kind === 'gone') return notFoundResult();
-    if (isTerminal(outcome.task)) return outcomeResult(outcome.task);
+    if (isTerminal(outcome.task)) return syncOutcome(outcome.task);
     return this.answerPending(outcome.task, ctx, site, true);
   }
 
@@ -269,6 +269,14 @@ function askableRequests(task: TaskSnapshot, ctx: ServerContext): Record<string,
   const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? {};
   const can = (r: InputRequest) => (r.method === 'elicitation/create' ? !!caps.elicitation : r.method === 'sampling/createMessage' ? !!caps.sampling : false);
   return Object.fromEntries(Object.entries(task.state.inputRequests).filter(([, r]) => can(r)));
+}
+
+/** Ended within the bound: answered exactly as the synchronous call answers (a failure is a JSON-RPC error). */
+function syncOutcome(task: TaskSnapshot): CallToolResult {
+  const s = task.state;
+  if (s.status === 'completed') return s.result;
+  if (s.status === 'failed') throw new ToolProtocolError(s.error);
+  throw new ToolProtocolError({ code: -32603, message: 'The tool was cancelled' });
 }
 
 function seconds(ms: number): string {
