@@ -63,7 +63,7 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
     ...config,
     tokenVerifier,
     // answers to input requests sent on 2025-11-25 tasks/result streams arrive as POSTed responses
-    inFront: [legacyInputResponses(store), subscriptions.serve],
+    inFront: [legacyInputResponses(store, (taskId) => taskTools.inputRefused(taskId)), subscriptions.serve],
   });
   return {
     fetch: endpoint.fetch,

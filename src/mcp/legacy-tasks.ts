@@ -175,7 +175,7 @@ function parseInputRequestId(id: unknown): { taskId: string; key: string } | und
  * a client's answer to an input request sent on a tasks/result stream goes to its task, as
  * tasks/update would send it. Resolves undefined for anything else (the SDK serves it).
  */
-export function legacyInputResponses(store: TemporalTaskStore) {
+export function legacyInputResponses(store: TemporalTaskStore, onRefused?: (taskId: string, key: string) => void) {
   return async (request: Request, authInfo: AuthInfo | undefined): Promise<Response | undefined> => {
     if (request.method !== 'POST' || request.headers.has('mcp-method')) return undefined; // responses carry no method
     const text = await request.clone().text();
@@ -197,6 +197,7 @@ export function legacyInputResponses(store: TemporalTaskStore) {
     if (isJSONRPCErrorResponse(message)) {
       // no answer: the task keeps waiting (a later tasks/result or a 2026 tasks/update can answer)
       log.info({ event: 'task.input.refused', error: message.error }, 'the client answered an input request with an error');
+      onRefused?.(target.taskId, target.key); // a call of this replica waiting on it need not wait out its bound
       return accepted;
     }
     const principal = principalOfAuth(authInfo);

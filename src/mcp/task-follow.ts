@@ -8,6 +8,8 @@ export interface FollowOptions {
   signal: AbortSignal;
   /** Stop early on this state (besides a terminal one). */
   stopAt?: (task: TaskSnapshot) => boolean;
+  /** Ends the wait early with the latest state (e.g. the client refused an input request). */
+  interrupt?: AbortSignal;
   /** Each state seen, the current one first (e.g. to send its input requests on the call's stream). */
   onState?: (task: TaskSnapshot) => void;
 }
@@ -34,6 +36,7 @@ export function followTask(watcher: TaskWatcher, taskId: string, principal: stri
       done = true;
       clearTimeout(timer);
       opts.signal.removeEventListener('abort', onAbort);
+      opts.interrupt?.removeEventListener('abort', onInterrupt);
       stop();
       resolve(outcome);
     };
@@ -44,6 +47,8 @@ export function followTask(watcher: TaskWatcher, taskId: string, principal: stri
       if (isTerminal(task) || opts.stopAt?.(task)) finish({ kind: 'state', task, timedOut: false });
     };
     const onAbort = () => finish({ kind: 'aborted', task: last });
+    const onInterrupt = () => (last ? finish({ kind: 'state', task: last, timedOut: false }) : undefined);
+    opts.interrupt?.addEventListener('abort', onInterrupt, { once: true });
     const timer = setTimeout(() => (last ? finish({ kind: 'state', task: last, timedOut: true }) : undefined), opts.boundMs);
     opts.signal.addEventListener('abort', onAbort, { once: true });
     watcher.watch(taskId, principal, onTask).then((watch) => {

@@ -53,12 +53,22 @@ const taskIdArg = z.string().max(200).describe('The taskId a tool result gave');
 export class TaskTools {
   readonly names: TaskToolNames;
   private readonly companions: Map<string, ToolDefinition>;
+  /** 2025 calls of this replica that sent input requests on their stream, by taskId. */
+  private readonly asking = new Map<string, Set<AbortController>>();
 
   constructor(private readonly deps: TaskToolsDeps, userTools: string[]) {
     this.names = taskToolNames(deps.settings.taskToolsPrefix);
     this.companions = new Map(this.definitions().map((t) => [t.name, t]));
     if (!deps.settings.taskHandles) this.companions.clear();
     for (const name of userTools) if (this.companions.has(name)) throw new TaskToolNameClashError(name);
+  }
+
+  /**
+   * A 2025 client answered an input request with an error (it has no elicitation, or the user
+   * closed it): calls here that wait on that task answer at once, with the questions as text.
+   */
+  inputRefused(taskId: string): void {
+    for (const waiting of this.asking.get(taskId) ?? []) waiting.abort();
   }
 
   /** Whether a call of `tool` from a caller without Tasks is answered with a handle. */
@@ -205,9 +215,13 @@ export class TaskTools {
     const sent = new Set<string>();
     let first: TaskSnapshot | undefined;
     const pushInput = site.era === 'legacy';
+    const refused = new AbortController();
+    const asking = this.asking.get(taskId) ?? this.asking.set(taskId, new Set()).get(taskId)!;
+    if (pushInput) asking.add(refused);
     return followTask(this.deps.watcher, taskId, principalOf(ctx), {
       boundMs: this.deps.settings.handleWaitMs,
       signal: ctx.mcpReq.signal,
+      interrupt: refused.signal,
       onState: (task) => {
         first ??= task;
         if (pushInput) this.pushInputRequests(task, ctx, site, sent);
@@ -216,6 +230,9 @@ export class TaskTools {
         if (task.state.status === 'input_required' && !pushInput && opts.stopAtInput) return true;
         return !!opts.untilChange && first !== undefined && task !== first && task.state.status !== first.state.status;
       },
+    }).finally(() => {
+      asking.delete(refused);
+      if (asking.size === 0) this.asking.delete(taskId);
     });
   }
 
