@@ -23,11 +23,17 @@ let temporal: TestTemporal;
 let url: string;
 /** With authentication: owners, and task_list. */
 let authUrl: string;
+/** --no-task-handles: as before task handles. */
+let offUrl: string;
 
 beforeAll(async () => {
   temporal = await startTestTemporal();
   await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
-  [{ url }, { url: authUrl }] = await Promise.all([startServe(temporal.address, BOUND), startServe(temporal.address, BOUND, TOKENS)]);
+  [{ url }, { url: authUrl }, { url: offUrl }] = await Promise.all([
+    startServe(temporal.address, BOUND),
+    startServe(temporal.address, BOUND, TOKENS),
+    startServe(temporal.address, ['--no-task-handles']),
+  ]);
 });
 
 stopAllAfter(() => temporal);
@@ -236,6 +242,26 @@ test('with authentication: task_list lists only the caller\'s own tasks; another
   await alice.callTool({ name: 'task_cancel', arguments: { taskId } });
   await alice.close();
   await bob.close();
+});
+
+test('--no-task-handles: no task_* tools, -32021 for a required tool, as before', async () => {
+  const { tools } = await call(offUrl, 'tools/list', {}, { capabilities: {} });
+  expect(tools.some((t: any) => t.name.startsWith('task_'))).toBe(false);
+  expect(tools.find((t: any) => t.name === 'approve_expense').description).toBe(APPROVE);
+  const { body } = await rpc(offUrl, 'tools/call', { name: 'approve_expense', arguments: { amount: 1, description: 'x' } }, { capabilities: {} });
+  expect(body.error.code).toBe(-32021);
+});
+
+test('task_respond with no answers, or arguments of the wrong type, is refused clearly', async () => {
+  const handle = await call(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 2, description: 'empty' } }, { capabilities: {} });
+  const { taskId } = handle.structuredContent;
+  const empty = await call(url, 'tools/call', { name: 'task_respond', arguments: { taskId, responses: {} } }, { capabilities: {} });
+  expect(empty).toMatchObject({ isError: true });
+  expect(empty.content[0].text).toMatch(/No answers given/);
+  const { body } = await rpc(url, 'tools/call', { name: 'task_wait', arguments: { taskId: 42 } }, { capabilities: {} });
+  expect(body.error).toMatchObject({ code: -32602 });
+  expect(body.error.message).toMatch(/taskId/);
+  await call(url, 'tools/call', { name: 'task_cancel', arguments: { taskId } }, { capabilities: {} });
 });
 
 test('without authentication there is no task_list to call', async () => {

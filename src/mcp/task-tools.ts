@@ -5,7 +5,7 @@
  * tools (wait, respond, cancel, list; listed only to such callers) follow it. Same store calls,
  * same checks and the same single Temporal read per taskId as tasks/*.
  */
-import { CLIENT_CAPABILITIES_META_KEY, inputRequired, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import type { CallToolResult, InputRequest } from '../contract';
 import { logger, taskLog } from '../logging';
@@ -47,6 +47,11 @@ export class TaskToolNameClashError extends Error {
   }
 }
 
+/**
+ * The requestState of an input_required round on a task tool's own call: its retry continues
+ * that task. Not signed, because it grants nothing: the taskId is the bearer secret that
+ * task_wait takes as an argument, read with the caller's owner binding like any other.
+ */
 const REQUEST_STATE_PREFIX = 'mcp-task-handle:';
 const taskIdArg = z.string().max(200).describe('The taskId a tool result gave');
 
@@ -259,7 +264,7 @@ export class TaskTools {
   private async abandon(taskId: string, owner: string | undefined): Promise<never> {
     await this.deps.store.cancel(taskId, owner).catch((err: Error) => logger.warn({ event: 'task.abandon.failed', taskId, err: err.message }, 'could not cancel an abandoned call'));
     logger.info({ event: 'task.abandoned', taskId }, 'the caller left before any handle or result: task cancelled');
-    throw new Error('The request was cancelled');
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'The request was cancelled');
   }
 
   private definitions(): ToolDefinition[] {
