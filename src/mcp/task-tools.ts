@@ -109,7 +109,7 @@ export class TaskTools {
     const task = await this.deps.store.start(input);
     taskLog(task).info({ event: 'task.created', handle: true }, 'task created for a caller without Tasks');
     if (ctx.mcpReq.signal.aborted) return this.abandon(task.taskId, input.owner);
-    const outcome = await this.follow(task.taskId, ctx, site, { stopAtInput: site.era === 'modern' });
+    const outcome = await this.follow(task.taskId, ctx, site);
     if (outcome.kind === 'aborted') return this.abandon(task.taskId, input.owner);
     if (outcome.kind === 'gone') return notFoundResult();
     if (isTerminal(outcome.task)) return syncOutcome(outcome.task);
@@ -137,7 +137,7 @@ export class TaskTools {
       const refused = await this.apply(taskId, responses, ctx, false);
       if (refused) return refused;
     }
-    const outcome = await this.follow(taskId, ctx, site, { stopAtInput: true, untilChange: true });
+    const outcome = await this.follow(taskId, ctx, site);
     if (outcome.kind === 'gone') return notFoundResult();
     if (outcome.kind === 'aborted') return errorResult('The wait was cancelled; the task goes on.');
     if (isTerminal(outcome.task)) return outcomeResult(outcome.task);
@@ -211,14 +211,13 @@ export class TaskTools {
   }
 
   /**
-   * Follows the task a bounded time. 2025: pending input requests go out on this call's stream
-   * (answers come back as POSTed responses routed by their id) and the wait goes on; 2026:
-   * input needed ends the wait (`stopAtInput`). `untilChange`: a status change ends it too.
+   * Follows the task a bounded time, until it ends or needs an answer. 2025: pending input
+   * requests go out on this call's stream (answers come back as POSTed responses routed by
+   * their id) and the wait goes on; 2026: input needed ends the wait, to be asked in the answer.
    */
-  private async follow(taskId: string, ctx: ServerContext, site: CallSite, opts: { stopAtInput: boolean; untilChange?: boolean }): Promise<FollowOutcome> {
+  private async follow(taskId: string, ctx: ServerContext, site: CallSite): Promise<FollowOutcome> {
     if (!isTaskId(taskId)) return { kind: 'gone' };
     const sent = new Set<string>();
-    let first: TaskSnapshot | undefined;
     const pushInput = site.era === 'legacy';
     const refused = new AbortController();
     const asking = this.asking.get(taskId) ?? this.asking.set(taskId, new Set()).get(taskId)!;
@@ -227,14 +226,9 @@ export class TaskTools {
       boundMs: this.deps.settings.handleWaitMs,
       signal: ctx.mcpReq.signal,
       interrupt: refused.signal,
-      onState: (task) => {
-        first ??= task;
-        if (pushInput) this.pushInputRequests(task, ctx, site, sent);
-      },
-      stopAt: (task) => {
-        if (task.state.status === 'input_required' && !pushInput && opts.stopAtInput) return true;
-        return !!opts.untilChange && first !== undefined && task !== first && task.state.status !== first.state.status;
-      },
+      onState: (task) => (pushInput ? this.pushInputRequests(task, ctx, site, sent) : undefined),
+      // 2025: the questions went out on this stream; the answer, a refusal or the bound ends the wait
+      stopAt: (task) => task.state.status === 'input_required' && !pushInput,
     }).finally(() => {
       asking.delete(refused);
       if (asking.size === 0) this.asking.delete(taskId);
@@ -272,7 +266,7 @@ export class TaskTools {
     const bound = seconds(this.deps.settings.handleWaitMs);
     const tool = (name: string, description: string, inputSchema: z.ZodObject): ToolDefinition => ({ name, description, inputSchema, taskMode: 'never' });
     const tools = [
-      tool(n.wait, `Waits (up to ${bound}) for a task that a tool returned as a task handle, then returns its result when it has ended, or its current status and any questions it waits for. Call it again while the task is still running.`, z.object({ taskId: taskIdArg })),
+      tool(n.wait, `Waits (up to ${bound}) for a task that a tool returned as a task handle to end or to need an answer; returns its result once it ended, else its status and any questions it waits for. Call it again while the task is still running.`, z.object({ taskId: taskIdArg })),
       tool(n.respond, `Answers questions a task waits for (listed by ${n.wait} or the task handle, by key), then waits like ${n.wait}. Ask the user first; never invent their answer.`, z.object({
         taskId: taskIdArg,
         responses: z.record(z.string(), z.unknown()).describe('key -> answer; a form question: {"action":"accept","content":{...}} or {"action":"decline"}'),
