@@ -67,6 +67,7 @@ const inRealmFetch: typeof fetch = async (input, init) => {
   });
 };
 
+const running = (result: any) => ['working', 'input_required'].includes(result.structuredContent?.status);
 type AnyClient = { callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<any> };
 const text = (result: any): string => result.content.map((c: any) => c.text).join('\n');
 
@@ -140,6 +141,19 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
     if (result.structuredContent?.taskId) result = await waitToEnd(client, result.structuredContent.taskId);
     expect(text(result)).toBe('Expense of 7 for "coffee" was approved.');
     expect(asked).toHaveLength(1);
+    await client.close();
+  });
+
+  test('a form the user dismisses (cancel) is no answer: the handle shows the question, task_respond can still answer', async () => {
+    const client = await connect({ onElicit: () => ({ action: 'cancel' }) });
+    const handle = await client.callTool({ name: 'approve_expense', arguments: { amount: 8, description: 'dismissed' } });
+    expect(handle.structuredContent).toMatchObject({ status: 'input_required' });
+    expect(text(handle)).toContain('"approval"');
+    const { taskId } = handle.structuredContent;
+    const declined = await client.callTool({ name: 'task_respond', arguments: { taskId, responses: { approval: { action: 'decline' } } } });
+    const result = running(declined) ? await waitToEnd(client, taskId) : declined;
+    expect(result.isError).toBe(true); // the tool's own result: not approved
+    expect(text(result)).toContain('declined');
     await client.close();
   });
 

@@ -130,10 +130,15 @@ export class TaskTools {
     }
   }
 
-  /** `applyRetry`: answers of an input_required round this call retries go to the task first. */
+  /**
+   * `applyRetry`: answers of an input_required round this call retries go to the task first.
+   * A dismissed form (`cancel`) is no answer, as on 2025: not sent, and not asked again in this
+   * call (the handle shows it), so a client that dismisses forms cannot loop.
+   */
   private async wait(taskId: string, ctx: ServerContext, site: CallSite, viaRetry: boolean, applyRetry: boolean): Promise<unknown> {
-    const responses = applyRetry ? ctx.mcpReq.inputResponses : undefined;
-    if (responses && Object.keys(responses).length > 0) {
+    const all = applyRetry ? (ctx.mcpReq.inputResponses ?? {}) : {};
+    const responses = Object.fromEntries(Object.entries(all).filter(([, r]) => (r as { action?: unknown } | null)?.action !== 'cancel'));
+    if (Object.keys(responses).length > 0) {
       const refused = await this.apply(taskId, responses, ctx, false);
       if (refused) return refused;
     }
@@ -141,7 +146,8 @@ export class TaskTools {
     if (outcome.kind === 'gone') return notFoundResult();
     if (outcome.kind === 'aborted') return errorResult('The wait was cancelled; the task goes on.');
     if (isTerminal(outcome.task)) return outcomeResult(outcome.task);
-    return this.answerPending(outcome.task, ctx, site, viaRetry);
+    const dismissed = Object.keys(all).length > Object.keys(responses).length;
+    return dismissed ? handleResult(outcome.task, this.names, this.deps.settings.handleWaitMs) : this.answerPending(outcome.task, ctx, site, viaRetry);
   }
 
   private async respond(taskId: string, responses: Record<string, unknown>, ctx: ServerContext, site: CallSite): Promise<unknown> {
@@ -242,16 +248,20 @@ export class TaskTools {
       if (sent.has(key)) continue;
       sent.add(key);
       const delivery = ctx.http
-        ? site.transport?.send(inputRequestMessage(task.taskId, key, request), { relatedRequestId: ctx.mcpReq.id })
+        ? site.transport?.send(inputRequestMessage(task.taskId, key, request, true), { relatedRequestId: ctx.mcpReq.id })
         : this.askInProcess(task, key, request, ctx);
       void delivery?.catch((err: Error) => logger.debug({ event: 'task.input.send_failed', taskId: task.taskId, key, err: err.message }, 'could not send an input request'));
       taskLog(task).info({ event: 'task.input.sent', key, handle: true }, 'input request sent on the call stream');
     }
   }
 
-  /** stdio keeps one connection: the answer comes back to this process, and goes to the task like tasks/update. */
+  /**
+   * stdio keeps one connection: the answer comes back to this process, and goes to the task like
+   * tasks/update. A refusal, or a dismissed form (`cancel`), is no answer (as over HTTP).
+   */
   private async askInProcess(task: TaskSnapshot, key: string, request: InputRequest, ctx: ServerContext): Promise<void> {
-    const answer = await ctx.mcpReq.send({ method: request.method, params: request.params } as never);
+    const answer = await ctx.mcpReq.send({ method: request.method, params: request.params } as never).catch(() => undefined);
+    if (answer === undefined || (answer as { action?: unknown }).action === 'cancel') return this.inputRefused(task.taskId);
     await this.deps.store.sendInput(task.taskId, principalOf(ctx), { [key]: answer });
   }
 
