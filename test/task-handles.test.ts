@@ -213,6 +213,33 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
   });
 });
 
+test('sampling: asked of a client that declared it (input_required round), else shown pending and answered by task_respond', async () => {
+  const client = new V2Client({ name: 'plain-sampling', version: '1.0.0' }, { capabilities: { sampling: {} }, versionNegotiation: { mode: { pin: PROTOCOL } } });
+  const asked: any[] = [];
+  client.setRequestHandler('sampling/createMessage', async (request: any) => {
+    asked.push(request);
+    return { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'test-model' };
+  });
+  await client.connect(new V2Transport(new URL(url), { fetch: inRealmFetch }));
+  const result: any = await client.callTool({ name: 'ask_model', arguments: { question: 'Capital of France?' } });
+  expect(text(result)).toBe('The model said: Paris');
+  expect(asked).toHaveLength(1);
+  await client.close();
+
+  const plain = await v2Client();
+  const handle: any = await plain.callTool({ name: 'ask_model', arguments: { question: 'Capital of Italy?' } });
+  expect(handle.structuredContent.inputRequests.answer.method).toBe('sampling/createMessage');
+  expect(text(handle)).toContain('Capital of Italy?');
+  const bad: any = await plain.callTool({ name: 'task_respond', arguments: { taskId: handle.structuredContent.taskId, responses: { answer: { text: 'Rome' } } } });
+  expect(bad.isError).toBe(true);
+  expect(text(bad)).toContain('CreateMessageResult');
+  const answer = { role: 'assistant', content: { type: 'text', text: 'Rome' }, model: 'the agent' };
+  let done: any = await plain.callTool({ name: 'task_respond', arguments: { taskId: handle.structuredContent.taskId, responses: { answer } } });
+  if (running(done)) done = await waitToEnd(plain, handle.structuredContent.taskId);
+  expect(text(done)).toBe('The model said: Rome');
+  await plain.close();
+});
+
 test('a caller that declares Tasks sees the same tools/list as before, and no task_* tools to call', async () => {
   const { tools } = await call(url, 'tools/list');
   const names = tools.map((t: any) => t.name);
