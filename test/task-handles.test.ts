@@ -305,6 +305,19 @@ test('task_respond with no answers, or arguments of the wrong type, is refused c
   await call(url, 'tools/call', { name: 'task_cancel', arguments: { taskId } }, { capabilities: {} });
 });
 
+test('a task_wait the client gives up on leaves the task running (only a call abandoned before its handle cancels it)', async () => {
+  const handle = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'still here', seconds: 3 } }, { capabilities: {} });
+  const { taskId } = handle.structuredContent;
+  const abort = new AbortController();
+  const dropped = rpc(url, 'tools/call', { name: 'task_wait', arguments: { taskId } }, { capabilities: {}, signal: abort.signal }).catch(() => 'dropped');
+  await new Promise((r) => setTimeout(r, 300));
+  abort.abort();
+  expect(await dropped).toBe('dropped');
+  let result = await call(url, 'tools/call', { name: 'task_wait', arguments: { taskId } }, { capabilities: {} });
+  if (result.structuredContent?.status === 'working') result = await call(url, 'tools/call', { name: 'task_wait', arguments: { taskId } }, { capabilities: {} });
+  expect(result.content).toEqual([{ type: 'text', text: 'still here' }]);
+});
+
 test('without authentication there is no task_list to call', async () => {
   const { body } = await rpc(url, 'tools/call', { name: 'task_list', arguments: {} }, { capabilities: {} });
   expect(body.error.code).toBe(-32602);
