@@ -39,6 +39,10 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--max-subscribed-tasks-per-caller <n>', 'tasks one caller subscribes at once (MCP_MAX_SUBSCRIBED_TASKS_PER_CALLER, default 1000)')
     .option('--strict-headers', 'refuse requests without Mcp-Method/Mcp-Name (MCP_STRICT_HEADERS=true; default: take them from the body)')
     .addOption(new Option('--lenient-headers', 'the default now; kept as a no-op alias').hideHelp())
+    .option('--no-task-handles', 'callers without Tasks get -32021 / wait unboundedly, as before handles (MCP_TASK_HANDLES=false)')
+    .option('--handle-wait-ms <ms>', 'how long a call without Tasks waits before answering a task handle (MCP_HANDLE_WAIT_MS, default 20000)')
+    .option('--task-tools-prefix <prefix>', 'name prefix of the task_wait/respond/cancel/list tools (MCP_TASK_TOOLS_PREFIX, default task_)')
+    .option('--required-tools-need-tasks', 'keep -32021 for `required` tools called without Tasks (MCP_REQUIRED_TOOLS_NEED_TASKS=true)')
     .option('--allowed-host <host...>', 'extra Host names accepted (DNS rebinding protection)')
     .option('--allowed-origin <hostname...>', 'extra Origin hostnames accepted (no scheme or port), e.g. app.example.com')
     .option('--auth-tokens-file <file>', 'require bearer tokens: "principal:token" per line (or MCP_AUTH_TOKENS="p:t,p2:t2")')
@@ -71,6 +75,11 @@ function configFrom(opts: Record<string, unknown>): ServerConfig {
     maxSubscribedTasks: opts.maxSubscribedTasks,
     maxSubscribedTasksPerCaller: opts.maxSubscribedTasksPerCaller,
     strictHeaders: opts.strictHeaders ? true : opts.lenientHeaders ? false : undefined,
+    // commander defaults a --no-x flag to true: only an explicit --no-task-handles overrides the environment
+    taskHandles: opts.taskHandles === false ? false : undefined,
+    handleWaitMs: opts.handleWaitMs,
+    taskToolsPrefix: opts.taskToolsPrefix,
+    requiredToolsNeedTasks: opts.requiredToolsNeedTasks ? true : undefined,
     allowedHosts: opts.allowedHost,
     allowedOrigins: opts.allowedOrigin,
   });

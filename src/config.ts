@@ -20,6 +20,14 @@ export const ServerConfigSchema = z.object({
   maxSubscribedTasksPerCaller: z.coerce.number().int().positive().default(1_000),
   /** Key of the keyed hash that stands for a task's owner in Temporal; the same on every replica. */
   ownerKey: z.string().min(16, 'use at least 16 characters').optional(),
+  /** Callers that do not declare Tasks get a task handle (and the companion tools) instead of an error or an unbounded wait. */
+  taskHandles: z.boolean().default(true),
+  /** How long a call from such a caller (and each wait) holds before answering with the task's state. */
+  handleWaitMs: z.coerce.number().int().positive().max(600_000).default(20_000),
+  /** Name prefix of the companion tools (wait, respond, cancel, list); letters, digits, _ and - only. */
+  taskToolsPrefix: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ and - (1..40)').default('task_'),
+  /** Keep answering -32021 for `required` tools to callers that do not declare Tasks (today's behaviour). */
+  requiredToolsNeedTasks: z.boolean().default(false),
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 /** The same settings as the library takes them: every one optional, defaults from the schema. */
@@ -38,7 +46,13 @@ export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {
   ownerKey: 'MCP_OWNER_KEY',
   maxSubscribedTasks: 'MCP_MAX_SUBSCRIBED_TASKS',
   maxSubscribedTasksPerCaller: 'MCP_MAX_SUBSCRIBED_TASKS_PER_CALLER',
+  taskHandles: 'MCP_TASK_HANDLES',
+  handleWaitMs: 'MCP_HANDLE_WAIT_MS',
+  taskToolsPrefix: 'MCP_TASK_TOOLS_PREFIX',
+  requiredToolsNeedTasks: 'MCP_REQUIRED_TOOLS_NEED_TASKS',
 };
+
+const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set(['strictHeaders', 'taskHandles', 'requiredToolsNeedTasks']);
 
 export class ConfigError extends Error {}
 
@@ -46,7 +60,7 @@ export function parseServerConfig(flags: Record<string, unknown>, env: NodeJS.Pr
   const merged: Record<string, unknown> = {};
   for (const [key, envName] of Object.entries(ENV_VARS)) {
     const value = envName ? env[envName] : undefined;
-    if (value !== undefined && value !== '') merged[key] = key === 'strictHeaders' ? value === 'true' || value === '1' : value;
+    if (value !== undefined && value !== '') merged[key] = BOOLEAN_SETTINGS.has(key) ? value === 'true' || value === '1' : value;
   }
   for (const [key, value] of Object.entries(flags)) if (value !== undefined) merged[key] = value;
   const parsed = ServerConfigSchema.safeParse(merged);

@@ -94,7 +94,8 @@ test('tools/list carries execution.taskSupport; a task call of a forbidden tool 
   const client = await legacyClient({ token: 'tok-a' });
   const { tools } = await client.listTools();
   const support = Object.fromEntries(tools.map((t) => [t.name, t.execution?.taskSupport]));
-  expect(support).toMatchObject({ approve_expense: 'required', wait_and_echo: 'optional', greet: 'forbidden' });
+  // required tools read `optional`: a call without `task` gets a task handle (task-handles.test.ts)
+  expect(support).toMatchObject({ approve_expense: 'optional', wait_and_echo: 'optional', greet: 'forbidden', task_wait: 'forbidden' });
   expect(tools.every((t) => ['forbidden', 'optional', 'required'].includes(t.execution?.taskSupport as string))).toBe(true);
   await expect(startTask(client, 'greet', { name: 'x' })).rejects.toMatchObject({ code: -32601 });
   expect((await client.callTool({ name: 'greet', arguments: { name: 'Ann' } })).content).toEqual([{ type: 'text', text: 'Hello, Ann!' }]);
@@ -280,10 +281,16 @@ test('tasks/list: only the caller\'s tasks, every one of them; a bad cursor is -
   await bob.close();
 });
 
-test('a non-task call of an optional tool answers synchronously; a required tool needs the task param', async () => {
+test('a non-task call of an optional tool answers synchronously; a required tool answers a task handle', async () => {
   const client = await legacyClient({ token: 'tok-a' });
   const result = await client.callTool({ name: 'wait_and_echo', arguments: { text: 'sync 2025', seconds: 0 } });
   expect(result.content).toEqual([{ type: 'text', text: 'sync 2025' }]);
-  await expect(client.callTool({ name: 'approve_expense', arguments: { amount: 1, description: 'x' } })).rejects.toMatchObject({ code: -32601 });
+  // without --required-tools-need-tasks (then: -32601, as before handles); details in task-handles.test.ts
+  const started = Date.now();
+  const handle: any = await client.callTool({ name: 'approve_expense', arguments: { amount: 1, description: 'x' } });
+  expect(handle.structuredContent).toMatchObject({ status: 'input_required', tool: 'approve_expense' });
+  // this client has no elicitation: it refuses the request sent on the call's stream, and the handle comes at once, not after 20 s
+  expect(Date.now() - started).toBeLessThan(10_000);
+  await client.callTool({ name: 'task_cancel', arguments: { taskId: handle.structuredContent.taskId } });
   await client.close();
 });

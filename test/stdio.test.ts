@@ -33,3 +33,36 @@ test.each(['modern', 'legacy'] as const)('tools/list and a durable tools/call ov
     await client.close();
   }
 });
+
+test.each(['modern', 'legacy'] as const)('a client without Tasks over stdio: handle, elicitation in its own UI, task_wait (%s handshake)', async (era) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(ROOT, 'dist', 'cli.js'), 'serve', '--stdio', '--handle-wait-ms', '1500'],
+    env: { ...process.env, TEMPORAL_ADDRESS: temporal.address } as Record<string, string>,
+    stderr: 'pipe',
+  });
+  const client = new Client(
+    { name: 'stdio-plain', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
+  );
+  const asked: unknown[] = [];
+  client.setRequestHandler('elicitation/create', async (request: unknown) => {
+    asked.push(request);
+    return { action: 'accept', content: { approved: true } };
+  });
+  await client.connect(transport);
+  try {
+    const approved: any = await client.callTool({ name: 'approve_expense', arguments: { amount: 5, description: `stdio ${era}` } });
+    expect(approved.content[0].text).toBe(`Expense of 5 for "stdio ${era}" was approved.`);
+    expect(asked).toHaveLength(1);
+    const handle: any = await client.callTool({ name: 'provision_environment', arguments: { name: `stdio-${era}`, steps: 2, stepMs: 1500 } });
+    expect(handle.structuredContent).toMatchObject({ status: 'working' });
+    let result: any = handle;
+    while (['working', 'input_required'].includes(result.structuredContent?.status)) {
+      result = await client.callTool({ name: 'task_wait', arguments: { taskId: handle.structuredContent.taskId } });
+    }
+    expect(result.content[0].text).toBe(`Environment stdio-${era} provisioned in 2 steps.`);
+  } finally {
+    await client.close();
+  }
+});

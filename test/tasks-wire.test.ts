@@ -20,7 +20,8 @@ const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-ledger-'));
 beforeAll(async () => {
   temporal = await startTestTemporal();
   await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
-  ({ url } = await startServe(temporal.address, ['--poll-interval-ms', '250']));
+  // --required-tools-need-tasks: this file checks the -32021 answer (task handles: task-handles.test.ts)
+  ({ url } = await startServe(temporal.address, ['--poll-interval-ms', '250', '--required-tools-need-tasks']));
 });
 
 stopAllAfter(() => temporal);

@@ -35,6 +35,13 @@ import { asProtocolError, TaskNotFoundError } from './errors';
 import { principalOf, principalOfAuth } from './negotiation';
 
 const INPUT_ID_PREFIX = 'mcp-task-input:';
+/**
+ * The same, sent on a task tool's own call by task handles (task-tools.ts). A 2025 request does
+ * not say whether its client declared elicitation, so a `cancel` answer to one of these (the
+ * user dismissed it, or a client without forms settled it) is no answer: the task keeps
+ * waiting and the question is shown in the handle instead.
+ */
+const HANDLE_INPUT_ID_PREFIX = 'mcp-task-ask:';
 
 /** The 2025 `tasks` capability; `list` only where tasks/list is served. */
 export function legacyTasksCapability(listing: boolean) {
@@ -144,10 +151,11 @@ function untilTerminal(
   });
 }
 
-function inputRequestMessage(taskId: string, key: string, request: InputRequest) {
+/** A 2025 input request whose id names its task and key (answers are routed by it, on any replica). */
+export function inputRequestMessage(taskId: string, key: string, request: InputRequest, viaHandle = false) {
   const { _meta, ...rest } = request.params as { _meta?: object };
   const params = { ...rest, _meta: { ..._meta, [RELATED_TASK_META_KEY]: { taskId } } };
-  return { jsonrpc: '2.0' as const, id: inputRequestId(taskId, key), method: request.method, params };
+  return { jsonrpc: '2.0' as const, id: `${viaHandle ? HANDLE_INPUT_ID_PREFIX : INPUT_ID_PREFIX}${taskId}:${key}`, method: request.method, params };
 }
 
 function outcome(task: TaskSnapshot) {
@@ -158,16 +166,14 @@ function outcome(task: TaskSnapshot) {
   throw new ProtocolError(ProtocolErrorCode.InternalError, 'The task was cancelled');
 }
 
-function inputRequestId(taskId: string, key: string): string {
-  return `${INPUT_ID_PREFIX}${taskId}:${key}`;
-}
-
-function parseInputRequestId(id: unknown): { taskId: string; key: string } | undefined {
-  if (typeof id !== 'string' || !id.startsWith(INPUT_ID_PREFIX)) return undefined;
-  const rest = id.slice(INPUT_ID_PREFIX.length);
+function parseInputRequestId(id: unknown): { taskId: string; key: string; viaHandle: boolean } | undefined {
+  if (typeof id !== 'string') return undefined;
+  const prefix = [INPUT_ID_PREFIX, HANDLE_INPUT_ID_PREFIX].find((p) => id.startsWith(p));
+  if (!prefix) return undefined;
+  const rest = id.slice(prefix.length);
   const colon = rest.indexOf(':');
   const taskId = rest.slice(0, colon);
-  return colon > 0 && isTaskId(taskId) ? { taskId, key: rest.slice(colon + 1) } : undefined;
+  return colon > 0 && isTaskId(taskId) ? { taskId, key: rest.slice(colon + 1), viaHandle: prefix === HANDLE_INPUT_ID_PREFIX } : undefined;
 }
 
 /**
@@ -175,11 +181,11 @@ function parseInputRequestId(id: unknown): { taskId: string; key: string } | und
  * a client's answer to an input request sent on a tasks/result stream goes to its task, as
  * tasks/update would send it. Resolves undefined for anything else (the SDK serves it).
  */
-export function legacyInputResponses(store: TemporalTaskStore) {
+export function legacyInputResponses(store: TemporalTaskStore, onRefused?: (taskId: string, key: string) => void) {
   return async (request: Request, authInfo: AuthInfo | undefined): Promise<Response | undefined> => {
     if (request.method !== 'POST' || request.headers.has('mcp-method')) return undefined; // responses carry no method
     const text = await request.clone().text();
-    if (!text.includes(INPUT_ID_PREFIX)) return undefined;
+    if (!text.includes(INPUT_ID_PREFIX) && !text.includes(HANDLE_INPUT_ID_PREFIX)) return undefined;
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -197,6 +203,12 @@ export function legacyInputResponses(store: TemporalTaskStore) {
     if (isJSONRPCErrorResponse(message)) {
       // no answer: the task keeps waiting (a later tasks/result or a 2026 tasks/update can answer)
       log.info({ event: 'task.input.refused', error: message.error }, 'the client answered an input request with an error');
+      onRefused?.(target.taskId, target.key); // a call of this replica waiting on it need not wait out its bound
+      return accepted;
+    }
+    if (target.viaHandle && (message.result as { action?: unknown }).action === 'cancel') {
+      log.info({ event: 'task.input.dismissed' }, 'an input request sent with a task handle was dismissed: the task keeps waiting');
+      onRefused?.(target.taskId, target.key);
       return accepted;
     }
     const principal = principalOfAuth(authInfo);

@@ -6,6 +6,8 @@ import { legacyTasksCapability, registerLegacyTasksMethods, TASK_SUPPORT } from 
 import { TASKS_EXTENSION } from './negotiation';
 import { registerTasksMethods } from './tasks-methods';
 import { handleToolsCall } from './tools-call';
+import { installToolsListView } from './task-tools-listing';
+import type { TaskTools } from './task-tools';
 
 export const SERVER_NAME = 'mcp-temporal-tasks';
 
@@ -18,6 +20,8 @@ export interface ServerDeps {
   version: string;
   /** 2025-11-25 tasks/list is served (and advertised) only with authentication and the McpOwner search attribute. */
   listing: boolean;
+  /** Handles and companion tools for callers without Tasks. */
+  taskTools: TaskTools;
 }
 
 type Era = McpRequestContext['era'];
@@ -55,21 +59,24 @@ function buildServer(deps: ServerDeps, era: Era, servesToolsCall: boolean): McpS
     { name: SERVER_NAME, version: deps.version },
     { capabilities: { tools: { listChanged: false }, ...(modern ? { extensions: { [TASKS_EXTENSION]: {} } } : { tasks: legacyTasksCapability(deps.listing) }) } },
   );
-  for (const tool of deps.registry.list()) {
+  const companions = new Set(deps.taskTools.companionTools());
+  const listed = [...deps.registry.list(), ...companions].map((tool) => {
     // registerTool gives tools/list its JSON Schema; tools/call is served below instead.
     const registered = server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }, () => {
       throw new Error('unreachable: tools/call is served by the fallback handler');
     });
     // 2025-11-25 clients pick task mode per tool from tools/list (registerTool takes no `execution`)
     if (!modern) registered.execution = { taskSupport: TASK_SUPPORT[tool.taskMode] };
-  }
+    return { tool, registered, companion: companions.has(tool) };
+  });
+  installToolsListView(server, listed, deps.taskTools, era);
   server.server.removeRequestHandler('tools/call');
   // The fallback serves tools/call (so -32021 and task results pass unaltered). Servers for
   // other methods have none, so unknown methods still get the SDK's own 404 / -32601.
   if (servesToolsCall) {
     server.server.fallbackRequestHandler = async (request, ctx) => {
       if (request.method !== 'tools/call') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
-      return (await handleToolsCall(request.params, ctx, { ...deps, era })) as never;
+      return (await handleToolsCall(request.params, ctx, { ...deps, era, transport: server.server.transport })) as never;
     };
   }
   if (modern) registerTasksMethods(server, deps);

@@ -1,4 +1,4 @@
-import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
 import { PreTaskInput, ToolDefinition, ToolRegistry, workflowTypeOf } from '../tools/registry';
@@ -8,6 +8,7 @@ import { asProtocolError, InvalidInputResponseError, InvalidToolArgumentsError, 
 import { toCreateTaskResult, toLegacyTask } from './wire';
 import { declaresTasks, principalOf } from './negotiation';
 import { logger, taskLog } from '../logging';
+import type { TaskTools } from './task-tools';
 
 export interface ToolsCallDeps {
   registry: ToolRegistry;
@@ -15,6 +16,10 @@ export interface ToolsCallDeps {
   pollIntervalMs: number;
   /** 2025-11-25 requests opt in by a `task` param; 2026-07-28 ones by declaring the extension. */
   era: 'modern' | 'legacy';
+  /** Handles and companion tools for callers that do not opt in to Tasks. */
+  taskTools: TaskTools;
+  /** This request's transport (2025 input requests go out on the call's stream). */
+  transport?: Transport;
 }
 
 
@@ -26,15 +31,20 @@ const CallParamsSchema = z.looseObject({ name: z.unknown(), arguments: z.unknown
  */
 export async function handleToolsCall(params: unknown, ctx: ServerContext, deps: ToolsCallDeps) {
   const { name, arguments: rawArgs, task: legacyOptIn } = CallParamsSchema.parse(params ?? {});
-  const tool = typeof name === 'string' ? deps.registry.get(name) : undefined;
-  if (!tool) throw new UnknownToolError(name);
-  const args = await parseArguments(tool, rawArgs ?? {});
   const legacy = deps.era === 'legacy';
   const optedIn = legacy ? typeof legacyOptIn === 'object' && legacyOptIn !== null : declaresTasks(ctx); // modern: params.task is ignored
+  // companion tools exist only for callers without Tasks (a 2025 request cannot say: always)
+  const companion = legacy || !optedIn ? deps.taskTools.companion(name) : undefined;
+  const tool = companion ?? (typeof name === 'string' ? deps.registry.get(name) : undefined);
+  if (!tool) throw new UnknownToolError(name);
+  const args = await parseArguments(tool, rawArgs ?? {});
+  const site = { era: deps.era, transport: deps.transport };
+  if (companion) return complete(await deps.taskTools.serve(companion, args, ctx, site).catch(rethrow));
   const asTask = optedIn && tool.taskMode !== 'never';
+  const handle = !optedIn && deps.taskTools.servesHandle(tool);
   // 2025-11-25: a task-augmented call of a tool whose taskSupport is `forbidden`
   if (legacy && optedIn && tool.taskMode === 'never') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${tool.name} does not support task-augmented calls`);
-  if (tool.taskMode === 'required' && !asTask) {
+  if (tool.taskMode === 'required' && !asTask && !handle) {
     if (legacy) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${tool.name} must be called as a task (params.task)`);
     throw tasksCapabilityRequired();
   }
@@ -58,12 +68,23 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
       taskLog(task).info({ event: 'task.created' }, 'task created');
       return legacy ? { task: toLegacyTask(task, deps.pollIntervalMs) } : toCreateTaskResult(task, deps.pollIntervalMs);
     }
+    if (handle) return complete(await deps.taskTools.callWithHandle(input, ctx, site));
     return { ...(await deps.store.run(input, ctx.mcpReq.signal)), resultType: 'complete' as const };
   } catch (err) {
-    if (err instanceof ToolProtocolError) throw new ProtocolError(err.error.code, err.error.message, err.error.data);
-    logger.error({ event: 'tools.call.failed', tool: tool.name, err: (err as Error).message }, 'tools/call failed');
-    throw asProtocolError(err);
+    return rethrow(err, tool.name);
   }
+}
+
+function rethrow(err: unknown, tool?: string): never {
+  if (err instanceof ToolProtocolError) throw new ProtocolError(err.error.code, err.error.message, err.error.data);
+  if (!(err instanceof ProtocolError)) logger.error({ event: 'tools.call.failed', tool, err: (err as Error).message }, 'tools/call failed');
+  throw asProtocolError(err);
+}
+
+/** A CallToolResult gets the 2026 `resultType`; an input_required round already has its own. */
+function complete(result: unknown): unknown {
+  const r = result as { resultType?: string };
+  return r.resultType ? r : { ...r, resultType: 'complete' as const };
 }
 
 async function parseArguments(tool: ToolDefinition, raw: unknown): Promise<Record<string, unknown>> {

@@ -4,7 +4,8 @@ import type { CallToolResult, RequestedSchema } from '../contract';
 
 /**
  * How a tool may run: `never` answers synchronously, `optional` becomes a task for clients
- * that declare the Tasks extension, `required` only runs as a task (-32021 otherwise).
+ * that declare the Tasks extension, `required` only runs as a task (callers without Tasks get
+ * a task handle, or -32021 where handles are off or `requiredToolsNeedTasks` is set).
  */
 export type TaskMode = 'never' | 'optional' | 'required';
 

@@ -28,6 +28,18 @@ test('Temporal unreachable: tools/call and tasks/get answer -32603 within the bo
   expect(Date.now() - started).toBeLessThan(10_000);
   const update = await rpc(url, 'tasks/update', { taskId, inputResponses: {} });
   expect(update.body.error.code).toBe(-32603);
+  // the same through task handles, for a caller without Tasks: -32603, never "no such task"
+  for (const [name, args] of [
+    ['wait_and_echo', { text: 'x', seconds: 1 }],
+    ['task_wait', { taskId }],
+    ['task_cancel', { taskId }],
+    ['task_respond', { taskId, responses: { question: { action: 'decline' } } }],
+  ] as const) {
+    started = Date.now();
+    const plain = await rpc(url, 'tools/call', { name, arguments: args }, { capabilities: {} });
+    expect(plain.body.error).toMatchObject({ code: -32603, message: expect.stringMatching(/Temporal\) is unavailable/) });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }
   started = Date.now();
   const listen = await subscribe(url, [taskId]);
   expect(listen.error).toMatchObject({ code: -32603, message: expect.stringMatching(/Temporal\) is unavailable/) });

@@ -1,0 +1,46 @@
+import type { McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
+import type { ToolDefinition } from '../tools/registry';
+import { TASK_SUPPORT } from './legacy-tasks';
+import { declaresTasks } from './negotiation';
+import type { TaskTools } from './task-tools';
+
+interface Listed {
+  tool: ToolDefinition;
+  registered: RegisteredTool;
+  companion: boolean;
+}
+
+/** The SDK's stored handler, reached through its protected accessor (it has no public one). */
+type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<unknown>;
+
+/**
+ * tools/list shows one of two views, chosen per request: a caller that declares Tasks (2026)
+ * sees exactly the tools as before; one that does not also sees the companion tools, task
+ * tools described with how to follow a handle, and no outputSchema on them (a handle is not
+ * the tool's output, and clients check structuredContent against it). A 2025 request cannot
+ * say whether its client speaks Tasks (the server is stateless): it gets the handle view with
+ * `required` tools shown as `optional` (a tasks client still sends `task` for those).
+ *
+ * The SDK builds the listing from its registered tools at call time and synchronously, so the
+ * view is set just before its handler runs (a pooled server serves one request at a time).
+ */
+export function installToolsListView(server: McpServer, listed: Listed[], taskTools: TaskTools, era: 'modern' | 'legacy'): void {
+  const low = server.server;
+  const sdkList = (low as unknown as { _getRequestHandler(method: string): StoredHandler | undefined })._getRequestHandler('tools/list');
+  if (!sdkList) throw new Error('unreachable: registerTool installs tools/list');
+  const original = listed.map(({ registered }) => ({ description: registered.description, outputSchema: registered.outputSchema, execution: registered.execution }));
+  const show = (handles: boolean) => {
+    listed.forEach(({ tool, registered, companion }, i) => {
+      const handled = handles && taskTools.servesHandle(tool);
+      registered.enabled = handles || !companion;
+      registered.description = handled ? taskTools.describeForHandles(tool) : original[i].description;
+      registered.outputSchema = handled ? undefined : original[i].outputSchema;
+      if (era === 'legacy') registered.execution = handled && tool.taskMode === 'required' ? { taskSupport: TASK_SUPPORT.optional } : original[i].execution;
+    });
+  };
+  low.removeRequestHandler('tools/list');
+  low.setRequestHandler('tools/list', (request, ctx) => {
+    show(era === 'legacy' || !declaresTasks(ctx));
+    return sdkList(request, ctx) as never;
+  });
+}

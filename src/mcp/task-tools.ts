@@ -1,0 +1,310 @@
+/**
+ * Durable task handles for callers that do not speak Tasks (Claude Code, Cursor, plain SDK
+ * clients): a task tool's call starts its workflow and waits a bounded time; a task still
+ * running then is answered by an ordinary CallToolResult that names its taskId, and companion
+ * tools (wait, respond, cancel, list; listed only to such callers) follow it. Same store calls,
+ * same checks and the same single Temporal read per taskId as tasks/*.
+ */
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import type { CallToolResult, InputRequest } from '../contract';
+import { logger, taskLog } from '../logging';
+import { isTaskId } from '../tasks/task-id';
+import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
+import type { TaskWatcher } from '../tasks/task-watcher';
+import { InputResponseError, InvalidCursorError, type StartTaskInput, type TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
+import type { ToolDefinition } from '../tools/registry';
+import { followTask, type FollowOutcome } from './task-follow';
+import { errorResult, handleResult, notFoundResult, outcomeResult, type TaskToolNames, taskToolNames } from './task-handle-text';
+import { inputRequestMessage } from './legacy-tasks';
+import { principalOf } from './negotiation';
+
+export interface TaskHandleSettings {
+  taskHandles: boolean;
+  handleWaitMs: number;
+  taskToolsPrefix: string;
+  requiredToolsNeedTasks: boolean;
+}
+
+export interface TaskToolsDeps {
+  store: TemporalTaskStore;
+  watcher: TaskWatcher;
+  /** The list tool exists only where tasks/list would (authentication and the McpOwner search attribute). */
+  listing: boolean;
+  settings: TaskHandleSettings;
+}
+
+/** What a call needs besides its context: its era, and (2025 HTTP) the transport its stream is on. */
+export interface CallSite {
+  era: 'modern' | 'legacy';
+  transport: Transport | undefined;
+}
+
+/** A user tool whose name is a companion tool's: refused at start, so the two never clash silently. */
+export class TaskToolNameClashError extends Error {
+  constructor(name: string) {
+    super(`tool "${name}" has the name of a task companion tool: set another taskToolsPrefix (--task-tools-prefix / MCP_TASK_TOOLS_PREFIX)`);
+  }
+}
+
+/**
+ * The requestState of an input_required round on a task tool's own call: its retry continues
+ * that task. Not signed, because it grants nothing: the taskId is the bearer secret that
+ * task_wait takes as an argument, read with the caller's owner binding like any other.
+ */
+const REQUEST_STATE_PREFIX = 'mcp-task-handle:';
+const taskIdArg = z.string().max(200).describe('The taskId a tool result gave');
+
+export class TaskTools {
+  readonly names: TaskToolNames;
+  private readonly companions: Map<string, ToolDefinition>;
+  /** 2025 calls of this replica that sent input requests on their stream, by taskId. */
+  private readonly asking = new Map<string, Set<AbortController>>();
+
+  constructor(private readonly deps: TaskToolsDeps, userTools: string[]) {
+    this.names = taskToolNames(deps.settings.taskToolsPrefix);
+    this.companions = new Map(this.definitions().map((t) => [t.name, t]));
+    if (!deps.settings.taskHandles) this.companions.clear();
+    for (const name of userTools) if (this.companions.has(name)) throw new TaskToolNameClashError(name);
+  }
+
+  /**
+   * A 2025 client answered an input request with an error (it has no elicitation, or the user
+   * closed it): calls here that wait on that task answer at once, with the questions as text.
+   */
+  inputRefused(taskId: string): void {
+    for (const waiting of this.asking.get(taskId) ?? []) waiting.abort();
+  }
+
+  /** Whether a call of `tool` from a caller without Tasks is answered with a handle. */
+  servesHandle(tool: ToolDefinition): boolean {
+    const s = this.deps.settings;
+    if (!s.taskHandles || tool.local || tool.taskMode === 'never') return false;
+    return !(tool.taskMode === 'required' && s.requiredToolsNeedTasks);
+  }
+
+  /** The companion tools (empty when handles are off), for tools/list and lookup. */
+  companionTools(): ToolDefinition[] {
+    return [...this.companions.values()];
+  }
+
+  companion(name: unknown): ToolDefinition | undefined {
+    return typeof name === 'string' ? this.companions.get(name) : undefined;
+  }
+
+  /** The description a caller without Tasks reads: how to follow a handle. */
+  describeForHandles(tool: ToolDefinition): string {
+    const n = this.names;
+    return `${tool.description}\n\nRuns as a durable task. When it takes longer than ${seconds(this.deps.settings.handleWaitMs)} or needs an answer from the user, it returns a task handle (taskId, status, any questions) instead of its result: follow it with ${n.wait}, answer questions with ${n.respond}, stop it with ${n.cancel}.`;
+  }
+
+  /**
+   * A call from a caller without Tasks: start the workflow, follow it a bounded time, answer
+   * its result or a handle. Abandoned before either reached the caller: cancelled (nobody could
+   * reach it). A retry carrying our requestState continues that task instead of starting another.
+   */
+  async callWithHandle(input: StartTaskInput, ctx: ServerContext, site: CallSite): Promise<unknown> {
+    const state = ctx.mcpReq.requestState();
+    if (typeof state === 'string' && state.startsWith(REQUEST_STATE_PREFIX)) return this.wait(state.slice(REQUEST_STATE_PREFIX.length), ctx, site, true, true);
+    const task = await this.deps.store.start(input);
+    taskLog(task).info({ event: 'task.created', handle: true }, 'task created for a caller without Tasks');
+    if (ctx.mcpReq.signal.aborted) return this.abandon(task.taskId, input.owner);
+    const outcome = await this.follow(task.taskId, ctx, site);
+    if (outcome.kind === 'aborted') return this.abandon(task.taskId, input.owner);
+    if (outcome.kind === 'gone') return notFoundResult();
+    if (isTerminal(outcome.task)) return syncOutcome(outcome.task);
+    return this.answerPending(outcome.task, ctx, site, true);
+  }
+
+  /** A companion tool's call. */
+  async serve(tool: ToolDefinition, args: Record<string, unknown>, ctx: ServerContext, site: CallSite): Promise<unknown> {
+    switch (tool.name) {
+      case this.names.wait:
+        return this.wait(args.taskId as string, ctx, site, false, true);
+      case this.names.respond:
+        return this.respond(args.taskId as string, args.responses as Record<string, unknown>, ctx, site);
+      case this.names.cancel:
+        return this.cancel(args.taskId as string, ctx);
+      default:
+        return this.list(args.cursor as string | undefined, ctx);
+    }
+  }
+
+  /**
+   * `applyRetry`: answers of an input_required round this call retries go to the task first.
+   * A dismissed form (`cancel`) is no answer, as on 2025: not sent, and not asked again in this
+   * call (the handle shows it), so a client that dismisses forms cannot loop.
+   */
+  private async wait(taskId: string, ctx: ServerContext, site: CallSite, viaRetry: boolean, applyRetry: boolean): Promise<unknown> {
+    const all = applyRetry ? (ctx.mcpReq.inputResponses ?? {}) : {};
+    const responses = Object.fromEntries(Object.entries(all).filter(([, r]) => (r as { action?: unknown } | null)?.action !== 'cancel'));
+    if (Object.keys(responses).length > 0) {
+      const refused = await this.apply(taskId, responses, ctx, false);
+      if (refused) return refused;
+    }
+    const outcome = await this.follow(taskId, ctx, site);
+    if (outcome.kind === 'gone') return notFoundResult();
+    if (outcome.kind === 'aborted') return errorResult('The wait was cancelled; the task goes on.');
+    if (isTerminal(outcome.task)) return outcomeResult(outcome.task);
+    const dismissed = Object.keys(all).length > Object.keys(responses).length;
+    return dismissed ? handleResult(outcome.task, this.names, this.deps.settings.handleWaitMs) : this.answerPending(outcome.task, ctx, site, viaRetry);
+  }
+
+  private async respond(taskId: string, responses: Record<string, unknown>, ctx: ServerContext, site: CallSite): Promise<unknown> {
+    const refused = await this.apply(taskId, responses, ctx, true);
+    if (refused) return refused;
+    return this.wait(taskId, ctx, site, false, false);
+  }
+
+  /**
+   * Answers like tasks/update; a refusal as a tool result naming the key (the task keeps waiting).
+   * `strict` (respond): answering nothing that is pending is a mistake worth telling the model.
+   */
+  private async apply(taskId: string, responses: Record<string, unknown>, ctx: ServerContext, strict: boolean): Promise<CallToolResult | undefined> {
+    if (!isTaskId(taskId)) return notFoundResult();
+    if (Object.keys(responses).length === 0) return errorResult('No answers given: responses must map a pending question\'s key to its answer.');
+    try {
+      const task = await this.deps.store.sendInput(taskId, principalOf(ctx), responses);
+      if (!task) return notFoundResult();
+      const pending = task.state.status === 'input_required' ? Object.keys(task.state.inputRequests) : [];
+      const ignored = Object.keys(responses).filter((k) => !pending.includes(k));
+      taskLog(task).info({ event: 'task.input', keys: Object.keys(responses), ignored, handle: true }, 'input responses received');
+      if (strict && ignored.length === Object.keys(responses).length && !isTerminal(task)) {
+        return errorResult(`Nothing was answered: ${ignored.map((k) => `"${k}"`).join(', ')} ${ignored.length === 1 ? 'is' : 'are'} not pending${pending.length ? ` (pending: ${pending.map((k) => `"${k}"`).join(', ')})` : ' (no question is pending)'}.`);
+      }
+      return undefined;
+    } catch (err) {
+      if (err instanceof InputResponseError) return errorResult(`The answer to "${err.key}" was not accepted: ${err.reason}. The task still waits for it; answer again.`);
+      throw err;
+    }
+  }
+
+  private async cancel(taskId: string, ctx: ServerContext): Promise<CallToolResult> {
+    if (!isTaskId(taskId)) return notFoundResult();
+    const task = await this.deps.store.cancel(taskId, principalOf(ctx));
+    if (!task) return notFoundResult();
+    if (isTerminal(task)) return { content: [{ type: 'text', text: `The task ${taskId} had already ended (${task.state.status}); nothing to cancel.` }], structuredContent: { taskId, status: task.state.status } };
+    taskLog(task).info({ event: 'task.cancel', handle: true }, 'cancellation requested');
+    const text = `Cancellation of ${taskId} ("${task.tool}") requested. The task stops at its next step and undoes what it had done (its compensation runs), then ends cancelled. Call ${this.names.wait} with {"taskId":"${taskId}"} to see it end.`;
+    return { content: [{ type: 'text', text }], structuredContent: { taskId, status: 'cancelling' } };
+  }
+
+  private async list(cursor: string | undefined, ctx: ServerContext): Promise<CallToolResult> {
+    const principal = principalOf(ctx);
+    if (principal === undefined) return errorResult('Listing tasks needs an authenticated caller (this server runs without authentication).');
+    try {
+      const page = await this.deps.store.listOwned(principal, cursor);
+      const tasks = page.tasks.map((t) => ({ taskId: t.taskId, tool: t.tool, status: t.state.status, ...(t.statusMessage ? { statusMessage: t.statusMessage } : {}), createdAt: t.createdAt }));
+      const lines = tasks.map((t) => `- ${t.taskId} ${t.tool}: ${t.status}${t.statusMessage ? ` (${t.statusMessage})` : ''}, created ${t.createdAt}`);
+      const more = page.nextCursor ? `\nMore: call ${this.names.list} with {"cursor":"${page.nextCursor}"}.` : '';
+      return { content: [{ type: 'text', text: `${tasks.length ? lines.join('\n') : 'No tasks.'}${more}` }], structuredContent: { tasks, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } };
+    } catch (err) {
+      if (err instanceof InvalidCursorError) return errorResult('Invalid cursor: pass nextCursor exactly as a previous list gave it.');
+      throw err;
+    }
+  }
+
+  /**
+   * A task that has not ended: on 2026, a caller that can show these requests itself (it
+   * declared elicitation / sampling) gets them as an input_required round; else the handle text.
+   */
+  private answerPending(task: TaskSnapshot, ctx: ServerContext, site: CallSite, retryTarget: boolean): unknown {
+    const askable = site.era === 'modern' ? askableRequests(task, ctx) : {};
+    if (Object.keys(askable).length > 0) {
+      return inputRequired({ inputRequests: askable as never, ...(retryTarget ? { requestState: `${REQUEST_STATE_PREFIX}${task.taskId}` } : {}) });
+    }
+    return handleResult(task, this.names, this.deps.settings.handleWaitMs);
+  }
+
+  /**
+   * Follows the task a bounded time, until it ends or needs an answer. 2025: pending input
+   * requests go out on this call's stream (answers come back as POSTed responses routed by
+   * their id) and the wait goes on; 2026: input needed ends the wait, to be asked in the answer.
+   */
+  private async follow(taskId: string, ctx: ServerContext, site: CallSite): Promise<FollowOutcome> {
+    if (!isTaskId(taskId)) return { kind: 'gone' };
+    const sent = new Set<string>();
+    const pushInput = site.era === 'legacy';
+    const refused = new AbortController();
+    const asking = this.asking.get(taskId) ?? this.asking.set(taskId, new Set()).get(taskId)!;
+    if (pushInput) asking.add(refused);
+    return followTask(this.deps.watcher, taskId, principalOf(ctx), {
+      boundMs: this.deps.settings.handleWaitMs,
+      signal: ctx.mcpReq.signal,
+      interrupt: refused.signal,
+      onState: (task) => (pushInput ? this.pushInputRequests(task, ctx, site, sent) : undefined),
+      // 2025: the questions went out on this stream; the answer, a refusal or the bound ends the wait
+      stopAt: (task) => task.state.status === 'input_required' && !pushInput,
+    }).finally(() => {
+      asking.delete(refused);
+      if (asking.size === 0) this.asking.delete(taskId);
+    });
+  }
+
+  /** 2025: each pending input request once, on this call's stream (HTTP), or answered in process (stdio). */
+  private pushInputRequests(task: TaskSnapshot, ctx: ServerContext, site: CallSite, sent: Set<string>): void {
+    if (task.state.status !== 'input_required' || ctx.mcpReq.signal.aborted) return;
+    for (const [key, request] of Object.entries(task.state.inputRequests)) {
+      if (sent.has(key)) continue;
+      sent.add(key);
+      const delivery = ctx.http
+        ? site.transport?.send(inputRequestMessage(task.taskId, key, request, true), { relatedRequestId: ctx.mcpReq.id })
+        : this.askInProcess(task, key, request, ctx);
+      void delivery?.catch((err: Error) => logger.debug({ event: 'task.input.send_failed', taskId: task.taskId, key, err: err.message }, 'could not send an input request'));
+      taskLog(task).info({ event: 'task.input.sent', key, handle: true }, 'input request sent on the call stream');
+    }
+  }
+
+  /**
+   * stdio keeps one connection: the answer comes back to this process, and goes to the task like
+   * tasks/update. A refusal, or a dismissed form (`cancel`), is no answer (as over HTTP).
+   */
+  private async askInProcess(task: TaskSnapshot, key: string, request: InputRequest, ctx: ServerContext): Promise<void> {
+    const answer = await ctx.mcpReq.send({ method: request.method, params: request.params } as never).catch(() => undefined);
+    if (answer === undefined || (answer as { action?: unknown }).action === 'cancel') return this.inputRefused(task.taskId);
+    await this.deps.store.sendInput(task.taskId, principalOf(ctx), { [key]: answer });
+  }
+
+  private async abandon(taskId: string, owner: string | undefined): Promise<never> {
+    await this.deps.store.cancel(taskId, owner).catch((err: Error) => logger.warn({ event: 'task.abandon.failed', taskId, err: err.message }, 'could not cancel an abandoned call'));
+    logger.info({ event: 'task.abandoned', taskId }, 'the caller left before any handle or result: task cancelled');
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'The request was cancelled');
+  }
+
+  private definitions(): ToolDefinition[] {
+    const n = this.names;
+    const bound = seconds(this.deps.settings.handleWaitMs);
+    const tool = (name: string, description: string, inputSchema: z.ZodObject): ToolDefinition => ({ name, description, inputSchema, taskMode: 'never' });
+    const tools = [
+      tool(n.wait, `Waits (up to ${bound}) for a task that a tool returned as a task handle to end or to need an answer; returns its result once it ended, else its status and any questions it waits for. Call it again while the task is still running.`, z.object({ taskId: taskIdArg })),
+      tool(n.respond, `Answers questions a task waits for (listed by ${n.wait} or the task handle, by key), then waits like ${n.wait}. Ask the user first; never invent their answer.`, z.object({
+        taskId: taskIdArg,
+        responses: z.record(z.string(), z.unknown()).describe('key -> answer; a form question: {"action":"accept","content":{...}} or {"action":"decline"}'),
+      })),
+      tool(n.cancel, 'Cancels a running task (cooperatively: it undoes the steps it had done, then ends cancelled). Use it only when the user wants the task stopped.', z.object({ taskId: taskIdArg })),
+    ];
+    if (this.deps.listing) tools.push(tool(n.list, 'Lists your tasks (taskId, tool, status), newest first, a page at a time.', z.object({ cursor: z.string().max(10_000).optional() })));
+    return tools;
+  }
+}
+
+/** The pending requests this caller's client can put to its user itself (2026: by the capabilities it declared on this request). */
+function askableRequests(task: TaskSnapshot, ctx: ServerContext): Record<string, InputRequest> {
+  if (task.state.status !== 'input_required') return {};
+  const envelope = ctx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: { elicitation?: unknown; sampling?: unknown } } | undefined;
+  const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? {};
+  const can = (r: InputRequest) => (r.method === 'elicitation/create' ? !!caps.elicitation : r.method === 'sampling/createMessage' ? !!caps.sampling : false);
+  return Object.fromEntries(Object.entries(task.state.inputRequests).filter(([, r]) => can(r)));
+}
+
+/** Ended within the bound: answered exactly as the synchronous call answers (a failure is a JSON-RPC error). */
+function syncOutcome(task: TaskSnapshot): CallToolResult {
+  const s = task.state;
+  if (s.status === 'completed') return s.result;
+  if (s.status === 'failed') throw new ToolProtocolError(s.error);
+  throw new ToolProtocolError({ code: -32603, message: 'The tool was cancelled' });
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
