@@ -82,3 +82,67 @@ test('versioning flags are checked before connecting', async () => {
     deploymentName: 'mcp-temporal-tasks', buildId: 'r1', behavior: 'PINNED', setCurrent: true,
   });
 });
+
+/**
+ * Upgrade on continue-as-new: a pinned chain moves to the deployment's current version at its
+ * next continue-as-new once the server says its target changed (targetWorkerDeploymentVersionChanged),
+ * without waiting for the history limit. Its own deployment and task queue, so the versions of
+ * the tests above do not mix in.
+ */
+describe('a pinned continue-as-new chain after a deploy', () => {
+  const DEPLOYMENT = 'mcp-upgrade-on-can';
+  const QUEUE = 'mcp-tasks-upgrade';
+  let upgradeUrl: string;
+
+  beforeAll(async () => {
+    ({ url: upgradeUrl } = await startServe(temporal.address, ['--task-queue', QUEUE]));
+  });
+
+  async function startBuild(buildId: string) {
+    const worker = await startWorker(temporal.address, { MCP_TASK_QUEUE: QUEUE }, ['--build-id', buildId, '--deployment-name', DEPLOYMENT, '--set-current']);
+    await worker.waitFor(new RegExp(`worker version ${DEPLOYMENT}\\.${buildId.replace(/\./g, '\\.')}: (made|already) current`));
+    return worker;
+  }
+
+  const runsOf = async (taskId: string) => {
+    const runs: { runId: string; buildId?: string; behavior?: unknown }[] = [];
+    for await (const wf of temporal.client.workflow.list({ query: `WorkflowId = '${taskId}'` })) {
+      const { raw } = await temporal.client.workflow.getHandle(taskId, wf.runId).describe();
+      const info = raw.workflowExecutionInfo?.versioningInfo;
+      runs.push({ runId: wf.runId, buildId: info?.deploymentVersion?.buildId ?? undefined, behavior: info?.behavior });
+    }
+    return runs;
+  };
+
+  const answer = (taskId: string, key: string, approved = true) =>
+    call(upgradeUrl, 'tasks/update', { taskId, inputResponses: { [key]: { action: 'accept', content: { approved } } } });
+
+  test('moves to the new build at its next continue-as-new; a task that never continues as new stays', async () => {
+    await startBuild(V1);
+    const chain = (await call(upgradeUrl, 'tools/call', { name: 'collect_approvals', arguments: { approvers: ['ann', 'bob'] } })).taskId as string;
+    const single = (await call(upgradeUrl, 'tools/call', { name: 'approve_expense', arguments: { amount: 120, description: 'train' } })).taskId as string;
+    await pollTask(upgradeUrl, chain, (t) => t.status === 'input_required');
+    await pollTask(upgradeUrl, single, (t) => t.status === 'input_required');
+    const before = await temporal.client.workflow.getHandle(chain).describe();
+    expect((await versionOf(chain)).buildId).toBe(V1);
+
+    await startBuild(V2);
+    await answer(chain, 'approval-0');
+    // the answer wakes the run on V1, which sees the new target and continues as new onto V2
+    const asked = await pollTask(upgradeUrl, chain, (t) => t.status === 'input_required' && t.statusMessage?.includes('bob'));
+    expect(asked.statusMessage).toBe('waiting for bob (2/2)');
+    const after = await temporal.client.workflow.getHandle(chain).describe();
+    console.log(JSON.stringify(await runsOf(chain)));
+    expect(after.runId).not.toBe(before.runId);
+    expect(await versionOf(chain)).toEqual({ behavior: 1, deploymentName: DEPLOYMENT, buildId: V2 });
+    await answer(chain, 'approval-1');
+    const done = await pollTask(upgradeUrl, chain);
+    expect(done.result.content[0].text).toBe('Approved by all 2: ann, bob.');
+    expect((await versionOf(chain)).buildId).toBe(V2);
+
+    // a pinned task that does not continue as new finishes where it started
+    await answer(single, 'approval');
+    expect((await pollTask(upgradeUrl, single)).status).toBe('completed');
+    expect(await versionOf(single)).toEqual({ behavior: 1, deploymentName: DEPLOYMENT, buildId: V1 });
+  });
+});
