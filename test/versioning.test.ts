@@ -176,7 +176,14 @@ describe('a pinned continue-as-new chain after a deploy', () => {
     expect((await pollTask(upgradeUrl, nudged)).result.content[0].text).toBe('Not approved: dee declined after 1 approval(s).');
     expect(new Set((await runsOf(nudged)).map((r) => r.buildId))).toEqual(new Set([V1, V2]));
 
-    // a pinned task that does not continue as new finishes where it started
+    // a pinned task that does not continue as new finishes where it started; the query that
+    // docs/production.md gives to nudge an old version's running tasks finds it
+    const query = `TemporalWorkerDeploymentVersion = "${DEPLOYMENT}:${V1}" AND ExecutionStatus = "Running"`;
+    await waitUntil(async () => {
+      const ids: string[] = [];
+      for await (const wf of temporal.client.workflow.list({ query })) ids.push(wf.workflowId);
+      return ids.includes(single) && !ids.includes(chain);
+    });
     await answer(single, 'approval');
     expect((await pollTask(upgradeUrl, single)).status).toBe('completed');
     expect(await versionOf(single)).toEqual({ behavior: 1, deploymentName: DEPLOYMENT, buildId: V1 });
