@@ -7,6 +7,7 @@ import { call, pollTask, startServe, startWorker } from './support/mcp';
 import { spawnCli, stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
 import { parseVersioning } from '../src/cli/worker-versioning';
+import { inputResponsesSignal } from '../src/contract';
 
 let temporal: TestTemporal;
 let url: string;
@@ -82,3 +83,118 @@ test('versioning flags are checked before connecting', async () => {
     deploymentName: 'mcp-temporal-tasks', buildId: 'r1', behavior: 'PINNED', setCurrent: true,
   });
 });
+
+/**
+ * Upgrade on continue-as-new: a pinned chain moves to the deployment's current version at its
+ * next continue-as-new once the server says its target changed (targetWorkerDeploymentVersionChanged),
+ * without waiting for the history limit. Its own deployment and task queue, so the versions of
+ * the tests above do not mix in.
+ */
+describe('a pinned continue-as-new chain after a deploy', () => {
+  const DEPLOYMENT = 'mcp-upgrade-on-can';
+  const QUEUE = 'mcp-tasks-upgrade';
+  let upgradeUrl: string;
+
+  beforeAll(async () => {
+    ({ url: upgradeUrl } = await startServe(temporal.address, ['--task-queue', QUEUE]));
+  });
+
+  async function startBuild(buildId: string) {
+    const worker = await startWorker(temporal.address, { MCP_TASK_QUEUE: QUEUE }, ['--build-id', buildId, '--deployment-name', DEPLOYMENT, '--set-current']);
+    await worker.waitFor(new RegExp(`worker version ${DEPLOYMENT}\\.${buildId.replace(/\./g, '\\.')}: (made|already) current`));
+    return worker;
+  }
+
+  const runsOf = async (taskId: string) => {
+    const runs: { runId: string; buildId?: string; behavior?: unknown }[] = [];
+    for await (const wf of temporal.client.workflow.list({ query: `WorkflowId = '${taskId}'` })) {
+      const { raw } = await temporal.client.workflow.getHandle(taskId, wf.runId).describe();
+      const info = raw.workflowExecutionInfo?.versioningInfo;
+      runs.push({ runId: wf.runId, buildId: info?.deploymentVersion?.buildId ?? undefined, behavior: info?.behavior });
+    }
+    return runs;
+  };
+
+  const answer = (taskId: string, key: string, approved = true) =>
+    call(upgradeUrl, 'tasks/update', { taskId, inputResponses: { [key]: { action: 'accept', content: { approved } } } });
+
+  /** Every task queue partition routes by the new current version (ROUTING_CONFIG_UPDATE_STATE_COMPLETED = 2). */
+  const routingPropagated = () =>
+    waitUntil(async () => {
+      const { workerDeploymentInfo } = await temporal.client.connection.workflowService.describeWorkerDeployment({ namespace: 'default', deploymentName: DEPLOYMENT });
+      return workerDeploymentInfo?.routingConfigUpdateState === 2;
+    });
+
+  const onV2Pinned = (taskId: string) => waitUntil(async () => JSON.stringify(await versionOf(taskId)) === JSON.stringify({ behavior: 1, deploymentName: DEPLOYMENT, buildId: V2 }));
+
+  /** What moved the run: a WorkflowTaskStarted event that said the target changed (not the history limit). */
+  async function sawTargetChange(taskId: string, runId: string) {
+    const { events } = await temporal.client.workflow.getHandle(taskId, runId).fetchHistory();
+    return { changed: events!.some((e) => e.workflowTaskStartedEventAttributes?.targetWorkerDeploymentVersionChanged === true), events: events!.length };
+  }
+
+  test('moves to the new build at its next continue-as-new, or at once when woken while waiting; a task that never continues as new stays', async () => {
+    const started = Date.now();
+    await startBuild(V1);
+    const start = async (name: string, args: object) => (await call(upgradeUrl, 'tools/call', { name, arguments: args })).taskId as string;
+    const chain = await start('collect_approvals', { approvers: ['ann', 'bob'] });
+    const nudged = await start('collect_approvals', { approvers: ['cy', 'dee'] });
+    const single = await start('approve_expense', { amount: 120, description: 'train' });
+    for (const id of [chain, nudged, single]) await pollTask(upgradeUrl, id, (t) => t.status === 'input_required');
+    const firstRun = async (id: string) => (await temporal.client.workflow.getHandle(id).describe()).runId;
+    const [chainRun1, nudgedRun1] = [await firstRun(chain), await firstRun(nudged)];
+    for (const id of [chain, nudged, single]) expect(await versionOf(id)).toEqual({ behavior: 1, deploymentName: DEPLOYMENT, buildId: V1 });
+
+    await startBuild(V2);
+    await routingPropagated();
+    // the answer wakes the run on V1; it sees the new target and continues as new onto V2 with bob's question
+    await answer(chain, 'approval-0');
+    const asked = await pollTask(upgradeUrl, chain, (t) => t.status === 'input_required' && t.statusMessage?.includes('bob'));
+    expect(asked.statusMessage).toBe('waiting for bob (2/2)');
+    expect(await firstRun(chain)).not.toBe(chainRun1);
+    // the new run starts AUTO_UPGRADE; its first workflow task, on V2, pins it there again
+    await onV2Pinned(chain);
+    expect(await sawTargetChange(chain, chainRun1)).toEqual({ changed: true, events: expect.any(Number) });
+    expect((await sawTargetChange(chain, chainRun1)).events).toBeLessThan(100); // far below the history limit
+    await answer(chain, 'approval-1');
+    const done = await pollTask(upgradeUrl, chain);
+    expect(done.result.content[0].text).toBe('Approved by all 2: ann, bob.');
+    expect((await versionOf(chain)).buildId).toBe(V2);
+
+    // still waiting for cy: anything that wakes it moves it to V2 at once, the question carried;
+    // here an operator's nudge, an empty answer signal (what `temporal workflow signal` sends)
+    await temporal.client.workflow.getHandle(nudged).signal(inputResponsesSignal, {});
+    await waitUntil(async () => (await firstRun(nudged)) !== nudgedRun1);
+    await onV2Pinned(nudged);
+    expect((await sawTargetChange(nudged, nudgedRun1)).changed).toBe(true);
+    const waiting = await pollTask(upgradeUrl, nudged, (t) => t.status === 'input_required');
+    expect(waiting.statusMessage).toBe('waiting for cy (1/2)');
+    expect(Object.keys(waiting.inputRequests ?? {})).toEqual(['approval-0']);
+    await answer(nudged, 'approval-0');
+    await pollTask(upgradeUrl, nudged, (t) => t.statusMessage === 'waiting for dee (2/2)' && t.status === 'input_required');
+    await answer(nudged, 'approval-1', false);
+    expect((await pollTask(upgradeUrl, nudged)).result.content[0].text).toBe('Not approved: dee declined after 1 approval(s).');
+    expect(new Set((await runsOf(nudged)).map((r) => r.buildId))).toEqual(new Set([V1, V2]));
+
+    // a pinned task that does not continue as new finishes where it started; the query that
+    // docs/production.md gives to nudge an old version's running tasks finds it
+    const query = `TemporalWorkerDeploymentVersion = "${DEPLOYMENT}:${V1}" AND ExecutionStatus = "Running"`;
+    await waitUntil(async () => {
+      const ids: string[] = [];
+      for await (const wf of temporal.client.workflow.list({ query })) ids.push(wf.workflowId);
+      return ids.includes(single) && !ids.includes(chain);
+    });
+    await answer(single, 'approval');
+    expect((await pollTask(upgradeUrl, single)).status).toBe('completed');
+    expect(await versionOf(single)).toEqual({ behavior: 1, deploymentName: DEPLOYMENT, buildId: V1 });
+    console.log(`upgrade on continue-as-new: ${Date.now() - started} ms`);
+  });
+});
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

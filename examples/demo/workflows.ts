@@ -3,7 +3,7 @@
  * workflow functions; McpTasksPlugin runs them as MCP tasks (progress, input, failures).
  */
 import { ActivityCancellationType, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import { type CallToolResult, continueAsNewIfNeeded, elicit, setStatusMessage, textResult, withCompensation } from 'mcp-temporal-tasks/workflow';
+import { type CallToolResult, continueAsNewIfNeeded, elicit, setStatusMessage, textResult, waitOrContinueAsNew, withCompensation } from 'mcp-temporal-tasks/workflow';
 import type { z } from 'zod';
 import type * as activities from './activities';
 import type { approveExpenseInput, collectApprovalsInput, exportReportInput, provisionEnvironmentInput, waitAndEchoInput } from './tools';
@@ -79,7 +79,8 @@ type CollectApprovalsArgs = z.infer<typeof collectApprovalsInput> & {
 
 /**
  * Sequential sign-off by several approvers; it can run for weeks, so it continues as new when
- * its history grows long. The pending question survives that, under the same taskId.
+ * its history grows long, or when a deploy makes a new build its target (Worker Versioning,
+ * PINNED). The pending question survives that, under the same taskId.
  */
 export async function collectApprovals({ approvers, next = 0, approved = [] }: CollectApprovalsArgs): Promise<CallToolResult> {
   for (let i = next; i < approvers.length; i++) {
@@ -89,8 +90,10 @@ export async function collectApprovals({ approvers, next = 0, approved = [] }: C
       properties: { approved: { type: 'boolean' } },
       required: ['approved'],
     });
-    await continueAsNewIfNeeded<CollectApprovalsArgs>({ approvers, next: i, approved });
-    const { action, content } = await answer;
+    const carry: CollectApprovalsArgs = { approvers, next: i, approved };
+    await continueAsNewIfNeeded(carry);
+    // a pinned task moves to a new build while it waits, as soon as something wakes it
+    const { action, content } = await waitOrContinueAsNew(answer, carry);
     if (action !== 'accept' || (content as { approved?: boolean } | undefined)?.approved !== true) {
       return textResult(`Not approved: ${approvers[i]} declined after ${approved.length} approval(s).`, true);
     }

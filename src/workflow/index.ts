@@ -14,6 +14,7 @@ export {
   requestInputs,
   setStatusMessage,
   textResult,
+  waitOrContinueAsNew,
 } from './runtime';
 export { type ActivityUndo, Compensations, type Undo, undoActivity, withCompensation } from './compensation';
 export * from '../contract';

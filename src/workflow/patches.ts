@@ -9,4 +9,6 @@ export const PATCHES = {
   flushPerActivation: 'mcp-tasks.flush-per-activation',
   /** A plain Error (a bug) fails the workflow task, retried until a fixed build runs it, not the task. */
   bugsRetry: 'mcp-tasks.bugs-retry',
+  /** waitOrContinueAsNew: a pinned task waiting for input continues as new onto a new target build when woken. */
+  upgradeWhileWaiting: 'mcp-tasks.upgrade-while-waiting',
 } as const;

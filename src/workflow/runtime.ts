@@ -131,7 +131,9 @@ export async function requestInputs(requests: Record<string, InputRequest>, opts
   const s = runtime();
   const keys = Object.keys(requests);
   // a key still pending from before a continue-as-new is waited on, not asked again
-  const fresh = keys.filter((key) => !(key in s.progress.inputRequests));
+  // (or already answered: partial answers stay in `responses` until all are in, so a run that
+  // continued as new mid-wait carries them)
+  const fresh = keys.filter((key) => !(key in s.progress.inputRequests) && !s.responses.has(key));
   for (const key of fresh) {
     if (s.usedKeys.has(key)) throw new Error(`input key "${key}" was already used in this task`);
     s.usedKeys.add(key);
@@ -144,14 +146,11 @@ export async function requestInputs(requests: Record<string, InputRequest>, opts
       const answered = () => unanswered().some((k) => s.responses.has(k));
       const arrived = opts.timeout === undefined ? (await condition(answered), true) : await condition(answered, opts.timeout);
       if (!arrived) throw new InputTimeoutError(unanswered());
-      for (const k of unanswered()) {
-        if (!s.responses.has(k)) continue;
-        answers[k] = s.responses.get(k);
-        s.responses.delete(k);
-      }
+      for (const k of unanswered()) if (s.responses.has(k)) answers[k] = s.responses.get(k);
       publishInputs(without(s.progress.inputRequests, Object.keys(answers)));
     }
   } finally {
+    for (const k of Object.keys(answers)) s.responses.delete(k); // consumed (or dropped with the rest)
     if (unanswered().length > 0) publishInputs(without(s.progress.inputRequests, unanswered())); // withdrawn
   }
   return answers;
@@ -258,8 +257,43 @@ function now(): string {
 export async function continueAsNewIfNeeded<A>(nextArgs: A): Promise<void> {
   const info = workflowInfo();
   const limit = (info.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.historyLimit ?? DEFAULT_HISTORY_LIMIT;
-  const upgrade = info.targetWorkerDeploymentVersionChanged === true;
-  if (info.historyLength < limit && !info.continueAsNewSuggested && !upgrade) return;
+  if (info.historyLength < limit && !info.continueAsNewSuggested && !targetChanged()) return;
+  await continueAsNewNow(nextArgs);
+}
+
+/**
+ * Waits for `pending` (an input request made before, e.g. `elicit(...)`) and returns what it
+ * gives. If meanwhile a new build becomes the target of this pinned task (Worker Versioning),
+ * the task continues as new with `nextArgs` as soon as the server tells it, that is as soon as
+ * anything wakes the workflow (an answer to another request, a timer, an operator's nudge: a
+ * `mcp.inputResponses` signal with `{}`): the pending requests are carried, and the next run, on
+ * the new build, waits for the same answers. `nextArgs` must make the next run ask the same keys
+ * again, like for continueAsNewIfNeeded. An answer that arrives in the same activation wins: the
+ * tool gets it here and moves at its next continueAsNewIfNeeded.
+ */
+export async function waitOrContinueAsNew<T, A>(pending: Promise<T>, nextArgs: A): Promise<T> {
+  const s = runtime();
+  let outcome: { value: T } | { error: unknown } | undefined;
+  pending.then((value) => (outcome = { value }), (error: unknown) => (outcome = { error }));
+  // an answer to an outstanding request not yet taken by its requestInputs: let it through first
+  const answerArriving = () => [...s.responses.keys()].some((k) => k in s.progress.inputRequests);
+  await condition(() => outcome !== undefined || (targetChanged() && !answerArriving()));
+  if (outcome === undefined) {
+    if (patched(PATCHES.upgradeWhileWaiting)) await continueAsNewNow(nextArgs);
+    await condition(() => outcome !== undefined);
+  }
+  const done = outcome as { value: T } | { error: unknown };
+  if ('error' in done) throw done.error;
+  return done.value;
+}
+
+/** The server says a new build is the target of this pinned run (always false when unversioned or AUTO_UPGRADE). */
+function targetChanged(): boolean {
+  return workflowInfo().targetWorkerDeploymentVersionChanged === true;
+}
+
+async function continueAsNewNow<A>(nextArgs: A): Promise<void> {
+  const upgrade = targetChanged();
   if (cancelRequested() && patched(PATCHES.lateCancel)) throw new CancelledFailure('cancelled before continuing as new');
   flushProgress();
   const s = runtime();
