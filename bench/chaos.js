@@ -263,6 +263,14 @@ function ledgerCounts(dir, file) {
   return counts;
 }
 
+/** The task's history as event types (CHAOS_HISTORY=1): where a wrong end came from. */
+async function eventTypes(client, taskId) {
+  const history = await client.workflow.getHandle(taskId).fetchHistory().catch((err) => ({ error: err.message }));
+  if (history.error) return history.error;
+  const { temporal } = require('@temporalio/proto');
+  return (history.events ?? []).map((e) => temporal.api.enums.v1.EventType[e.eventType].replace('EVENT_TYPE_', '')).join(' ');
+}
+
 /** What the task should have ended as, from what its client did and what the cancel reported. */
 function expectedStatus(r) {
   if (r.cancel) return r.cancel.reported === 'completed' ? 'completed' : r.cancel.reported === 'failed' ? 'failed' : 'cancelled';
@@ -381,6 +389,7 @@ async function main(cleanup) {
     const shape = r.kind === 'provision_environment' ? ` ${r.args.steps} × ${r.args.stepMs} ms` : r.kind === 'wait_and_echo' ? ` ${r.args.seconds} s` : '';
     log(`${r.kind}${shape} ${r.taskId ?? '(never created)'}: tasks/get ${r.final?.status ?? 'nothing'}${v.why ? ` (${v.why})` : ''}` +
       `${r.cancel ? `, cancel at ${Math.round(r.cancelAfterMs)} ms reported ${r.cancel.reported}` : ''}${r.errors.length ? `, errors: ${r.errors.join('; ')}` : ''}`);
+    if (r.taskId && process.env.CHAOS_HISTORY) log(`  history: ${await eventTypes(client, r.taskId)}`);
   }
   const durations = records.filter((r) => r.terminalAt).map((r) => (r.terminalAt - r.createdAt) / 1000);
   console.log(`\n${render(records, verdicts, {
