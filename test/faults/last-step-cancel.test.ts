@@ -1,0 +1,58 @@
+/**
+ * Issue 20, item 1 with real processes: a cancel that lands while the LAST step runs (the step
+ * finishes, its heartbeat never carried the cancel) ends the task cancelled with the step undone,
+ * or, when the tool really finished first, completed with the cancel answer saying so. Never
+ * "cancelled" with the effect in place, also when the worker is SIGKILLed right after the cancel.
+ */
+import fs from 'node:fs';
+import { call, pollTask, startServe, startWorker } from '../support/mcp';
+import { stopAllAfter } from '../support/processes';
+import { startTestTemporal, TestTemporal } from '../support/temporal';
+import { createTask, ledgerDir, report, sleep } from './support';
+
+const RUNS = 10;
+let temporal: TestTemporal;
+stopAllAfter(() => temporal);
+
+/** What the world holds for a one-step provision: the step applied, and undone. */
+function effectOf(ledger: string, taskId: string) {
+  const files = fs.readdirSync(ledger);
+  return { applied: files.includes(`provision-${taskId}_step-1.json`), undone: files.includes(`deprovision-${taskId}_step-1.json`) };
+}
+
+test(`a cancel in the last step, ${RUNS} times, with a worker SIGKILL after half of them: the end matches the ledger`, async () => {
+  temporal = await startTestTemporal();
+  const ledger = ledgerDir();
+  let worker = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
+  const { url } = await startServe(temporal.address);
+
+  const outcomes: Array<{ ack: string; end: string; applied: boolean; undone: boolean }> = [];
+  for (let i = 0; i < RUNS; i++) {
+    const taskId = await createTask(url, 'provision_environment', { name: `last-${i}`, steps: 1, stepMs: 1500 });
+    await sleep(1300 + Math.floor(Math.random() * 250)); // the step is in its last heartbeat window
+    const ack = await call(url, 'tasks/cancel', { taskId });
+    if (i % 2 === 1) {
+      worker.child.kill('SIGKILL'); // the cancel is recorded; nobody runs the workflow for a while
+      await worker.stop();
+      worker = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
+    }
+    const end = await pollTask(url, taskId, undefined, 90_000);
+    await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
+    const temporalStatus = (await temporal.client.workflow.getHandle(taskId).describe()).status.name;
+    outcomes.push({ ack: ack.status, end: end.status, ...effectOf(ledger, taskId) });
+    expect(temporalStatus).toBe(end.status === 'cancelled' ? 'CANCELLED' : end.status === 'completed' ? 'COMPLETED' : 'FAILED');
+    if (end.status === 'cancelled') expect(effectOf(ledger, taskId)).toEqual({ applied: true, undone: true });
+    else {
+      // the tool won the race: the cancel's answer said so and the step stays
+      expect(end.status).toBe('completed');
+      expect(ack.status).toBe('completed');
+      expect(effectOf(ledger, taskId)).toEqual({ applied: true, undone: false });
+    }
+  }
+  report('last-step cancel', {
+    runs: RUNS,
+    cancelled: outcomes.filter((o) => o.end === 'cancelled').length,
+    completedFirst: outcomes.filter((o) => o.end === 'completed').length,
+    cancelledWithEffect: outcomes.filter((o) => o.end === 'cancelled' && o.applied && !o.undone).length,
+  });
+});
