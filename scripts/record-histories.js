@@ -10,6 +10,7 @@
 // `instanceof Type` check fails ("type must be a Type"); the same protojson from the copy that
 // @temporalio/proto uses works, whichever way npm lays the copies out.
 //
+// `RECORD_MISSING=1 node scripts/record-histories.js` records only the scenarios that have no file yet.
 // Re-record only for a change that no running task can see (e.g. before the first release of a
 // runtime change). A change to a shipped command sequence goes behind patched() instead, and the
 // old histories must keep replaying: see docs/production.md, "Deploying without breaking running tasks".
@@ -174,7 +175,203 @@ const SCENARIOS = [
     },
     expect: (t) => t.status === 'completed' && t.result.content[0].text === 'Hello, Ann!',
   },
+
+  // ---- every tool of the tests' tools module: the ones run synchronously (taskMode 'never') ----
+  ...[
+    ['test_simple_text', {}],
+    ['test_image_content', {}],
+    ['test_audio_content', {}],
+    ['test_embedded_resource', {}],
+    ['test_multiple_content_types', {}],
+    ['test_error_handling', {}, (r) => r.isError === true],
+    ['json_schema_2020_12_tool', { name: 'Ann', contactMethod: 'email', email: 'ann@example.com' }],
+    ['greet', { name: 'Ann' }, (r) => r.content[0].text === 'Hello, Ann!'],
+  ].map(([tool, args, ok = () => true]) => ({
+    name: `${tool}-sync`,
+    about: `${tool}: called without a task (taskMode never): the same durable workflow, awaited by tools/call`,
+    tool,
+    args,
+    sync: true,
+    expect: (r) => r.resultType === 'complete' && ok(r),
+  })),
+  {
+    name: 'slow_compute-completed',
+    about: 'slow_compute: status message, a durable timer, completed',
+    tool: 'slow_compute',
+    args: { seconds: 1, label: 'pi' },
+    expect: (t) => t.status === 'completed',
+  },
+  {
+    name: 'slow_compute-cancelled',
+    about: 'slow_compute: cancelled during its timer (nothing to undo), cancelled',
+    tool: 'slow_compute',
+    args: { seconds: 60 },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => /computing/.test(t.statusMessage ?? ''));
+      await mcp.cancel(taskId);
+    },
+    expect: (t) => t.status === 'cancelled',
+  },
+  {
+    name: 'failing_job-tool-error',
+    about: 'failing_job: a timer, then a tool error (isError), completed',
+    tool: 'failing_job',
+    args: {},
+    expect: (t) => t.status === 'completed' && t.result.isError === true,
+  },
+  {
+    name: 'confirm_delete-confirmed',
+    about: 'confirm_delete: one elicitation answered accept, completed',
+    tool: 'confirm_delete',
+    args: { filename: 'a.txt' },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
+      await mcp.update(taskId, { confirm: accept({ confirm: true }) });
+    },
+    expect: (t) => t.status === 'completed' && t.result.content[0].text === 'Deleted a.txt',
+  },
+  {
+    name: 'send_invoice-sent',
+    about: 'send_invoice: confirmed, the invoice sent (a saga step), the wait for payment, completed',
+    tool: 'send_invoice',
+    args: { customer: 'ACME', amount: 120 },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
+      await mcp.update(taskId, { confirm: accept({ confirm: true }) });
+    },
+    expect: (t) => t.status === 'completed' && /^Invoice INV-\S+ sent to ACME/.test(t.result.content[0].text),
+  },
+  {
+    name: 'send_invoice-declined',
+    about: 'send_invoice: the confirmation declined, nothing sent, completed with isError',
+    tool: 'send_invoice',
+    args: { customer: 'ACME', amount: 7 },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
+      await mcp.update(taskId, { confirm: { action: 'decline' } });
+    },
+    expect: (t) => t.status === 'completed' && t.result.isError === true,
+  },
+  {
+    name: 'send_invoice-cancelled-while-sending',
+    about: 'send_invoice: cancelled while the invoice is being sent; the send settles, then the invoice is voided',
+    tool: 'send_invoice',
+    args: { customer: 'ACME', amount: 99 },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
+      await mcp.update(taskId, { confirm: accept({ confirm: true }) });
+      await mcp.waitFor(taskId, (t) => t.statusMessage === 'sending');
+      await mcp.cancel(taskId);
+    },
+    expect: (t) => t.status === 'cancelled',
+    check: (events) => expectActivities(events, 'voidInvoice', 1),
+  },
+  // ---- runtime paths ----
+  {
+    name: 'timed_question-answered-in-time',
+    about: 'runtime: a timed input (condition with a timeout) answered before its timeout, completed',
+    tool: 'timed_question',
+    args: { seconds: 60 },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
+      await mcp.update(taskId, { question: accept({ ok: true }) });
+    },
+    expect: (t) => t.status === 'completed' && t.result.content[0].text === 'answered',
+  },
+  {
+    name: 'timed_question-timed-out',
+    about: 'runtime: a timed input left unanswered: withdrawn at its timeout, read as cancel, completed',
+    tool: 'timed_question',
+    args: { seconds: 1 },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
+    },
+    expect: (t) => t.status === 'completed' && t.result.content[0].text === 'no answer: cancel',
+  },
+  {
+    name: 'chatty_job-loop-chain',
+    about: `runtime: loop() turns continuing as new past the ${HISTORY_LIMIT}-event limit, the state in args.resume; every run of the chain`,
+    tool: 'chatty_job',
+    args: { messages: 350 },
+    expect: (t) => t.status === 'completed' && t.result.content[0].text === 'sent 350 messages',
+    minRuns: 3,
+  },
+  {
+    name: 'saga_job-loop-chain-completed',
+    about: 'runtime: a saga over loop(): each turn one step, its undo (undoActivity) carried by continue-as-new; completed, nothing undone; every run',
+    tool: 'saga_job',
+    args: { steps: 3 },
+    expect: (t) => t.status === 'completed',
+    minRuns: 2,
+    check: (events) => expectActivities(events, 'sagaUndo', 0),
+  },
+  {
+    name: 'saga_job-undo-fails',
+    about: 'runtime: cancelled in step 3 of a saga whose undos travelled with continue-as-new; the undo of step 2 fails, every undo is still attempted, the task ends failed naming it; every run',
+    tool: 'saga_job',
+    args: { steps: 3, stepMs: 3000, failUndo: [2] },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => t.statusMessage === 'step 3/3');
+      await sleep(700);
+      await mcp.cancel(taskId);
+    },
+    expect: (t) => t.status === 'failed' && /the undo of step 2 failed/.test(JSON.stringify(t.error ?? t)),
+    minRuns: 2,
+    check: (events) => expectActivities(events, 'sagaUndo', 3),
+  },
+  {
+    name: 'saga_job-cancelled-after-body',
+    about: 'runtime: cancelled after the saga body returned (its steps stay registered): every step undone, cancelled; every run',
+    tool: 'saga_job',
+    args: { steps: 2, afterMs: 60_000 },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => /all 2 steps done/.test(t.statusMessage ?? ''));
+      await mcp.cancel(taskId);
+    },
+    expect: (t) => t.status === 'cancelled',
+    check: (events) => expectActivities(events, 'sagaUndo', 2),
+  },
+  {
+    name: 'saga_job-cancel-before-completion',
+    about: 'runtime (late-cancel patch): a cancel during a shielded wait after the saga; the tool then returns, but the cancel came before the completion: undone, cancelled; every run',
+    tool: 'saga_job',
+    args: { steps: 2, afterMs: 3000, afterShielded: true },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => /all 2 steps done/.test(t.statusMessage ?? ''));
+      await mcp.cancel(taskId);
+    },
+    expect: (t) => t.status === 'cancelled',
+    check: (events) => {
+      expectActivities(events, 'sagaUndo', 2);
+      expectMarker(events, 'mcp-tasks.late-cancel-honoured');
+    },
+  },
+  {
+    name: 'provision_environment-cancelled-in-last-step',
+    about: 'provision_environment: cancelled while its last (only) step runs; the step settles, then it is undone, cancelled',
+    tool: 'provision_environment',
+    args: { name: 'qa', steps: 1, stepMs: 3000 },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => /step 1\/1/.test(t.statusMessage ?? ''));
+      await sleep(700);
+      await mcp.cancel(taskId);
+    },
+    expect: (t) => t.status === 'cancelled',
+    check: (events) => expectActivities(events, 'deprovisionStep', 1),
+  },
 ];
+
+function expectActivities(events, type, count) {
+  const n = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === type).length;
+  if (n !== count) throw new Error(`expected ${count} ${type} activities, got ${n}`);
+}
+
+/** A patched() marker: its details' payloads (base64 JSON) name the patch. */
+function expectMarker(events, patchId) {
+  const decoded = (v) => (v && typeof v === 'object' ? Object.entries(v).map(([k, x]) => (k === 'data' && typeof x === 'string' ? Buffer.from(x, 'base64').toString() : decoded(x))).join(' ') : '');
+  const found = events.some((e) => e.markerRecordedEventAttributes && decoded(e.markerRecordedEventAttributes).includes(patchId));
+  if (!found) throw new Error(`no patch marker ${patchId} in the history`);
+}
 
 async function main() {
   const stack = [];
@@ -192,7 +389,8 @@ async function main() {
     stack.push(() => connection.close());
     const client = new Client({ connection, namespace: 'default' });
 
-    const env = { TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default', MCP_TOOLS_MODULE: TOOLS_MODULE, MCP_LOG_LEVEL: 'warn' };
+    // the demo and invoice activities' ledger goes with the recording's temp folder
+    const env = { TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default', MCP_TOOLS_MODULE: TOOLS_MODULE, MCP_LOG_LEVEL: 'warn', MCP_TASKS_LEDGER_DIR: path.join(dbDir, 'ledger') };
     const worker = spawnCli(['worker'], env);
     stack.push(() => worker.stop());
     const serve = spawnCli(['serve', '--port', '0', '--history-limit', String(HISTORY_LIMIT)], env);
@@ -204,10 +402,25 @@ async function main() {
 
     fs.mkdirSync(OUT, { recursive: true });
     let written = 0;
-    // RECORD_ONLY=name,name records only those scenarios
+    // RECORD_ONLY=name,name records only those scenarios; RECORD_MISSING=1 only those with no file yet
+    // (committed histories are the tasks already running: add files, do not re-record them)
     const only = process.env.RECORD_ONLY?.split(',');
-    for (const scenario of SCENARIOS.filter((s) => !only || only.includes(s.name))) {
+    const recorded = (s) => fs.readdirSync(OUT).some((f) => f === `${s.name}.json` || f.startsWith(`${s.name}.run1.`));
+    const missingOnly = process.env.RECORD_MISSING === '1';
+    for (const scenario of SCENARIOS.filter((s) => (!only || only.includes(s.name)) && (!missingOnly || !recorded(s)))) {
       const started = Date.now();
+      if (scenario.sync) {
+        // no task: the server ran the workflow and answered; find that workflow by its type
+        const before = new Set(await workflowIdsOfType(client, scenario.tool));
+        const result = await mcp.call('tools/call', { name: scenario.tool, arguments: scenario.args });
+        if (!scenario.expect(result)) throw new Error(`${scenario.name}: unexpected result ${JSON.stringify(result).slice(0, 500)}`);
+        let ids = [];
+        for (let i = 0; i < 100 && ids.length === 0; i++, await sleep(100)) ids = (await workflowIdsOfType(client, scenario.tool)).filter((id) => !before.has(id));
+        if (ids.length !== 1) throw new Error(`${scenario.name}: expected one new ${scenario.tool} workflow, found ${ids.length}`);
+        written += writeRuns(scenario, ids[0], await closedRuns(client, ids[0]), head);
+        console.log(`${scenario.name}: ${result.resultType}, ${Date.now() - started} ms`);
+        continue;
+      }
       const created = scenario.create
         ? await scenario.create(mcp)
         : await mcp.call('tools/call', { name: scenario.tool, arguments: scenario.args });
@@ -224,22 +437,7 @@ async function main() {
       const runs = await closedRuns(client, taskId);
       if (runs.length < (scenario.minRuns ?? 1)) throw new Error(`${scenario.name}: ${runs.length} run(s), expected at least ${scenario.minRuns}`);
       scenario.check?.(runs.flatMap((r) => JSON.parse(r.json).events));
-      // this scenario's files are replaced; every other file in test/histories is kept
-      for (const stale of fs.readdirSync(OUT).filter((f) => f === `${scenario.name}.json` || (f.startsWith(`${scenario.name}.run`) && f.endsWith('.json')))) fs.rmSync(path.join(OUT, stale));
-      runs.forEach((run, i) => {
-        const file = runs.length === 1 ? `${scenario.name}.json` : `${scenario.name}.run${i + 1}.json`;
-        const record = {
-          scenario: scenario.about,
-          tool: scenario.tool,
-          recordedAt: `${new Date().toISOString().slice(0, 10)}, commit ${head}`,
-          workflowId: taskId,
-          runId: run.runId,
-          run: runs.length === 1 ? undefined : `${i + 1}/${runs.length}`,
-          history: JSON.parse(run.json),
-        };
-        fs.writeFileSync(path.join(OUT, file), JSON.stringify(record, null, 1) + '\n');
-        written++;
-      });
+      written += writeRuns(scenario, taskId, runs, head);
       console.log(`${scenario.name}: ${final.status}, ${runs.length} run(s), ${Date.now() - started} ms`);
     }
     fs.writeFileSync(path.join(OUT, 'README.md'), readme());
@@ -247,6 +445,32 @@ async function main() {
   } finally {
     await stopAll();
   }
+}
+
+/** Writes the scenario's runs (one file, or .runN files for a chain); its old files are replaced, every other file kept. */
+function writeRuns(scenario, workflowId, runs, head) {
+  for (const stale of fs.readdirSync(OUT).filter((f) => f === `${scenario.name}.json` || (f.startsWith(`${scenario.name}.run`) && f.endsWith('.json')))) fs.rmSync(path.join(OUT, stale));
+  runs.forEach((run, i) => {
+    const file = runs.length === 1 ? `${scenario.name}.json` : `${scenario.name}.run${i + 1}.json`;
+    const record = {
+      scenario: scenario.about,
+      tool: scenario.tool,
+      recordedAt: `${new Date().toISOString().slice(0, 10)}, commit ${head}`,
+      workflowId,
+      runId: run.runId,
+      run: runs.length === 1 ? undefined : `${i + 1}/${runs.length}`,
+      history: JSON.parse(run.json),
+    };
+    fs.writeFileSync(path.join(OUT, file), JSON.stringify(record, null, 1) + '\n');
+  });
+  return runs.length;
+}
+
+/** Workflow ids of every execution of a workflow type (visibility: the dev server's SQLite). */
+async function workflowIdsOfType(client, workflowType) {
+  const ids = [];
+  for await (const wf of client.workflow.list({ query: `WorkflowType = '${workflowType}'` })) ids.push(wf.workflowId);
+  return ids;
 }
 
 /**
