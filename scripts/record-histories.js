@@ -231,6 +231,17 @@ const SCENARIOS = [
     expect: (t) => t.status === 'completed' && t.result.content[0].text === 'Deleted a.txt',
   },
   {
+    name: 'ask_model-answered',
+    about: 'ask_model: one sampling request answered through tasks/update, completed',
+    tool: 'ask_model',
+    args: { question: 'Two plus two?' },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
+      await mcp.update(taskId, { answer: { role: 'assistant', content: { type: 'text', text: 'Four.' }, model: 'test-model' } });
+    },
+    expect: (t) => t.status === 'completed' && t.result.content[0].text === 'The model said: Four.',
+  },
+  {
     name: 'send_invoice-sent',
     about: 'send_invoice: confirmed, the invoice sent (a saga step), the wait for payment, completed',
     tool: 'send_invoice',
