@@ -9,7 +9,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { MCP_TASK_STATUS } from '../../src/contract';
 import { CANCELLING_MESSAGE } from '../../src/tasks/temporal-task-store';
-import { accept, demo, type Harness, startHarness, testTool, workflows } from './env';
+import { accept, demo, type Harness, historyEventTypes, startHarness, testTool, workflows } from './env';
 
 /** Step keys whose effect is in place, and every undo that ran (in order). */
 const applied = new Set<string>();
@@ -38,6 +38,7 @@ const tools = {
   closureSagaInRuns: testTool('closure_saga_in_runs', workflows.closureSagaInRuns),
   failingUndos: testTool('failing_undos', workflows.failingUndos),
   buggy: testTool('buggy_after_status', workflows.buggyAfterStatus),
+  answerThenSpin: testTool('answer_then_spin', workflows.answerThenSpin),
 };
 
 let h: Harness;
@@ -94,6 +95,19 @@ describe('a cancel before the completion is recorded', () => {
     const end = await h.withWorker(queue, () => closedAs(taskId));
     expect(end).toEqual({ status: 'CANCELLED', mcpStatus: 'cancelled' });
     expect((await h.store.read(taskId))?.state).toEqual({ status: 'cancelled' });
+  });
+
+  test('while the workflow task that completes it runs (Temporal refuses that completion): cancelled', async () => {
+    const taskId = await h.startTask(tools.answerThenSpin, { spinIterations: 150_000_000 });
+    await h.waitFor(taskId, (t) => t.state.status === 'input_required');
+    await h.store.sendInput(taskId, undefined, { go: accept({ ok: true }) });
+    // the worker is now computing the completion; the cancel lands during that workflow task
+    await new Promise((r) => setTimeout(r, 150));
+    await h.store.cancel(taskId);
+    expect(await closedAs(taskId)).toEqual({ status: 'CANCELLED', mcpStatus: 'cancelled' });
+    const events = await historyEventTypes(h.handle(taskId));
+    // the race really happened: the completion was refused for the new event (else this proves nothing)
+    expect(events).toContain('EVENT_TYPE_WORKFLOW_TASK_FAILED');
   });
 
   test('a task that completed first reads completed, and the cancel answer says so', async () => {

@@ -150,3 +150,11 @@ export async function buggyAfterStatus(): Promise<CallToolResult> {
   (undefined as unknown as { boom(): void }).boom();
   return textResult('unreachable');
 }
+
+/** Waits for an answer, then spends `spinIterations` of CPU in the same workflow task before returning. */
+export async function answerThenSpin({ spinIterations }: { spinIterations: number }): Promise<CallToolResult> {
+  await requestInput('go', question('go?'));
+  let x = 0;
+  for (let i = 0; i < spinIterations; i++) x = (x + i * 7) % 1_000_003;
+  return textResult(`spun ${x}`);
+}
