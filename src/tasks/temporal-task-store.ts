@@ -319,13 +319,11 @@ export class TemporalTaskStore {
   async cancel(taskId: string, principal?: string): Promise<TaskSnapshot | undefined> {
     const task = await this.read(taskId, principal);
     if (!task || isTerminal(task)) return task;
-    const delivered = await this.toRunning(taskId, (h) => h.cancel().then(() => undefined));
-    if (!delivered) return this.read(taskId, principal); // it ended meanwhile: that end is the answer
-    if (task.stuck) {
-      await this.toRunning(taskId, (h) => h.terminate(STUCK_CANCEL_REASON).then(() => undefined));
-      return this.read(taskId, principal);
-    }
-    return { ...task, state: { status: 'working' }, statusMessage: CANCELLING_MESSAGE, cancelRequested: true };
+    // Temporal accepts a cancel request for a workflow that has just completed, and ignores it:
+    // only a read after the request tells a cancelling task from one that ended first
+    await this.toRunning(taskId, (h) => h.cancel().then(() => undefined));
+    if (task.stuck) await this.toRunning(taskId, (h) => h.terminate(STUCK_CANCEL_REASON).then(() => undefined));
+    return this.read(taskId, principal);
   }
 
   /** Sends to a running workflow; false when it closed in the meantime (Temporal answers NotFound). */

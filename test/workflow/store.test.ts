@@ -34,3 +34,26 @@ test('a tasks/update racing the task\'s close answers the closed state, not the 
   const after = await store.sendInput(taskId, undefined, { approval: accept({ approved: true }) });
   expect(after?.state).toEqual({ status: 'failed', error: { code: -32603, message: 'The task was terminated in Temporal: closed while the answer was on its way' } });
 });
+
+test('a tasks/cancel racing the task\'s completion answers completed (Temporal accepts a cancel of a closed workflow and ignores it)', async () => {
+  const taskId = await h.startTask(demo.waitAndEchoTool, { text: 'first', seconds: 1 });
+  await h.waitFor(taskId, (t) => t.statusMessage === 'waiting 1 s');
+  // the task completes between the store's read and its cancel request
+  const racing = new Client({
+    connection: h.env.connection,
+    interceptors: {
+      workflow: [
+        {
+          async cancel(input, next) {
+            await h.handle(input.workflowExecution.workflowId).result();
+            return next(input);
+          },
+        },
+      ],
+    },
+  });
+  const store = new TemporalTaskStore(racing, { taskQueue: h.taskQueue, ttlMs: 3_600_000, temporalTimeoutMs: 10_000, historyLimit: 10_000, searchAttributes: true });
+  const answer = await store.cancel(taskId);
+  expect(answer?.state).toEqual({ status: 'completed', result: { content: [{ type: 'text', text: 'first' }], isError: false } });
+  expect(answer?.cancelRequested).toBeUndefined();
+});
