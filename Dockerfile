@@ -37,5 +37,5 @@ COPY --from=build /app/build ./build
 ENV MCP_TOOLS_MODULE=/app/build/examples/demo/index.js
 USER node
 EXPOSE 3000
-ENTRYPOINT ["node", "dist/cli.js"]
+ENTRYPOINT ["node", "dist/cli/index.js"]
 CMD ["--help"]

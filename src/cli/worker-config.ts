@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Command } from 'commander';
-import { ConfigError } from '../config';
+import { ConfigError } from '../mcp/config';
 
 /**
  * The production settings of `worker`: shutdown grace, cache and slot sizes, the Prometheus

@@ -1,10 +1,10 @@
 import { McpServer, type McpRequestContext, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { TaskWatcher } from '../tasks/task-watcher';
 import type { TemporalTaskStore } from '../tasks/temporal-task-store';
-import type { ToolRegistry } from '../tools/registry';
-import { legacyTasksCapability, registerLegacyTasksMethods, TASK_SUPPORT } from './legacy-tasks';
+import type { ToolRegistry } from './tool-registry';
+import { legacyTasksCapability, registerLegacyTasksMethods, TASK_SUPPORT } from './rev2025-11-25/legacy-tasks';
 import { TASKS_EXTENSION } from './negotiation';
-import { registerTasksMethods } from './tasks-methods';
+import { registerTasksMethods } from './rev2026-07-28/tasks-methods';
 import { handleToolsCall } from './tools-call';
 import { installToolsListView } from './task-tools-listing';
 import type { TaskTools } from './task-tools';

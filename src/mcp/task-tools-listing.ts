@@ -1,6 +1,6 @@
 import type { McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
-import type { ToolDefinition } from '../tools/registry';
-import { TASK_SUPPORT } from './legacy-tasks';
+import type { ToolDefinition } from '../tool-definition';
+import { TASK_SUPPORT } from './rev2025-11-25/legacy-tasks';
 import { declaresTasks } from './negotiation';
 import type { TaskTools } from './task-tools';
 

@@ -1,13 +1,15 @@
 import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
-import { PreTaskInput, ToolDefinition, ToolRegistry, workflowTypeOf } from '../tools/registry';
+import { PreTaskInput, ToolDefinition, workflowTypeOf } from '../tool-definition';
+import type { ToolRegistry } from './tool-registry';
 import { whyResponseDoesNotFit } from '../tasks/input-responses';
 import { type InputRequest, MAX_ARGUMENT_BYTES } from '../contract';
 import { asProtocolError, InvalidInputResponseError, InvalidToolArgumentsError, tasksCapabilityRequired, UnknownToolError } from './errors';
-import { toCreateTaskResult, toLegacyTask } from './wire';
+import { toCreateTaskResult } from './rev2026-07-28/wire';
+import { toLegacyTask } from './rev2025-11-25/wire';
 import { declaresTasks, principalOf } from './negotiation';
-import { logger, taskLog } from '../logging';
+import { logger, taskLog } from '../tasks/logging';
 import type { TaskTools } from './task-tools';
 
 export interface ToolsCallDeps {

@@ -1,5 +1,5 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
-import { logger } from '../logging';
+import { logger } from './logging';
 import { type HistoryCursor, waitForTaskEvent } from './history-long-poll';
 import { isTerminal, type TaskSnapshot } from './task-snapshot';
 import type { TemporalTaskStore } from './temporal-task-store';

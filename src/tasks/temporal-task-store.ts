@@ -28,8 +28,8 @@ import { whyResponseDoesNotFit } from './input-responses';
 import { mintTaskId } from './task-id';
 import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from './orphan-sweeper';
 import { TerminalTaskCache } from './terminal-cache';
-import { logger } from '../logging';
-import type { ResultMapping, ToolDefinition } from '../tools/registry';
+import { logger } from './logging';
+import type { ResultMapping, ToolDefinition } from '../tool-definition';
 
 export interface TaskStoreOptions {
   taskQueue: string;

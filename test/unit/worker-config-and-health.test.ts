@@ -1,4 +1,4 @@
-import { ConfigError } from '../../src/config';
+import { ConfigError } from '../../src/mcp/config';
 import { hostPort, parseWorkerConfig, workerTuning } from '../../src/cli/worker-config';
 import { checkWorkerHealth, HealthConnection, HealthWorker, POLLER_STALE_MS } from '../../src/cli/worker-health';
 

@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { toCallToolResult } from '../../src/tasks/temporal-task-store';
-import { ToolRegistry, workflowTypeOf } from '../../src/tools/registry';
-import { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile } from '../../src/tools/workflow-tools';
+import { ToolRegistry, workflowTypeOf } from '../../src/tool-definition';
+import { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile } from '../../src/mcp/workflow-tools';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const greet = { name: 'greet', description: 'd', inputSchema: { type: 'object' as const, properties: { name: { type: 'string' } }, required: ['name'] }, workflowType: 'GreetWorkflow', taskQueue: 'python-tools', taskMode: 'optional' };

@@ -2,18 +2,19 @@ import type { OAuthTokenVerifier } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Client } from '@temporalio/client';
 import { parseServerConfig, type ServerConfig, type ServerConfigInput } from './config';
-import { SEARCH_ATTRIBUTES } from './contract';
-import { createMcpEndpoint, listenHttp, type Readiness, type RunningHttpServer } from './mcp/http-server';
-import { legacyInputResponses } from './mcp/legacy-tasks';
-import { createServerFactory, SERVER_NAME } from './mcp/server-factory';
-import { taskSubscriptions } from './mcp/task-subscriptions';
-import { TaskTools } from './mcp/task-tools';
-import { TaskWatcher } from './tasks/task-watcher';
-import { TemporalTaskStore } from './tasks/temporal-task-store';
-import { hasSearchAttributes, namespaceRetentionMs } from './temporal/connection';
-import { type ToolDefinition, ToolRegistry } from './tools/registry';
+import { SEARCH_ATTRIBUTES } from '../contract';
+import { createMcpEndpoint, listenHttp, type Readiness, type RunningHttpServer } from './http/http-server';
+import { legacyInputResponses } from './rev2025-11-25/legacy-tasks';
+import { createServerFactory, SERVER_NAME } from './server-factory';
+import { taskSubscriptions } from './rev2026-07-28/task-subscriptions';
+import { TaskTools } from './task-tools';
+import { TaskWatcher } from '../tasks/task-watcher';
+import { TemporalTaskStore } from '../tasks/temporal-task-store';
+import { hasSearchAttributes, namespaceRetentionMs } from '../tasks/connection';
+import type { ToolDefinition } from '../tool-definition';
+import { ToolRegistry } from './tool-registry';
 
-const VERSION: string = require('../package.json').version;
+const VERSION: string = require('../../package.json').version;
 
 export interface McpTasksServerOptions extends ServerConfigInput {
   /** A Temporal client (yours: any connection, namespace, data converter). */

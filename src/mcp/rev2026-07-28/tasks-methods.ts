@@ -1,12 +1,12 @@
 import { type McpServer, ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
-import { logger, taskLog } from '../logging';
+import { logger, taskLog } from '../../tasks/logging';
 import * as z from 'zod';
 import { toGetTaskResult } from './wire';
-import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
-import { isTaskId } from '../tasks/task-id';
-import { InputResponseError, TemporalTaskStore } from '../tasks/temporal-task-store';
-import { asProtocolError, InvalidInputResponseError, TaskNotFoundError, tasksCapabilityRequired } from './errors';
-import { declaresTasks, principalOf } from './negotiation';
+import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
+import { isTaskId } from '../../tasks/task-id';
+import { InputResponseError, TemporalTaskStore } from '../../tasks/temporal-task-store';
+import { asProtocolError, InvalidInputResponseError, TaskNotFoundError, tasksCapabilityRequired } from '../errors';
+import { declaresTasks, principalOf } from '../negotiation';
 
 export interface TasksMethodsDeps {
   store: TemporalTaskStore;

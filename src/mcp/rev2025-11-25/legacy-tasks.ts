@@ -23,16 +23,16 @@ import {
   type ToolExecution,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { logger, taskLog } from '../logging';
+import { logger, taskLog } from '../../tasks/logging';
 import { legacyStatus, toLegacyTask } from './wire';
-import { isTaskId } from '../tasks/task-id';
-import { isTerminal, type TaskSnapshot, withCancelFinal } from '../tasks/task-snapshot';
-import { InputResponseError, InvalidCursorError, type TemporalTaskStore } from '../tasks/temporal-task-store';
-import type { TaskWatcher } from '../tasks/task-watcher';
-import type { TaskMode } from '../tools/registry';
-import type { InputRequest } from '../contract';
-import { asProtocolError, TaskNotFoundError } from './errors';
-import { principalOf, principalOfAuth } from './negotiation';
+import { isTaskId } from '../../tasks/task-id';
+import { isTerminal, type TaskSnapshot, withCancelFinal } from '../../tasks/task-snapshot';
+import { InputResponseError, InvalidCursorError, type TemporalTaskStore } from '../../tasks/temporal-task-store';
+import type { TaskWatcher } from '../../tasks/task-watcher';
+import type { TaskMode } from '../../tool-definition';
+import type { InputRequest } from '../../contract';
+import { asProtocolError, TaskNotFoundError } from '../errors';
+import { principalOf, principalOfAuth } from '../negotiation';
 
 const INPUT_ID_PREFIX = 'mcp-task-input:';
 /**

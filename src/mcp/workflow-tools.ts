@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import type { JsonSchemaObject, ResultMapping, TaskMode, ToolDefinition } from './registry';
+import type { JsonSchemaObject, ResultMapping, TaskMode, ToolDefinition } from '../tool-definition';
 
 export interface WorkflowToolOptions {
   name: string;

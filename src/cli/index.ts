@@ -1,22 +1,22 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import path from 'node:path';
-import { loadServedTools, loadToolsModule, type ToolsModule, ToolsModuleError } from './cli/tools-module';
-import { ToolsFileError } from './tools/workflow-tools';
-import { releaseHeldMemory } from './cli/memory';
-import { createWorker } from './cli/worker';
-import { addWorkerConfigOptions, hostPort, parseWorkerConfig, workerTuning } from './cli/worker-config';
-import { addVersioningOptions, parseVersioning, setCurrentVersion } from './cli/worker-versioning';
-import { checkWorkerHealth, startHealthServer } from './cli/worker-health';
-import { ConfigError, parseServerConfig, ServerConfig } from './config';
-import { LOG_LEVELS, setLogLevel } from './logging';
-import { StaticTokenVerifier } from './mcp/auth';
-import type { Readiness } from './mcp/http-server';
-import { createMcpTasksServer } from './server';
-import { findTemporalCli, temporalCliVersion } from './temporal/cli-binary';
-import { connectClient, connectWorkerConnection, type TemporalSettings, temporalSettings } from './temporal/connection';
-import { startDevServer } from './temporal/dev-server';
-import { installWorkerRuntime } from './temporal/worker-runtime';
+import { loadServedTools, loadToolsModule, type ToolsModule, ToolsModuleError } from './tools-module';
+import { ToolsFileError } from '../mcp/workflow-tools';
+import { releaseHeldMemory } from './memory';
+import { createWorker } from './worker';
+import { addWorkerConfigOptions, hostPort, parseWorkerConfig, workerTuning } from './worker-config';
+import { addVersioningOptions, parseVersioning, setCurrentVersion } from './worker-versioning';
+import { checkWorkerHealth, startHealthServer } from './worker-health';
+import { ConfigError, parseServerConfig, ServerConfig } from '../mcp/config';
+import { LOG_LEVELS, setLogLevel } from '../tasks/logging';
+import { StaticTokenVerifier } from '../mcp/http/auth';
+import type { Readiness } from '../mcp/http/http-server';
+import { createMcpTasksServer } from '../mcp/server';
+import { findTemporalCli, temporalCliVersion } from './cli-binary';
+import { connectClient, type TemporalSettings, temporalSettings } from '../tasks/connection';
+import { startDevServer } from './dev-server';
+import { connectWorkerConnection, installWorkerRuntime } from './worker-runtime';
 
 const program = new Command('mcp-temporal-tasks')
   .description('An MCP server whose tool calls are durable Temporal workflows')
