@@ -38,7 +38,7 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--max-subscribed-tasks <n>', 'tasks subscribed at once on this replica (MCP_MAX_SUBSCRIBED_TASKS, default 10000)')
     .option('--max-subscribed-tasks-per-caller <n>', 'tasks one caller subscribes at once (MCP_MAX_SUBSCRIBED_TASKS_PER_CALLER, default 1000)')
     .option('--strict-headers', 'refuse requests without Mcp-Method/Mcp-Name (MCP_STRICT_HEADERS=true; default: take them from the body)')
-    .addOption(new Option('--lenient-headers', 'the default now; kept as a no-op alias').hideHelp())
+    .addOption(new Option('--lenient-headers', 'take a missing Mcp-Method/Mcp-Name from the body (the default; overrides MCP_STRICT_HEADERS=true)').hideHelp())
     .option('--no-task-handles', 'callers without Tasks get -32021 / wait unboundedly, as before handles (MCP_TASK_HANDLES=false)')
     .option('--handle-wait-ms <ms>', 'how long a call without Tasks waits before answering a task handle (MCP_HANDLE_WAIT_MS, default 20000)')
     .option('--task-tools-prefix <prefix>', 'name prefix of the task_wait/respond/cancel/list tools (MCP_TASK_TOOLS_PREFIX, default task_)')

@@ -1,11 +1,11 @@
 import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
+import type { TemporalTaskStore } from '../tasks/temporal-task-store';
 import { PreTaskInput, ToolDefinition, workflowTypeOf } from '../tool-definition';
 import type { ToolRegistry } from './tool-registry';
 import { whyResponseDoesNotFit } from '../tasks/input-responses';
 import { type InputRequest, MAX_ARGUMENT_BYTES } from '../contract';
-import { asProtocolError, InvalidInputResponseError, InvalidToolArgumentsError, tasksCapabilityRequired, UnknownToolError } from './errors';
+import { InvalidInputResponseError, InvalidToolArgumentsError, TaskStoreUnavailableError, tasksCapabilityRequired, toProtocolError, UnknownToolError } from './errors';
 import { toCreateTaskResult } from './rev2026-07-28/wire';
 import { toLegacyTask } from './rev2025-11-25/wire';
 import { declaresTasks, principalOf } from './negotiation';
@@ -78,9 +78,9 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
 }
 
 function rethrow(err: unknown, tool?: string): never {
-  if (err instanceof ToolProtocolError) throw new ProtocolError(err.error.code, err.error.message, err.error.data);
-  if (!(err instanceof ProtocolError)) logger.error({ event: 'tools.call.failed', tool, err: (err as Error).message }, 'tools/call failed');
-  throw asProtocolError(err);
+  const protocolError = toProtocolError(err);
+  if (protocolError instanceof TaskStoreUnavailableError) logger.error({ event: 'tools.call.failed', tool, err: (err as Error).message }, 'tools/call failed');
+  throw protocolError;
 }
 
 /** A CallToolResult gets the 2026 `resultType`; an input_required round already has its own. */

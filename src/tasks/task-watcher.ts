@@ -29,11 +29,6 @@ export class TaskWatcher {
   /** `temporalTimeoutMs` bounds each call that is not a long-poll, as in the store. */
   constructor(private readonly client: Client, private readonly store: TemporalTaskStore, private readonly temporalTimeoutMs: number) {}
 
-  /** Tasks followed right now (each one long-poll). */
-  get size(): number {
-    return this.watches.size;
-  }
-
   async watch(taskId: string, principal: string | undefined, listener: TaskListener): Promise<TaskWatch> {
     const key = `${principal ?? ''}\u0000${taskId}`;
     let shared = this.watches.get(key);

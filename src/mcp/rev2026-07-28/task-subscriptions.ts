@@ -25,7 +25,7 @@ import { logger } from '../../tasks/logging';
 import { isTaskId } from '../../tasks/task-id';
 import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
 import type { TaskWatch, TaskWatcher } from '../../tasks/task-watcher';
-import { asProtocolError, SubscriptionLimitError, tasksCapabilityRequired } from '../errors';
+import { toProtocolError, SubscriptionLimitError, tasksCapabilityRequired } from '../errors';
 import { declaresTasksIn, principalOfAuth } from '../negotiation';
 import { toDetailedTask } from './wire';
 
@@ -97,7 +97,7 @@ export function taskSubscriptions(opts: TaskSubscriptionOptions) {
       });
       return stream;
     } catch (err) {
-      return errorResponse(id, asProtocolError(err));
+      return errorResponse(id, toProtocolError(err));
     }
   };
 
