@@ -93,3 +93,18 @@ test('the scan catches an offending import (a worker reaching into the server)',
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a protocol revision is its folder plus one line: only mcp/revisions.ts imports a revision folder', () => {
+  const mcp = path.join(SRC, 'mcp');
+  const offending: string[] = [];
+  for (const file of sourceFiles(mcp)) {
+    const rel = path.relative(mcp, file).split(path.sep);
+    const own = rel.length > 1 ? rel[0] : undefined;
+    for (const [, , spec] of fs.readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const target = path.relative(mcp, path.resolve(path.dirname(file), spec)).split(path.sep);
+      if (!/^rev\d{4}-\d{2}-\d{2}$/.test(target[0]) || target[0] === own) continue;
+      if (rel.join('/') !== 'revisions.ts') offending.push(`mcp/${rel.join('/')}: ${spec}`);
+    }
+  }
+  expect(offending).toEqual([]);
+});
