@@ -380,7 +380,7 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^FROM node:20-slim/m);
     expect(dockerfile).toMatch(/^RUN npm ci$/m);
     expect(dockerfile).toMatch(/npm run build/);
-    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "dist\/cli\.js"\]$/m);
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "dist\/cli\/index\.js"\]$/m);
   });
 
   test('.dockerignore keeps local build output and state out of the context', () => {
