@@ -8,7 +8,7 @@ import { createWorker } from './worker';
 import { addWorkerConfigOptions, hostPort, parseWorkerConfig, workerTuning } from './worker-config';
 import { addVersioningOptions, parseVersioning, setCurrentVersion } from './worker-versioning';
 import { checkWorkerHealth, startHealthServer } from './worker-health';
-import { ConfigError, parseServerConfig, ServerConfig } from '../mcp/config';
+import { ConfigError, ENV_VARS, parseServerConfig, parseSettings, ServerConfig, ServerConfigSchema } from '../mcp/config';
 import { LOG_LEVELS, setLogLevel } from '../tasks/logging';
 import { StaticTokenVerifier } from '../mcp/http/auth';
 import type { Readiness } from '../mcp/http/http-server';
@@ -164,10 +164,12 @@ serverOptions(program.command('serve').description('MCP endpoint only, on TEMPOR
 addWorkerConfigOptions(addVersioningOptions(program
   .command('worker')
   .description('Temporal worker only, on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE')
-  .option('--task-queue <name>', 'Temporal task queue (MCP_TASK_QUEUE)', process.env.MCP_TASK_QUEUE ?? 'mcp-tasks')
+  .option('--task-queue <name>', 'Temporal task queue (MCP_TASK_QUEUE, default mcp-tasks)')
   .addOption(toolsModuleOption())))
   .action(async (opts) => {
     const production = parseWorkerConfig(opts);
+    // the server's setting, through the same merge (flag, MCP_TASK_QUEUE, default)
+    const taskQueue = parseSettings({ schema: ServerConfigSchema.pick({ taskQueue: true }), envVars: { taskQueue: ENV_VARS.taskQueue }, title: 'Invalid worker configuration' }, { taskQueue: opts.taskQueue }).taskQueue;
     const versioning = parseVersioning(opts);
     const tools = loadToolsModule(opts.toolsModule);
     const metricsAddress = production.metricsPort ? hostPort(production.metricsHost, production.metricsPort) : undefined;
@@ -176,9 +178,9 @@ addWorkerConfigOptions(addVersioningOptions(program
     const connection = await connectWorkerConnection(settings).catch((err: Error) => {
       throw new Error(`Temporal at ${settings.connectionOptions.address} (${settings.namespace}) does not answer: ${err.message}`);
     });
-    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue: opts.taskQueue, module: tools, tuning: workerTuning(production), versioning });
+    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue, module: tools, tuning: workerTuning(production), versioning });
     const health = production.healthPort === undefined ? undefined : await startHealthServer(worker, connection, production.healthHost, production.healthPort);
-    console.log(`worker polling task queue ${opts.taskQueue} on ${settings.connectionOptions.address} (${settings.namespace})`);
+    console.log(`worker polling task queue ${taskQueue} on ${settings.connectionOptions.address} (${settings.namespace})`);
     if (health) console.log(`worker health: ${health.url} (liveness), ${health.readyUrl} (readiness)`);
     if (metricsAddress) console.log(`worker metrics: http://${metricsAddress}/metrics`);
     if (versioning) console.log(`worker version ${versioning.deploymentName}.${versioning.buildId} (${versioning.behavior})`);
