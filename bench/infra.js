@@ -11,7 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
+const CLI = path.join(ROOT, 'dist', 'cli', 'index.js');
 const HOST = '127.0.0.1';
 
 function freePort() {
@@ -65,7 +65,7 @@ class Cleanup {
   }
 }
 
-/** `node dist/cli.js ...args` with its output collected; waitFor resolves on a regex match. */
+/** `node dist/cli/index.js ...args` with its output collected; waitFor resolves on a regex match. */
 function spawnCli(args, env, nodeArgs = []) {
   return spawnProcess(process.execPath, [...nodeArgs, CLI, ...args], env);
 }
@@ -124,7 +124,7 @@ async function stopProcess(child, exited, alive, timeoutMs) {
 
 /** A Temporal dev server on a fresh SQLite file in a temp dir (removed with it); opts go to startDevServer. */
 async function startTemporal(cleanup, opts = {}) {
-  const { startDevServer } = require('../dist/temporal/dev-server');
+  const { startDevServer } = require('../dist/cli/dev-server');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-bench-'));
   const dbFile = path.join(dir, 'temporal.db');
   const temporal = await startDevServer({ dbFile, host: HOST, port: await freePort(), uiPort: await freePort(), namespace: 'default', ...opts });
@@ -140,7 +140,7 @@ async function startTemporal(cleanup, opts = {}) {
  * SQLite file, same ports), registered with cleanup (bench/chaos.js).
  */
 async function startRestartableTemporal(cleanup) {
-  const { startDevServer } = require('../dist/temporal/dev-server');
+  const { startDevServer } = require('../dist/cli/dev-server');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-bench-'));
   const opts = { dbFile: path.join(dir, 'temporal.db'), host: HOST, port: await freePort(), uiPort: await freePort(), namespace: 'default' };
   let current = await startDevServer(opts);
@@ -282,7 +282,7 @@ function startSampler(pids, intervalMs = 200) {
 function machineInfo() {
   const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
   const model = (cpuinfo.match(/^model name\s*:\s*(.+)$/m) ?? [])[1] ?? os.cpus()[0]?.model;
-  const { temporalCliVersion, findTemporalCli } = require('../dist/temporal/cli-binary');
+  const { temporalCliVersion, findTemporalCli } = require('../dist/cli/cli-binary');
   const cli = findTemporalCli();
   return {
     nproc: os.availableParallelism ? os.availableParallelism() : os.cpus().length,

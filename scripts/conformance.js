@@ -50,7 +50,7 @@ async function startDev() {
   const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-conf-')), 'temporal.db');
   // --strict-headers: the tasks-request-headers scenario demands that a missing Mcp-Name is refused
   // (the server's default takes it from the body, for clients such as FastMCP that omit it)
-  const args = ['dist/cli.js', 'dev', '--db-file', db, '--tools-module', 'build/test/fixtures/conformance/index.js', '--strict-headers',
+  const args = ['dist/cli/index.js', 'dev', '--db-file', db, '--tools-module', 'build/test/fixtures/conformance/index.js', '--strict-headers',
     // tasks-required-task-error wants -32021 for a `required` fixture called without Tasks, not a task handle
     '--required-tools-need-tasks',
     '--port', String(await freePort()), '--temporal-port', String(await freePort()), '--ui-port', String(await freePort())];

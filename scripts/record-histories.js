@@ -32,7 +32,7 @@ const TASKS = 'io.modelcontextprotocol/tasks';
 /** Small enough that collect_approvals continues as new between approvers (the server's minimum is 10). */
 const HISTORY_LIMIT = 10;
 
-const { startDevServer } = require(path.join(ROOT, 'dist/temporal/dev-server'));
+const { startDevServer } = require(path.join(ROOT, 'dist/cli/dev-server'));
 const { inputResponsesSignal } = require(path.join(ROOT, 'dist/contract'));
 
 const accept = (content) => ({ action: 'accept', content });
@@ -533,7 +533,7 @@ function gitHead() {
   try {
     const { execFileSync } = require('node:child_process');
     const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src/workflow', 'src/contract.ts', 'examples', 'test/fixtures'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src/workflows', 'src/contract.ts', 'examples', 'test/fixtures'], { cwd: ROOT, encoding: 'utf8' }).trim();
     return dirty ? `${sha} (plus uncommitted changes to workflow code)` : sha;
   } catch {
     return 'unknown (no git)';
@@ -592,7 +592,7 @@ function mcpClient(url) {
 }
 
 function spawnCli(args, env) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const waiters = new Set();
   const onData = (d) => {

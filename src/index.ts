@@ -3,13 +3,13 @@
  * endpoint from a Temporal client and the tools (`createMcpTasksServer`): Node http, any
  * fetch-style framework, or stdio.
  */
-export { createMcpTasksServer, type McpTasksServer, type McpTasksServerOptions } from './server';
-export { defineTool, type JsonSchemaObject, type PreTaskInput, type ResultMapping, type TaskMode, type ToolDefinition, type ToolWorkflow } from './tools/registry';
-export { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile, type WorkflowToolOptions } from './tools/workflow-tools';
-export { ConfigError, type ServerConfig, type ServerConfigInput } from './config';
+export { createMcpTasksServer, type McpTasksServer, type McpTasksServerOptions } from './mcp/server';
+export { defineTool, type JsonSchemaObject, type PreTaskInput, type ResultMapping, type TaskMode, type ToolDefinition, type ToolWorkflow } from './tool-definition';
+export { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile, type WorkflowToolOptions } from './mcp/workflow-tools';
+export { ConfigError, type ServerConfig, type ServerConfigInput } from './mcp/config';
 export { TemporalTaskStore, type TaskPage, type TaskStoreOptions, toCallToolResult } from './tasks/temporal-task-store';
 export type { TaskSnapshot, TaskState } from './tasks/task-snapshot';
-export { StaticTokenVerifier } from './mcp/auth';
+export { StaticTokenVerifier } from './mcp/http/auth';
 export {
   InvalidInputResponseError,
   InvalidToolArgumentsError,
@@ -17,6 +17,6 @@ export {
   TaskStoreUnavailableError,
   UnknownToolError,
 } from './mcp/errors';
-export type { Readiness, RunningHttpServer } from './mcp/http-server';
+export type { Readiness, RunningHttpServer } from './mcp/http/http-server';
 export type { CallToolResult, ElicitResult, InputRequest, JsonRpcError, TaskMemo, TaskProgress } from './contract';
 export { CONTRACT_VERSION } from './contract';

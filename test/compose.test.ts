@@ -376,11 +376,11 @@ describe('Dockerfile', () => {
   const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
   const dockerignore = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
 
-  test('builds on node:20-slim with npm ci and npm run build, and runs node dist/cli.js', () => {
+  test('builds on node:20-slim with npm ci and npm run build, and runs node dist/cli/index.js', () => {
     expect(dockerfile).toMatch(/^FROM node:20-slim/m);
     expect(dockerfile).toMatch(/^RUN npm ci$/m);
     expect(dockerfile).toMatch(/npm run build/);
-    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "dist\/cli\.js"\]$/m);
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "dist\/cli\/index\.js"\]$/m);
   });
 
   test('.dockerignore keeps local build output and state out of the context', () => {

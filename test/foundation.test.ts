@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findTemporalCli } from '../src/temporal/cli-binary';
+import { findTemporalCli } from '../src/cli/cli-binary';
 import { call, connectClient, rpc } from './support/mcp';
 import { ROOT, spawnCli } from './support/processes';
 import { freePort } from './support/ports';
@@ -19,7 +19,7 @@ test('the Temporal CLI is found in the project folder, and TEMPORAL_CLI_PATH win
 });
 
 test('dev without any Temporal CLI (and no internet for the SDK download) says how to get one', () => {
-  const out = spawnSync(process.execPath, ['dist/cli.js', 'dev', '--db-file', path.join(os.tmpdir(), 'mtt-none', 't.db')], {
+  const out = spawnSync(process.execPath, ['dist/cli/index.js', 'dev', '--db-file', path.join(os.tmpdir(), 'mtt-none', 't.db')], {
     cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_CLI_PATH: '/nonexistent/temporal' }, timeout: 30_000,
   });
   expect(out.status).toBe(2);
@@ -40,7 +40,7 @@ test('the installer explains the alternatives when Python is missing, without fa
 });
 
 test('doctor --json reports the CLI, a reachable address and the namespace', () => {
-  const out = spawnSync(process.execPath, ['dist/cli.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address } });
+  const out = spawnSync(process.execPath, ['dist/cli/index.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address } });
   expect(out.status).toBe(0);
   const report = JSON.parse(out.stdout);
   expect(report.cli.version).toMatch(/temporal version 1\.9\.1/);
@@ -49,7 +49,7 @@ test('doctor --json reports the CLI, a reachable address and the namespace', () 
 
 test('doctor --json exits 1 and says why when Temporal does not answer', async () => {
   const address = `127.0.0.1:${await freePort()}`;
-  const out = spawnSync(process.execPath, ['dist/cli.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: address } });
+  const out = spawnSync(process.execPath, ['dist/cli/index.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: address } });
   expect(out.status).toBe(1);
   expect(JSON.parse(out.stdout).temporal).toMatchObject({ address, reachable: false, error: expect.any(String) });
 });
@@ -60,7 +60,7 @@ test('Temporal settings come from a stack.temporal.toml profile (envconfig), TEM
   fs.writeFileSync(file, `[profile.default]\naddress = "127.0.0.1:1"\nnamespace = "nowhere"\n\n[profile.local]\naddress = "${stack.temporal.address}"\nnamespace = "default"\n`);
   const doctor = (env: Record<string, string>) => {
     const { TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ...rest } = process.env;
-    const out = spawnSync(process.execPath, ['dist/cli.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...rest, TEMPORAL_CONFIG_FILE: file, ...env } });
+    const out = spawnSync(process.execPath, ['dist/cli/index.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...rest, TEMPORAL_CONFIG_FILE: file, ...env } });
     return JSON.parse(out.stdout).temporal;
   };
   expect(doctor({ TEMPORAL_PROFILE: 'local' })).toMatchObject({ address: stack.temporal.address, namespace: 'default', reachable: true });
@@ -69,7 +69,7 @@ test('Temporal settings come from a stack.temporal.toml profile (envconfig), TEM
 });
 
 test('a bad setting is refused with a clear message and exit code 2', () => {
-  const out = spawnSync(process.execPath, ['dist/cli.js', 'serve', '--port', 'abc'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, MCP_POLL_INTERVAL_MS: '-1' } });
+  const out = spawnSync(process.execPath, ['dist/cli/index.js', 'serve', '--port', 'abc'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, MCP_POLL_INTERVAL_MS: '-1' } });
   expect(out.status).toBe(2);
   expect(out.stderr).toMatch(/Invalid configuration:/);
   expect(out.stderr).toMatch(/port \(--port or MCP_PORT\)/);
@@ -78,7 +78,7 @@ test('a bad setting is refused with a clear message and exit code 2', () => {
 
 test('a worker whose Temporal does not answer exits with a clear message', async () => {
   const address = `127.0.0.1:${await freePort()}`;
-  const out = spawnSync(process.execPath, ['dist/cli.js', 'worker'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: address } });
+  const out = spawnSync(process.execPath, ['dist/cli/index.js', 'worker'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: address } });
   expect(out.status).toBe(2);
   expect(out.stderr).toContain(`Temporal at ${address} (default) does not answer`);
 });

@@ -4,8 +4,8 @@
  * the reason while Temporal is unreachable and 200 once it answers again.
  */
 import { Client, Connection } from '@temporalio/client';
-import { createMcpTasksServer, type McpTasksServer } from '../src/server';
-import type { RunningHttpServer } from '../src/mcp/http-server';
+import { createMcpTasksServer, type McpTasksServer } from '../src/mcp/server';
+import type { RunningHttpServer } from '../src/mcp/http/http-server';
 import { startTcpProxy } from './support/tcp-proxy';
 import { startTestTemporal, TestTemporal } from './support/temporal';
 

@@ -80,7 +80,7 @@ async function npmStart(opts: { detached: boolean }): Promise<{ npm: ChildProces
   const pids = descendants(npm.pid!);
   pids.forEach((p) => seen.add(p));
   expect(pids.map(cmdline).join('\n')).toMatch(/temporal server start-dev/);
-  expect(pids.map(cmdline).join('\n')).toMatch(/dist\/cli\.js dev/);
+  expect(pids.map(cmdline).join('\n')).toMatch(/dist\/cli\/index\.js dev/);
   return { npm, output: () => out, pids: [npm.pid!, ...pids], temporalPort };
 }
 

@@ -130,9 +130,9 @@ describe('the npm tarball', () => {
     const required = [
       'package.json', 'README.md',
       'dist/index.js', 'dist/index.d.ts',
-      'dist/workflow/index.js', 'dist/workflow/index.d.ts',
+      'dist/workflows/index.js', 'dist/workflows/index.d.ts',
       'dist/worker/index.js', 'dist/worker/index.d.ts',
-      'dist/workflow/interceptors.js', 'dist/cli.js',
+      'dist/workflows/interceptors.js', 'dist/cli/index.js',
     ];
     expect(required.filter((f) => !tarFiles.includes(f))).toEqual([]);
     // every target package.json names (exports, main, types, bin) is in the tarball

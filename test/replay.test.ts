@@ -18,7 +18,7 @@ const HISTORIES = path.join(__dirname, 'histories');
 const TOOLS_MODULE = path.join(ROOT, 'build', 'test', 'fixtures', 'index.js');
 /**
  * The plugin as a worker gets it (`mcp-temporal-tasks/worker`, compiled): its interceptor must
- * load the same runtime module as the workflows (`mcp-temporal-tasks/workflow` = dist/workflow).
+ * load the same runtime module as the workflows (`mcp-temporal-tasks/workflow` = dist/workflows).
  * From src/ it would bundle a second copy of the runtime beside dist's, and a continued run's
  * carried state would go to one copy while the tool's helpers read the other.
  */

@@ -18,7 +18,7 @@ stopAllAfter(() => temporal);
 test.each(['modern', 'legacy'] as const)('tools/list and a durable tools/call over stdio (%s handshake)', async (era) => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(ROOT, 'dist', 'cli.js'), 'serve', '--stdio'],
+    args: [path.join(ROOT, 'dist', 'cli', 'index.js'), 'serve', '--stdio'],
     env: { ...process.env, TEMPORAL_ADDRESS: temporal.address } as Record<string, string>,
     stderr: 'pipe',
   });
@@ -37,7 +37,7 @@ test.each(['modern', 'legacy'] as const)('tools/list and a durable tools/call ov
 test.each(['modern', 'legacy'] as const)('a client without Tasks over stdio: handle, elicitation in its own UI, task_wait (%s handshake)', async (era) => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(ROOT, 'dist', 'cli.js'), 'serve', '--stdio', '--handle-wait-ms', '1500'],
+    args: [path.join(ROOT, 'dist', 'cli', 'index.js'), 'serve', '--stdio', '--handle-wait-ms', '1500'],
     env: { ...process.env, TEMPORAL_ADDRESS: temporal.address } as Record<string, string>,
     stderr: 'pipe',
   });

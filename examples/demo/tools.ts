@@ -1,12 +1,9 @@
-/** The demo tools: each is a schema, a task mode and the workflow that runs it. */
+/** The demo tools: each is a schema (api.ts), a task mode and the workflow that runs it. */
 import { defineTool } from 'mcp-temporal-tasks';
-import * as z from 'zod';
+import { approveExpenseInput, collectApprovalsInput, exportReportInput, provisionEnvironmentInput, waitAndEchoInput } from './api';
 import { approveExpense, collectApprovals, exportReport, provisionEnvironment, waitAndEcho } from './workflows';
 
-export const waitAndEchoInput = z.object({
-  text: z.string().max(100_000).describe('The text to return'),
-  seconds: z.number().min(0).max(86_400).describe('How long to wait, 0..86400'),
-});
+export { approveExpenseInput, collectApprovalsInput, exportReportInput, provisionEnvironmentInput, waitAndEchoInput } from './api';
 
 export const waitAndEchoTool = defineTool({
   name: 'wait_and_echo',
@@ -14,11 +11,6 @@ export const waitAndEchoTool = defineTool({
   inputSchema: waitAndEchoInput,
   taskMode: 'optional',
   workflow: waitAndEcho,
-});
-
-export const approveExpenseInput = z.object({
-  amount: z.number().positive().describe('Amount, greater than 0'),
-  description: z.string().min(1).max(10_000).describe('What the expense is for'),
 });
 
 export const approveExpenseTool = defineTool({
@@ -29,22 +21,12 @@ export const approveExpenseTool = defineTool({
   workflow: approveExpense,
 });
 
-export const provisionEnvironmentInput = z.object({
-  name: z.string().min(1).max(200).describe('Environment name'),
-  steps: z.number().int().min(1).max(50).optional().describe('Number of steps (default 3)'),
-  stepMs: z.number().int().min(0).max(600_000).optional().describe('Duration of one step in ms (default 1000)'),
-});
-
 export const provisionEnvironmentTool = defineTool({
   name: 'provision_environment',
   description: 'Provisions an environment in several steps; cancelling undoes the steps already done.',
   inputSchema: provisionEnvironmentInput,
   taskMode: 'optional',
   workflow: provisionEnvironment,
-});
-
-export const collectApprovalsInput = z.object({
-  approvers: z.array(z.string().min(1).max(200)).min(1).max(1000).describe('Approvers, asked in this order'),
 });
 
 export const collectApprovalsTool = defineTool({
@@ -54,8 +36,6 @@ export const collectApprovalsTool = defineTool({
   taskMode: 'required',
   workflow: collectApprovals,
 });
-
-export const exportReportInput = z.object({ rows: z.number().int().min(1).max(1_000_000).describe('Number of rows') });
 
 export const exportReportTool = defineTool({
   name: 'export_report',

@@ -6,7 +6,7 @@ import { ActivityCancellationType, proxyActivities, sleep, workflowInfo } from '
 import { type CallToolResult, continueAsNewIfNeeded, elicit, setStatusMessage, textResult, waitOrContinueAsNew, withCompensation } from 'mcp-temporal-tasks/workflow';
 import type { z } from 'zod';
 import type * as activities from './activities';
-import type { approveExpenseInput, collectApprovalsInput, exportReportInput, provisionEnvironmentInput, waitAndEchoInput } from './tools';
+import type { approveExpenseInput, collectApprovalsInput, exportReportInput, provisionEnvironmentInput, waitAndEchoInput } from './api';
 
 /** A durable timer, then the text back. Cancelling it mid-wait ends the task cancelled. */
 export async function waitAndEcho({ text, seconds }: z.infer<typeof waitAndEchoInput>): Promise<CallToolResult> {

@@ -1,9 +1,7 @@
 /** The invoice tool (docs/writing-tools.md). */
 import { defineTool } from 'mcp-temporal-tasks';
-import * as z from 'zod';
+import { sendInvoiceInput } from './api';
 import { sendInvoiceWorkflow } from './workflows';
-
-export const sendInvoiceInput = z.object({ customer: z.string().min(1), amount: z.number().positive() });
 
 export const tools = [
   defineTool({

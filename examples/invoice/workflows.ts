@@ -3,7 +3,7 @@ import { ActivityCancellationType, proxyActivities, sleep, workflowInfo } from '
 import { elicit, setStatusMessage, textResult, withCompensation } from 'mcp-temporal-tasks/workflow';
 import type { z } from 'zod';
 import type * as activities from './activities';
-import type { sendInvoiceInput } from './tools';
+import type { sendInvoiceInput } from './api';
 
 const { sendInvoice } = proxyActivities<typeof activities>({
   startToCloseTimeout: '1 minute',

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import * as z from 'zod';
-import type { ToolDefinition } from '../tools/registry';
-import { toolsFromFile } from '../tools/workflow-tools';
+import type { ToolDefinition } from '../tool-definition';
+import { toolsFromFile } from '../mcp/workflow-tools';
 
 /**
  * What `--tools-module` names: a module exporting `tools` (for serve), and for the worker the

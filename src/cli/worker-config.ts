@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Command } from 'commander';
-import { ConfigError } from '../config';
+import { DurationMsSchema, parseSettings } from '../mcp/config';
 
 /**
  * The production settings of `worker`: shutdown grace, cache and slot sizes, the Prometheus
@@ -8,21 +8,7 @@ import { ConfigError } from '../config';
  * with the flag and the variable named (the CLI exits 2, like every configuration error).
  */
 
-/** `30s`, `2m`, `1.5h`, `500ms`, or a bare number of milliseconds. */
-const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/;
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
-
-const duration = z
-  .union([z.number(), z.string()])
-  .transform((value, ctx) => {
-    const m = DURATION.exec(String(value).trim());
-    if (!m) {
-      ctx.addIssue({ code: 'custom', message: `"${value}" is not a duration (e.g. 30s, 2m, 500ms)` });
-      return z.NEVER;
-    }
-    return Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? 'ms') as keyof typeof UNIT_MS]);
-  })
-  .pipe(z.number().int().min(0).max(24 * 3_600_000));
+const duration = DurationMsSchema.pipe(z.number().int().min(0).max(24 * 3_600_000));
 
 const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const port = (min: number) => z.coerce.number().int().min(min).max(65_535).optional();
@@ -68,22 +54,8 @@ export const WORKER_ENV_VARS: Record<keyof WorkerConfig, string> = {
   healthHost: 'MCP_HEALTH_HOST',
 };
 
-const flagOf = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-
 export function parseWorkerConfig(flags: Partial<Record<keyof WorkerConfig, unknown>>, env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  const merged: Record<string, unknown> = {};
-  for (const [key, name] of Object.entries(WORKER_ENV_VARS)) if (env[name] !== undefined && env[name] !== '') merged[key] = env[name];
-  for (const [key, value] of Object.entries(flags)) if (value !== undefined && key in WORKER_ENV_VARS) merged[key] = value;
-  const parsed = WorkerConfigSchema.safeParse(merged);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => {
-      const key = String(i.path[0]);
-      const name = WORKER_ENV_VARS[key as keyof WorkerConfig];
-      return `  ${key}${name ? ` (${flagOf(key)} or ${name})` : ''}: ${i.message}`;
-    });
-    throw new ConfigError(`Invalid worker configuration:\n${lines.join('\n')}`);
-  }
-  return parsed.data;
+  return parseSettings({ schema: WorkerConfigSchema, envVars: WORKER_ENV_VARS, title: 'Invalid worker configuration' }, flags, env);
 }
 
 /** The Worker.create options these settings stand for. */

@@ -1,7 +1,7 @@
 import type { NativeConnection, WorkerDeploymentOptions } from '@temporalio/worker';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { ConfigError } from '../config';
+import { ConfigError } from '../mcp/config';
 
 /**
  * Worker Versioning of the `worker` command (Temporal Worker Deployments): with a build id, the

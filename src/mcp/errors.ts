@@ -1,4 +1,5 @@
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { InputResponseError, InvalidCursorError, ToolProtocolError } from '../tasks/temporal-task-store';
 import { TASKS_EXTENSION } from './negotiation';
 
 /** -32602 for an unknown, malformed, expired or foreign taskId: all answered the same. */
@@ -50,9 +51,18 @@ export function tasksCapabilityRequired(): MissingRequiredClientCapabilityError 
   );
 }
 
-/** Lets protocol errors through; anything else from Temporal becomes TaskStoreUnavailableError. */
-export function asProtocolError(err: unknown): ProtocolError {
-  return err instanceof ProtocolError ? err : new TaskStoreUnavailableError(err);
+/**
+ * The one mapping from the task store's errors to protocol errors, for every method of both
+ * revisions: protocol errors pass; a tool's own JSON-RPC error (a run or a handle that ended
+ * failed) is sent as it is; an answer that does not fit its request and a cursor that is not
+ * ours are -32602; anything else from Temporal is TaskStoreUnavailableError (-32603).
+ */
+export function toProtocolError(err: unknown): ProtocolError {
+  if (err instanceof ProtocolError) return err;
+  if (err instanceof ToolProtocolError) return new ProtocolError(err.error.code, err.error.message, err.error.data);
+  if (err instanceof InputResponseError) return new InvalidInputResponseError(err.message);
+  if (err instanceof InvalidCursorError) return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor');
+  return new TaskStoreUnavailableError(err);
 }
 
 function messageOf(err: unknown): string {

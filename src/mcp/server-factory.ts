@@ -1,10 +1,9 @@
 import { McpServer, type McpRequestContext, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { TaskWatcher } from '../tasks/task-watcher';
 import type { TemporalTaskStore } from '../tasks/temporal-task-store';
-import type { ToolRegistry } from '../tools/registry';
-import { legacyTasksCapability, registerLegacyTasksMethods, TASK_SUPPORT } from './legacy-tasks';
-import { TASKS_EXTENSION } from './negotiation';
-import { registerTasksMethods } from './tasks-methods';
+import type { ToolRegistry } from './tool-registry';
+import type { ProtocolRevision } from './revision';
+import { revisionOf } from './revisions';
 import { handleToolsCall } from './tools-call';
 import { installToolsListView } from './task-tools-listing';
 import type { TaskTools } from './task-tools';
@@ -24,8 +23,6 @@ export interface ServerDeps {
   taskTools: TaskTools;
 }
 
-type Era = McpRequestContext['era'];
-
 /** Idle servers kept per kind; past it a released one is dropped. */
 const POOL_LIMIT = 64;
 
@@ -38,11 +35,12 @@ const POOL_LIMIT = 64;
 export function createServerFactory(deps: ServerDeps) {
   const pools = new Map<string, McpServer[]>();
   const factory = (ctx: McpRequestContext): McpServer => {
-    // On 2026 requests the SDK has checked Mcp-Method against the body; stdio has no headers.
-    const servesToolsCall = ctx.era === 'legacy' || !ctx.requestInfo || ctx.requestInfo.headers.get('mcp-method') === 'tools/call';
+    const revision = revisionOf(ctx.era);
+    // Where the SDK has checked a method header against the body, a server serves one method; stdio has no headers.
+    const servesToolsCall = !revision.methodHeader || !ctx.requestInfo || ctx.requestInfo.headers.get('mcp-method') === 'tools/call';
     const kind = `${ctx.era}:${servesToolsCall}`;
     const pool = pools.get(kind) ?? pools.set(kind, []).get(kind)!;
-    const server = pool.pop() ?? buildServer(deps, ctx.era, servesToolsCall);
+    const server = pool.pop() ?? buildServer(deps, revision, servesToolsCall);
     const previous = server.server.onclose;
     server.server.onclose = () => {
       server.server.onclose = previous;
@@ -53,33 +51,27 @@ export function createServerFactory(deps: ServerDeps) {
   return factory;
 }
 
-function buildServer(deps: ServerDeps, era: Era, servesToolsCall: boolean): McpServer {
-  const modern = era === 'modern';
-  const server = new McpServer(
-    { name: SERVER_NAME, version: deps.version },
-    { capabilities: { tools: { listChanged: false }, ...(modern ? { extensions: { [TASKS_EXTENSION]: {} } } : { tasks: legacyTasksCapability(deps.listing) }) } },
-  );
+function buildServer(deps: ServerDeps, revision: ProtocolRevision, servesToolsCall: boolean): McpServer {
+  const server = new McpServer({ name: SERVER_NAME, version: deps.version }, { capabilities: { tools: { listChanged: false }, ...revision.capabilities(deps.listing) } });
   const companions = new Set(deps.taskTools.companionTools());
   const listed = [...deps.registry.list(), ...companions].map((tool) => {
     // registerTool gives tools/list its JSON Schema; tools/call is served below instead.
     const registered = server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }, () => {
       throw new Error('unreachable: tools/call is served by the fallback handler');
     });
-    // 2025-11-25 clients pick task mode per tool from tools/list (registerTool takes no `execution`)
-    if (!modern) registered.execution = { taskSupport: TASK_SUPPORT[tool.taskMode] };
+    if (revision.toolExecution) registered.execution = revision.toolExecution(tool.taskMode);
     return { tool, registered, companion: companions.has(tool) };
   });
-  installToolsListView(server, listed, deps.taskTools, era);
+  installToolsListView(server, listed, deps.taskTools, revision);
   server.server.removeRequestHandler('tools/call');
   // The fallback serves tools/call (so -32021 and task results pass unaltered). Servers for
   // other methods have none, so unknown methods still get the SDK's own 404 / -32601.
   if (servesToolsCall) {
     server.server.fallbackRequestHandler = async (request, ctx) => {
       if (request.method !== 'tools/call') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
-      return (await handleToolsCall(request.params, ctx, { ...deps, era, transport: server.server.transport })) as never;
+      return (await handleToolsCall(request.params, ctx, { ...deps, revision, transport: server.server.transport })) as never;
     };
   }
-  if (modern) registerTasksMethods(server, deps);
-  else registerLegacyTasksMethods(server, deps);
+  revision.registerMethods(server, deps);
   return server;
 }

@@ -1,7 +1,6 @@
 import type { McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
-import type { ToolDefinition } from '../tools/registry';
-import { TASK_SUPPORT } from './legacy-tasks';
-import { declaresTasks } from './negotiation';
+import type { ToolDefinition } from '../tool-definition';
+import type { ProtocolRevision } from './revision';
 import type { TaskTools } from './task-tools';
 
 interface Listed {
@@ -24,7 +23,7 @@ type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<unknown>;
  * The SDK builds the listing from its registered tools at call time and synchronously, so the
  * view is set just before its handler runs (a pooled server serves one request at a time).
  */
-export function installToolsListView(server: McpServer, listed: Listed[], taskTools: TaskTools, era: 'modern' | 'legacy'): void {
+export function installToolsListView(server: McpServer, listed: Listed[], taskTools: TaskTools, revision: ProtocolRevision): void {
   const low = server.server;
   const sdkList = (low as unknown as { _getRequestHandler(method: string): StoredHandler | undefined })._getRequestHandler('tools/list');
   if (!sdkList) throw new Error('unreachable: registerTool installs tools/list');
@@ -35,12 +34,12 @@ export function installToolsListView(server: McpServer, listed: Listed[], taskTo
       registered.enabled = handles || !companion;
       registered.description = handled ? taskTools.describeForHandles(tool) : original[i].description;
       registered.outputSchema = handled ? undefined : original[i].outputSchema;
-      if (era === 'legacy') registered.execution = handled && tool.taskMode === 'required' ? { taskSupport: TASK_SUPPORT.optional } : original[i].execution;
+      if (revision.toolExecution) registered.execution = handled && tool.taskMode === 'required' ? revision.toolExecution('optional') : original[i].execution;
     });
   };
   low.removeRequestHandler('tools/list');
   low.setRequestHandler('tools/list', (request, ctx) => {
-    show(era === 'legacy' || !declaresTasks(ctx));
+    show(!revision.callerSpeaksTasks(ctx));
     return sdkList(request, ctx) as never;
   });
 }

@@ -8,16 +8,16 @@
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import type { CallToolResult, InputRequest } from '../contract';
-import { logger, taskLog } from '../logging';
+import { logger, taskLog } from '../tasks/logging';
 import { isTaskId } from '../tasks/task-id';
 import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
 import type { TaskWatcher } from '../tasks/task-watcher';
 import { InputResponseError, InvalidCursorError, type StartTaskInput, type TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
-import type { ToolDefinition } from '../tools/registry';
+import type { ToolDefinition } from '../tool-definition';
 import { followTask, type FollowOutcome } from './task-follow';
 import { errorResult, handleResult, notFoundResult, outcomeResult, type TaskToolNames, taskToolNames } from './task-handle-text';
-import { inputRequestMessage } from './legacy-tasks';
 import { principalOf } from './negotiation';
+import type { ProtocolRevision } from './revision';
 
 export interface TaskHandleSettings {
   taskHandles: boolean;
@@ -34,9 +34,9 @@ export interface TaskToolsDeps {
   settings: TaskHandleSettings;
 }
 
-/** What a call needs besides its context: its era, and (2025 HTTP) the transport its stream is on. */
+/** What a call needs besides its context: its protocol revision, and (2025 HTTP) the transport its stream is on. */
 export interface CallSite {
-  era: 'modern' | 'legacy';
+  revision: ProtocolRevision;
   transport: Transport | undefined;
 }
 
@@ -209,7 +209,7 @@ export class TaskTools {
    * declared elicitation / sampling) gets them as an input_required round; else the handle text.
    */
   private answerPending(task: TaskSnapshot, ctx: ServerContext, site: CallSite, retryTarget: boolean): unknown {
-    const askable = site.era === 'modern' ? askableRequests(task, ctx) : {};
+    const askable = site.revision.handleInput === 'answer' ? askableRequests(task, ctx) : {};
     if (Object.keys(askable).length > 0) {
       return inputRequired({ inputRequests: askable as never, ...(retryTarget ? { requestState: `${REQUEST_STATE_PREFIX}${task.taskId}` } : {}) });
     }
@@ -224,7 +224,7 @@ export class TaskTools {
   private async follow(taskId: string, ctx: ServerContext, site: CallSite): Promise<FollowOutcome> {
     if (!isTaskId(taskId)) return { kind: 'gone' };
     const sent = new Set<string>();
-    const pushInput = site.era === 'legacy';
+    const pushInput = site.revision.handleInput === 'stream';
     const refused = new AbortController();
     const asking = this.asking.get(taskId) ?? this.asking.set(taskId, new Set()).get(taskId)!;
     if (pushInput) asking.add(refused);
@@ -247,8 +247,9 @@ export class TaskTools {
     for (const [key, request] of Object.entries(task.state.inputRequests)) {
       if (sent.has(key)) continue;
       sent.add(key);
+      const message = site.revision.inputRequestMessage?.(task.taskId, key, request, true);
       const delivery = ctx.http
-        ? site.transport?.send(inputRequestMessage(task.taskId, key, request, true), { relatedRequestId: ctx.mcpReq.id })
+        ? message && site.transport?.send(message as never, { relatedRequestId: ctx.mcpReq.id })
         : this.askInProcess(task, key, request, ctx);
       void delivery?.catch((err: Error) => logger.debug({ event: 'task.input.send_failed', taskId: task.taskId, key, err: err.message }, 'could not send an input request'));
       taskLog(task).info({ event: 'task.input.sent', key, handle: true }, 'input request sent on the call stream');

@@ -1,21 +1,22 @@
-import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import { acceptedContent, inputRequired, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
-import { PreTaskInput, ToolDefinition, ToolRegistry, workflowTypeOf } from '../tools/registry';
+import type { TemporalTaskStore } from '../tasks/temporal-task-store';
+import { PreTaskInput, ToolDefinition, workflowTypeOf } from '../tool-definition';
+import type { ToolRegistry } from './tool-registry';
 import { whyResponseDoesNotFit } from '../tasks/input-responses';
 import { type InputRequest, MAX_ARGUMENT_BYTES } from '../contract';
-import { asProtocolError, InvalidInputResponseError, InvalidToolArgumentsError, tasksCapabilityRequired, UnknownToolError } from './errors';
-import { toCreateTaskResult, toLegacyTask } from './wire';
-import { declaresTasks, principalOf } from './negotiation';
-import { logger, taskLog } from '../logging';
+import { InvalidInputResponseError, InvalidToolArgumentsError, TaskStoreUnavailableError, toProtocolError, UnknownToolError } from './errors';
+import { principalOf } from './negotiation';
+import type { ProtocolRevision } from './revision';
+import { logger, taskLog } from '../tasks/logging';
 import type { TaskTools } from './task-tools';
 
 export interface ToolsCallDeps {
   registry: ToolRegistry;
   store: TemporalTaskStore;
   pollIntervalMs: number;
-  /** 2025-11-25 requests opt in by a `task` param; 2026-07-28 ones by declaring the extension. */
-  era: 'modern' | 'legacy';
+  /** This request's protocol revision: how a call opts in to a task, and what it answers. */
+  revision: ProtocolRevision;
   /** Handles and companion tools for callers that do not opt in to Tasks. */
   taskTools: TaskTools;
   /** This request's transport (2025 input requests go out on the call's stream). */
@@ -31,23 +32,20 @@ const CallParamsSchema = z.looseObject({ name: z.unknown(), arguments: z.unknown
  */
 export async function handleToolsCall(params: unknown, ctx: ServerContext, deps: ToolsCallDeps) {
   const { name, arguments: rawArgs, task: legacyOptIn } = CallParamsSchema.parse(params ?? {});
-  const legacy = deps.era === 'legacy';
-  const optedIn = legacy ? typeof legacyOptIn === 'object' && legacyOptIn !== null : declaresTasks(ctx); // modern: params.task is ignored
+  const { revision } = deps;
+  const optedIn = revision.requestsTask({ task: legacyOptIn }, ctx);
   // companion tools exist only for callers without Tasks (a 2025 request cannot say: always)
-  const companion = legacy || !optedIn ? deps.taskTools.companion(name) : undefined;
+  const companion = !revision.callerSpeaksTasks(ctx) || !optedIn ? deps.taskTools.companion(name) : undefined;
   const tool = companion ?? (typeof name === 'string' ? deps.registry.get(name) : undefined);
   if (!tool) throw new UnknownToolError(name);
   const args = await parseArguments(tool, rawArgs ?? {});
-  const site = { era: deps.era, transport: deps.transport };
+  const site = { revision, transport: deps.transport };
   if (companion) return complete(await deps.taskTools.serve(companion, args, ctx, site).catch(rethrow));
   const asTask = optedIn && tool.taskMode !== 'never';
   const handle = !optedIn && deps.taskTools.servesHandle(tool);
-  // 2025-11-25: a task-augmented call of a tool whose taskSupport is `forbidden`
-  if (legacy && optedIn && tool.taskMode === 'never') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${tool.name} does not support task-augmented calls`);
-  if (tool.taskMode === 'required' && !asTask && !handle) {
-    if (legacy) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${tool.name} must be called as a task (params.task)`);
-    throw tasksCapabilityRequired();
-  }
+  const refused = optedIn && tool.taskMode === 'never' ? revision.refuseTaskOf(tool) : undefined;
+  if (refused) throw refused;
+  if (tool.taskMode === 'required' && !asTask && !handle) throw revision.taskRequired(tool);
 
   if (tool.local) return tool.local(args, ctx);
   if (tool.beforeTask) {
@@ -66,7 +64,7 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
     if (asTask) {
       const task = await deps.store.start(input);
       taskLog(task).info({ event: 'task.created' }, 'task created');
-      return legacy ? { task: toLegacyTask(task, deps.pollIntervalMs) } : toCreateTaskResult(task, deps.pollIntervalMs);
+      return revision.createTaskResult(task, deps.pollIntervalMs);
     }
     if (handle) return complete(await deps.taskTools.callWithHandle(input, ctx, site));
     return { ...(await deps.store.run(input, ctx.mcpReq.signal)), resultType: 'complete' as const };
@@ -76,9 +74,9 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
 }
 
 function rethrow(err: unknown, tool?: string): never {
-  if (err instanceof ToolProtocolError) throw new ProtocolError(err.error.code, err.error.message, err.error.data);
-  if (!(err instanceof ProtocolError)) logger.error({ event: 'tools.call.failed', tool, err: (err as Error).message }, 'tools/call failed');
-  throw asProtocolError(err);
+  const protocolError = toProtocolError(err);
+  if (protocolError instanceof TaskStoreUnavailableError) logger.error({ event: 'tools.call.failed', tool, err: (err as Error).message }, 'tools/call failed');
+  throw protocolError;
 }
 
 /** A CallToolResult gets the 2026 `resultType`; an input_required round already has its own. */

@@ -10,7 +10,13 @@ export interface HistoryCursor {
   token?: Uint8Array;
 }
 
-export type HistoryWait = { kind: 'changed'; cursor: HistoryCursor } | { kind: 'run-closed'; cursor: HistoryCursor };
+/**
+ * Something readers see may have changed: read the task. `cursor` follows on (after a run
+ * closed, it starts at the workflow's current run: a continue-as-new is followed).
+ */
+export interface HistoryWait {
+  cursor: HistoryCursor;
+}
 
 /** Longer than the server's own long-poll period (20 s), so the server answers first. */
 const LONG_POLL_DEADLINE_MS = 70_000;
@@ -36,9 +42,9 @@ export async function waitForTaskEvent(client: Client, cursor: HistoryCursor, si
     if (!page) continue; // the deadline passed before the server answered: nothing happened
     const next = page.nextPageToken && page.nextPageToken.length > 0 ? page.nextPageToken : undefined;
     const events = page.history?.events ?? [];
-    if (!next) return { kind: 'run-closed', cursor: { workflowId: cursor.workflowId } };
+    if (!next) return { cursor: { workflowId: cursor.workflowId } };
     // the catch-up (the history so far) is answered at once: the caller reads the task after it
-    if (catchUp || events.some(changesWhatReadersSee)) return { kind: 'changed', cursor: { workflowId: cursor.workflowId, token: next } };
+    if (catchUp || events.some(changesWhatReadersSee)) return { cursor: { workflowId: cursor.workflowId, token: next } };
     token = next;
   }
 }

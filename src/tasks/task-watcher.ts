@@ -1,5 +1,5 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
-import { logger } from '../logging';
+import { logger } from './logging';
 import { type HistoryCursor, waitForTaskEvent } from './history-long-poll';
 import { isTerminal, type TaskSnapshot } from './task-snapshot';
 import type { TemporalTaskStore } from './temporal-task-store';
@@ -28,11 +28,6 @@ export class TaskWatcher {
 
   /** `temporalTimeoutMs` bounds each call that is not a long-poll, as in the store. */
   constructor(private readonly client: Client, private readonly store: TemporalTaskStore, private readonly temporalTimeoutMs: number) {}
-
-  /** Tasks followed right now (each one long-poll). */
-  get size(): number {
-    return this.watches.size;
-  }
 
   async watch(taskId: string, principal: string | undefined, listener: TaskListener): Promise<TaskWatch> {
     const key = `${principal ?? ''}\u0000${taskId}`;

@@ -5,7 +5,7 @@ import {
   WorkflowHandle,
   WorkflowNotFoundError,
 } from '@temporalio/client';
-import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { isCallToolResult as isSpecCallToolResult, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { ApplicationFailure, CancelledFailure, type Duration, SearchAttributePair, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
 import {
   type CallToolResult,
@@ -28,8 +28,8 @@ import { whyResponseDoesNotFit } from './input-responses';
 import { mintTaskId } from './task-id';
 import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from './orphan-sweeper';
 import { TerminalTaskCache } from './terminal-cache';
-import { logger } from '../logging';
-import type { ResultMapping, ToolDefinition } from '../tools/registry';
+import { logger } from './logging';
+import type { ResultMapping, ToolDefinition } from '../tool-definition';
 
 export interface TaskStoreOptions {
   taskQueue: string;
@@ -456,16 +456,14 @@ export function toCallToolResult(value: unknown, mapping: ResultMapping = 'auto'
   return { content: [{ type: 'text', text }], structuredContent: structured as CallToolResult['structuredContent'] };
 }
 
-/** `{ content: [{ type, ... }, ...], isError?, structuredContent? }`: a CallToolResult already. */
+/**
+ * A CallToolResult already: by the SDK's own CallToolResult schema, with structuredContent an
+ * object (as the spec has it; the schema lets any JSON value through).
+ */
 function isCallToolResult(value: unknown): value is CallToolResult {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    Array.isArray(v.content) &&
-    v.content.every((c) => typeof c === 'object' && c !== null && typeof (c as { type?: unknown }).type === 'string') &&
-    (v.isError === undefined || typeof v.isError === 'boolean') &&
-    (v.structuredContent === undefined || (typeof v.structuredContent === 'object' && v.structuredContent !== null && !Array.isArray(v.structuredContent)))
-  );
+  if (!isSpecCallToolResult(value)) return false;
+  const structured = (value as { structuredContent?: unknown }).structuredContent;
+  return structured === undefined || (typeof structured === 'object' && structured !== null && !Array.isArray(structured));
 }
 
 /** Why the result's structuredContent does not fit the tool's outputSchema; undefined when it does. */

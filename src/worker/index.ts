@@ -6,8 +6,8 @@
  */
 import { SimplePlugin } from '@temporalio/plugin';
 import type { BundleOptions, WorkerOptions } from '@temporalio/worker';
-import type { ToolDefinition } from '../tools/registry';
-import { workflowTypeOf } from '../tools/registry';
+import type { ToolDefinition } from '../tool-definition';
+import { workflowTypeOf } from '../tool-definition';
 
 export interface McpTasksPluginOptions {
   /** The same tool definitions the server has; their workflows must be in the worker's workflows. */
@@ -18,7 +18,7 @@ export class McpTasksPlugin extends SimplePlugin {
   constructor(private readonly pluginOptions: McpTasksPluginOptions = {}) {
     super({
       name: 'mcp-temporal-tasks',
-      workerInterceptors: { workflowModules: [require.resolve('../workflow/interceptors')] },
+      workerInterceptors: { workflowModules: [require.resolve('../workflows/interceptors')] },
     });
   }
 

@@ -4,8 +4,8 @@
  * cancelled once Temporal answers again. The server's close stops the sweeper.
  */
 import { Client, Connection, WorkflowHandle } from '@temporalio/client';
-import { createMcpTasksServer, type McpTasksServer } from '../../src/server';
-import { logger } from '../../src/logging';
+import { createMcpTasksServer, type McpTasksServer } from '../../src/mcp/server';
+import { logger } from '../../src/tasks/logging';
 import { startTcpProxy } from '../support/tcp-proxy';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
 import { listedIds, waitFor } from '../support/wait';

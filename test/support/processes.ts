@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
+const CLI = path.join(ROOT, 'dist', 'cli', 'index.js');
 const running = new Set<ChildProcess>();
 
 export interface CliProcess {
@@ -13,7 +13,7 @@ export interface CliProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Spawns `node dist/cli.js ...args`; every process is stopped by stopAll() (afterAll). */
+/** Spawns `node dist/cli/index.js ...args`; every process is stopped by stopAll() (afterAll). */
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProcess {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);

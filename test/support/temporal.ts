@@ -2,7 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DevServer, DevServerExitedError, startDevServer } from '../../src/temporal/dev-server';
+import { DevServer, DevServerExitedError, startDevServer } from '../../src/cli/dev-server';
 import { freePort } from './ports';
 
 export interface TestTemporal {

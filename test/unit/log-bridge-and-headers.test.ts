@@ -1,5 +1,5 @@
-import { bridgeLogLevel } from '../../src/temporal/worker-runtime';
-import { mcpNameHeaderValue } from '../../src/mcp/http-server';
+import { bridgeLogLevel } from '../../src/cli/worker-runtime';
+import { mcpNameHeaderValue } from '../../src/mcp/http/http-server';
 
 describe('the worker log bridge', () => {
   const core = { sdkComponent: 'core' };

@@ -1,5 +1,5 @@
 import { ServiceError, WorkflowNotFoundError } from '@temporalio/client';
-import { logger } from '../../src/logging';
+import { logger } from '../../src/tasks/logging';
 import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from '../../src/tasks/orphan-sweeper';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,4 +1,4 @@
-import { ConfigError, parseServerConfig } from '../../src/config';
+import { ConfigError, parseServerConfig } from '../../src/mcp/config';
 import { isTaskId, mintTaskId } from '../../src/tasks/task-id';
 import { summarize } from '../../src/mcp/tools-call';
 

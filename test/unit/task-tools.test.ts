@@ -1,10 +1,10 @@
 /** Task handles: their settings, the companion tools' names, and the handle text (no Temporal needed). */
 import * as z from 'zod';
-import { ConfigError, parseServerConfig } from '../../src/config';
+import { ConfigError, parseServerConfig } from '../../src/mcp/config';
 import { handleResult, outcomeResult, taskToolNames } from '../../src/mcp/task-handle-text';
 import { TaskToolNameClashError, TaskTools } from '../../src/mcp/task-tools';
 import type { TaskSnapshot } from '../../src/tasks/task-snapshot';
-import type { ToolDefinition } from '../../src/tools/registry';
+import type { ToolDefinition } from '../../src/tool-definition';
 
 test('settings: defaults, environment, flags', () => {
   expect(parseServerConfig({}, {})).toMatchObject({ taskHandles: true, handleWaitMs: 20_000, taskToolsPrefix: 'task_', requiredToolsNeedTasks: false });

@@ -1,5 +1,5 @@
 import { DetailedTaskV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
-import { toDetailedTask } from '../../src/mcp/wire';
+import { toDetailedTask } from '../../src/mcp/rev2026-07-28/wire';
 import type { TaskSnapshot, TaskState } from '../../src/tasks/task-snapshot';
 
 const base = (state: TaskState, statusMessage?: string): TaskSnapshot => ({

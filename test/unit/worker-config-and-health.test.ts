@@ -1,4 +1,4 @@
-import { ConfigError } from '../../src/config';
+import { ConfigError } from '../../src/mcp/config';
 import { hostPort, parseWorkerConfig, workerTuning } from '../../src/cli/worker-config';
 import { checkWorkerHealth, HealthConnection, HealthWorker, POLLER_STALE_MS } from '../../src/cli/worker-health';
 
@@ -17,6 +17,8 @@ test('worker config: defaults, environment, flags win, durations', () => {
   });
   expect(parseWorkerConfig({ shutdownGrace: '250' }, {}).shutdownGrace).toBe(250);
   expect(parseWorkerConfig({ shutdownGrace: '1h' }, {}).shutdownGrace).toBe(3_600_000);
+  // one grammar with tools files' executionTimeout: words are units too
+  expect(parseWorkerConfig({ shutdownGrace: '30 seconds' }, {}).shutdownGrace).toBe(30_000);
   expect(workerTuning(parseWorkerConfig({}, {}))).toEqual({
     shutdownGraceTime: 30_000,
     shutdownForceTime: 40_000,
@@ -35,7 +37,8 @@ test('worker config: defaults, environment, flags win, durations', () => {
 });
 
 test.each([
-  [{ shutdownGrace: '30 seconds' }, /--shutdown-grace or MCP_WORKER_SHUTDOWN_GRACE/],
+  [{ shutdownGrace: '30 parsecs' }, /--shutdown-grace or MCP_WORKER_SHUTDOWN_GRACE/],
+  [{ shutdownGrace: '2 days' }, /--shutdown-grace/], // over the 24 h bound
   [{ shutdownGrace: '-1s' }, /--shutdown-grace/],
   [{ maxConcurrentActivities: '0' }, /--max-concurrent-activities or MCP_WORKER_MAX_CONCURRENT_ACTIVITIES/],
   [{ maxConcurrentWorkflowTasks: '1' }, /--max-concurrent-workflow-tasks/],

@@ -2,8 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { toCallToolResult } from '../../src/tasks/temporal-task-store';
-import { ToolRegistry, workflowTypeOf } from '../../src/tools/registry';
-import { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile } from '../../src/tools/workflow-tools';
+import { ToolRegistry } from '../../src/mcp/tool-registry';
+import { workflowTypeOf } from '../../src/tool-definition';
+import { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile } from '../../src/mcp/workflow-tools';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const greet = { name: 'greet', description: 'd', inputSchema: { type: 'object' as const, properties: { name: { type: 'string' } }, required: ['name'] }, workflowType: 'GreetWorkflow', taskQueue: 'python-tools', taskMode: 'optional' };
@@ -15,7 +16,7 @@ describe('tools files', () => {
       ['greet_python', 'GreetWorkflow', 'python-tools', 'optional'],
       ['approve_deployment', 'ApproveDeploymentWorkflow', 'python-tools', 'required'],
     ]);
-    expect(tools[0].executionTimeout).toBe('2 hours');
+    expect(tools[0].executionTimeout).toBe(2 * 3_600_000); // "2 hours", in the one duration grammar
     expect(new ToolRegistry(tools).list()).toHaveLength(2); // no workflow function needed
     const ok = await tools[0].inputSchema['~standard'].validate({ name: 'Ada' });
     expect(ok.issues).toBeUndefined();

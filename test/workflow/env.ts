@@ -16,18 +16,18 @@ import path from 'node:path';
 import { SEARCH_ATTRIBUTES } from '../../src/contract';
 import { type TaskStoreOptions, TemporalTaskStore } from '../../src/tasks/temporal-task-store';
 import type { TaskSnapshot } from '../../src/tasks/task-snapshot';
-import type { ToolDefinition } from '../../src/tools/registry';
+import type { ToolDefinition } from '../../src/tool-definition';
 import { McpTasksPlugin } from '../../src/worker';
 import * as z from 'zod';
 
 // The examples and fixtures import the package by name; here that name is the source tree
 // (virtual: no dist/ needed, and a stale one is never picked up).
 jest.mock('mcp-temporal-tasks', () => jest.requireActual('../../src/index'), { virtual: true });
-jest.mock('mcp-temporal-tasks/workflow', () => jest.requireActual('../../src/workflow/index'), { virtual: true });
+jest.mock('mcp-temporal-tasks/workflow', () => jest.requireActual('../../src/workflows/index'), { virtual: true });
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPORAL_CLI = path.join(ROOT, '.temporal', 'bin', 'temporal');
-const WORKFLOW_ENTRY = path.join(ROOT, 'src', 'workflow', 'index.ts');
+const WORKFLOW_ENTRY = path.join(ROOT, 'src', 'workflows', 'index.ts');
 
 /** The test workflows: the demo's, the conformance fixtures' and the fast tier's own. */
 export const WORKFLOWS_PATH = require.resolve('./workflows');

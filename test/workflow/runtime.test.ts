@@ -1,5 +1,5 @@
 /**
- * The task runtime (src/workflow/runtime.ts, installed by McpTasksPlugin's interceptor) in
+ * The task runtime (src/workflows/runtime.ts, installed by McpTasksPlugin's interceptor) in
  * process, against a dev server: what tasks/get sees (store.read) at each step, plus the
  * workflow's history, memo and search attributes where they tell more.
  */

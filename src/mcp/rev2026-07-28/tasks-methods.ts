@@ -1,33 +1,31 @@
-import { type McpServer, ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
-import { logger, taskLog } from '../logging';
-import * as z from 'zod';
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { logger, taskLog } from '../../tasks/logging';
+import { TaskIdParamsSchema } from '../task-params';
 import { toGetTaskResult } from './wire';
-import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
-import { isTaskId } from '../tasks/task-id';
-import { InputResponseError, TemporalTaskStore } from '../tasks/temporal-task-store';
-import { asProtocolError, InvalidInputResponseError, TaskNotFoundError, tasksCapabilityRequired } from './errors';
-import { declaresTasks, principalOf } from './negotiation';
+import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
+import { isTaskId } from '../../tasks/task-id';
+import type { TemporalTaskStore } from '../../tasks/temporal-task-store';
+import { TaskNotFoundError, TaskStoreUnavailableError, tasksCapabilityRequired, toProtocolError } from '../errors';
+import { declaresTasks, principalOf } from '../negotiation';
 
 export interface TasksMethodsDeps {
   store: TemporalTaskStore;
   pollIntervalMs: number;
 }
 
-// taskId is checked by hand so that the capability check (-32021) comes before it (-32602).
-const TaskParamsSchema = z.looseObject({ taskId: z.unknown() });
 
 /** tasks/get, tasks/update and tasks/cancel: registered on the 2026-07-28 era only. */
 export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps): void {
   const low = server.server;
   // a task is visible only to the principal that created it (principalOf: undefined without auth)
-  low.setRequestHandler('tasks/get', { params: TaskParamsSchema }, (params, ctx) =>
+  low.setRequestHandler('tasks/get', { params: TaskIdParamsSchema }, (params, ctx) =>
     guarded(params, ctx, async (taskId) => {
       const task = await deps.store.read(taskId, principalOf(ctx));
       if (!task) throw new TaskNotFoundError();
       return toGetTaskResult(task, deps.pollIntervalMs);
     }),
   );
-  low.setRequestHandler('tasks/update', { params: TaskParamsSchema }, (params, ctx) =>
+  low.setRequestHandler('tasks/update', { params: TaskIdParamsSchema }, (params, ctx) =>
     guarded(params, ctx, async (taskId) => {
       // lifted out of params by the SDK; entries it dropped as malformed are kept as null, so an
       // outstanding key answered badly is refused while unknown keys stay ignored
@@ -39,7 +37,7 @@ export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps):
       return { resultType: 'complete' as const };
     }),
   );
-  low.setRequestHandler('tasks/cancel', { params: TaskParamsSchema }, (params, ctx) =>
+  low.setRequestHandler('tasks/cancel', { params: TaskIdParamsSchema }, (params, ctx) =>
     guarded(params, ctx, async (taskId) => {
       const task = await deps.store.cancel(taskId, principalOf(ctx));
       if (!task) throw new TaskNotFoundError();
@@ -55,9 +53,9 @@ async function guarded<R>(params: { taskId: unknown }, ctx: ServerContext, fn: (
   try {
     return await fn(params.taskId);
   } catch (err) {
-    if (err instanceof InputResponseError) throw new InvalidInputResponseError(err.message);
-    if (!(err instanceof ProtocolError)) logger.error({ event: 'tasks.failed', taskId: params.taskId, err: (err as Error).message }, 'task store error');
-    throw asProtocolError(err);
+    const protocolError = toProtocolError(err);
+    if (protocolError instanceof TaskStoreUnavailableError) logger.error({ event: 'tasks.failed', taskId: params.taskId, err: (err as Error).message }, 'task store error');
+    throw protocolError;
   }
 }
 

@@ -1,10 +1,10 @@
 /**
- * Every wire shape a task takes, from one snapshot, in one place: the 2026-07-28 shapes are
- * ext-tasks' own types, the 2025-11-25 ones the MCP SDK's. No other file builds them.
+ * The 2026-07-28 wire shapes of a task, from one snapshot (ext-tasks' own types). The
+ * 2025-11-25 ones are in ../rev2025-11-25/wire.ts; the text a task handle shows to callers
+ * without Tasks is ../task-handle-text.ts.
  */
-import type { Task as LegacyTask } from '@modelcontextprotocol/server';
 import type { CreateTaskResultV2, DetailedTaskV2, GetTaskResultV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
-import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
+import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
 
 /** 2026: the flat DetailedTask (tasks/get, notifications). */
 export function toDetailedTask(task: TaskSnapshot, pollIntervalMs: number): DetailedTaskV2 {
@@ -46,23 +46,4 @@ export function toCreateTaskResult(task: TaskSnapshot, pollIntervalMs: number): 
     ttlMs: task.ttlMs,
     pollIntervalMs,
   };
-}
-
-/** 2025-11-25: the Task object, nested under `task` in CreateTaskResult, flat elsewhere. */
-export function toLegacyTask(task: TaskSnapshot, pollIntervalMs: number): LegacyTask {
-  return {
-    taskId: task.taskId,
-    status: legacyStatus(task),
-    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    ttl: task.ttlMs,
-    pollInterval: pollIntervalMs,
-  };
-}
-
-/** 2025-11-25 reports a tool result with `isError: true` as `failed` (tasks/result still returns it). */
-export function legacyStatus(task: TaskSnapshot): LegacyTask['status'] {
-  const s = task.state;
-  return s.status === 'completed' && s.result.isError ? 'failed' : s.status;
 }

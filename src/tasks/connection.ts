@@ -1,7 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { NativeConnection } from '@temporalio/worker';
-import { installWorkerRuntime } from './worker-runtime';
 import { loadDataConverter } from './data-converter';
 
 /**
@@ -23,11 +21,6 @@ export async function connectClient(settings: TemporalSettings): Promise<Client>
   // lazy: the server starts and reports errors per request when Temporal is down, and recovers by itself
   const connection = Connection.lazy({ ...settings.connectionOptions, tls: settings.connectionOptions.tls as never });
   return new Client({ connection, namespace: settings.namespace, dataConverter: loadDataConverter() });
-}
-
-export function connectWorkerConnection(settings: TemporalSettings): Promise<NativeConnection> {
-  installWorkerRuntime();
-  return NativeConnection.connect(settings.connectionOptions);
 }
 
 /** The namespace's retention in ms (the longest a closed task can stay readable), if known. */

@@ -1,5 +1,6 @@
-import { DefaultLogger, type LogEntry, Runtime } from '@temporalio/worker';
-import { logger } from '../logging';
+import { DefaultLogger, type LogEntry, NativeConnection, Runtime } from '@temporalio/worker';
+import type { TemporalSettings } from '../tasks/connection';
+import { logger } from '../tasks/logging';
 
 let runtimeInstalled = false;
 
@@ -49,4 +50,10 @@ function toJsonLog(entry: LogEntry): void {
   const { workflowId, workflowType, runId, workflowRunId, ...rest } = (entry.meta ?? {}) as Record<string, unknown>;
   const fields = workflowId ? { taskId: workflowId, tool: workflowType, runId: runId ?? workflowRunId, ...rest } : rest;
   logger[bridgeLogLevel(entry)](fields, entry.message);
+}
+
+/** The worker's connection (native: the CLI's worker and the worker side of `dev`). */
+export function connectWorkerConnection(settings: TemporalSettings): Promise<NativeConnection> {
+  installWorkerRuntime();
+  return NativeConnection.connect(settings.connectionOptions);
 }

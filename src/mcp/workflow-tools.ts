@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import type { JsonSchemaObject, ResultMapping, TaskMode, ToolDefinition } from './registry';
+import { DurationMsSchema } from './config';
+import type { JsonSchemaObject, ResultMapping, TaskMode, ToolDefinition } from '../tool-definition';
 
 export interface WorkflowToolOptions {
   name: string;
@@ -74,11 +75,8 @@ const JsonSchemaObjectSchema = z
   .looseObject({ type: z.literal('object', { error: 'must be "object" (MCP tool schemas describe an object)' }) })
   .transform((s) => s as JsonSchemaObject);
 
-/** Durations as Temporal takes them: ms, or a string such as "30s", "2 hours". */
-const DurationSchema = z.union([
-  z.number().int().positive(),
-  z.string().regex(/^\d+(\.\d+)?\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?)$/i, 'a duration such as "30s", "10 minutes", "2h", or a number of ms'),
-]);
+/** Durations in the settings' grammar (config.ts), as milliseconds Temporal takes. */
+const DurationSchema = DurationMsSchema.pipe(z.number().int().positive());
 
 const WorkflowToolSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, '1 to 128 of A-Z a-z 0-9 _ - .'),

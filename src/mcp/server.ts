@@ -2,18 +2,18 @@ import type { OAuthTokenVerifier } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Client } from '@temporalio/client';
 import { parseServerConfig, type ServerConfig, type ServerConfigInput } from './config';
-import { SEARCH_ATTRIBUTES } from './contract';
-import { createMcpEndpoint, listenHttp, type Readiness, type RunningHttpServer } from './mcp/http-server';
-import { legacyInputResponses } from './mcp/legacy-tasks';
-import { createServerFactory, SERVER_NAME } from './mcp/server-factory';
-import { taskSubscriptions } from './mcp/task-subscriptions';
-import { TaskTools } from './mcp/task-tools';
-import { TaskWatcher } from './tasks/task-watcher';
-import { TemporalTaskStore } from './tasks/temporal-task-store';
-import { hasSearchAttributes, namespaceRetentionMs } from './temporal/connection';
-import { type ToolDefinition, ToolRegistry } from './tools/registry';
+import { SEARCH_ATTRIBUTES } from '../contract';
+import { createMcpEndpoint, listenHttp, type Readiness, type RunningHttpServer } from './http/http-server';
+import { REVISIONS } from './revisions';
+import { createServerFactory, SERVER_NAME } from './server-factory';
+import { TaskTools } from './task-tools';
+import { TaskWatcher } from '../tasks/task-watcher';
+import { TemporalTaskStore } from '../tasks/temporal-task-store';
+import { hasSearchAttributes, namespaceRetentionMs } from '../tasks/connection';
+import type { ToolDefinition } from '../tool-definition';
+import { ToolRegistry } from './tool-registry';
 
-const VERSION: string = require('../package.json').version;
+const VERSION: string = require('../../package.json').version;
 
 export interface McpTasksServerOptions extends ServerConfigInput {
   /** A Temporal client (yours: any connection, namespace, data converter). */
@@ -64,13 +64,9 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
   const taskTools = new TaskTools({ store, watcher, listing, settings: config }, tools.map((t) => t.name));
   const recheck = facts ? undefined : recheckNamespaceFacts(client, config, store, log);
   const factory = createServerFactory({ registry, store, watcher, pollIntervalMs: config.pollIntervalMs, version: VERSION, listing, taskTools });
-  const subscriptions = taskSubscriptions({ ...config, watcher, serverInfo: { name: SERVER_NAME, version: VERSION } });
-  const endpoint = createMcpEndpoint(factory, {
-    ...config,
-    tokenVerifier,
-    // answers to input requests sent on 2025-11-25 tasks/result streams arrive as POSTed responses
-    inFront: [legacyInputResponses(store, (taskId) => taskTools.inputRefused(taskId)), subscriptions.serve],
-  });
+  // each revision's HTTP handlers in front of the SDK's (2025: input answers POSTed as responses; 2026: subscriptions/listen)
+  const fronts = REVISIONS.flatMap((r) => r.front?.({ config, store, watcher, serverInfo: { name: SERVER_NAME, version: VERSION }, inputRefused: (taskId) => taskTools.inputRefused(taskId) }) ?? []);
+  const endpoint = createMcpEndpoint(factory, { ...config, tokenVerifier, inFront: fronts.map((f) => f.serve) });
   const ready = () => temporalReadiness(client);
   const readyWith = (also?: () => Promise<Readiness>) => async (): Promise<Readiness> => {
     const mine = await ready();
@@ -91,7 +87,7 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
     close: () => {
       if (recheck) clearInterval(recheck);
       store.close();
-      subscriptions.closeAll();
+      for (const front of fronts) front.close?.();
       watcher.stopAll();
       return endpoint.close();
     },

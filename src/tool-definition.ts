@@ -1,6 +1,11 @@
+/**
+ * A tool as both sides see it: the server lists, validates and starts it; the worker's plugin
+ * checks that its workflow is registered (`workflowTypeOf`). Type-only imports of the SDKs, so
+ * the worker loads no server code from here.
+ */
 import type { ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { Duration } from '@temporalio/common';
-import type { CallToolResult, RequestedSchema } from '../contract';
+import type { CallToolResult, RequestedSchema } from './contract';
 
 /**
  * How a tool may run: `never` answers synchronously, `optional` becomes a task for clients
@@ -73,32 +78,6 @@ export function defineTool<S extends StandardSchemaWithJSON>(
   tool: ToolDefinition<S> & { workflow: ToolWorkflow<StandardSchemaWithJSON.InferOutput<S>> },
 ): ToolDefinition {
   return tool;
-}
-
-
-export class ToolRegistry {
-  private readonly tools = new Map<string, ToolDefinition>();
-
-  constructor(tools: ToolDefinition[] = []) {
-    this.register(...tools);
-  }
-
-  register(...tools: ToolDefinition[]): this {
-    for (const tool of tools) {
-      if (this.tools.has(tool.name)) throw new Error(`tool "${tool.name}" is registered twice`);
-      if (!tool.local && !tool.workflowType && !tool.workflow?.name) throw new Error(`tool "${tool.name}": its workflow function has no name (the workflow type)`);
-      this.tools.set(tool.name, tool);
-    }
-    return this;
-  }
-
-  get(name: string): ToolDefinition | undefined {
-    return this.tools.get(name);
-  }
-
-  list(): ToolDefinition[] {
-    return [...this.tools.values()];
-  }
 }
 
 /** The Temporal workflow type a tool starts: its `workflowType`, else its workflow function's name. */

@@ -1,5 +1,31 @@
 import * as z from 'zod';
 
+/**
+ * The one duration grammar (worker flags, tools files): a number of milliseconds, or a number
+ * and a unit: ms, s, m, h, d, w, or their words ("500ms", "30s", "1.5h", "10 minutes", "2 days").
+ */
+const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?)?$/i;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** Milliseconds of a duration in that grammar; undefined when it is not one. */
+export function parseDurationMs(value: string | number): number | undefined {
+  const m = DURATION.exec(String(value).trim());
+  if (!m) return undefined;
+  const unit = (m[2] ?? 'ms').toLowerCase();
+  const key = unit.startsWith('ms') || unit.startsWith('milli') ? 'ms' : unit[0];
+  return Math.round(Number(m[1]) * UNIT_MS[key]);
+}
+
+/** A duration setting (zod): the grammar above, to milliseconds. */
+export const DurationMsSchema = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  const ms = parseDurationMs(value);
+  if (ms === undefined) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not a duration (e.g. 30s, 2m, 500ms, 2 hours)` });
+    return z.NEVER;
+  }
+  return ms;
+});
+
 /** Every setting of the MCP side, from flags and environment variables; one schema, clear errors. */
 export const ServerConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
@@ -57,21 +83,34 @@ const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set(['strictHeaders', 'taskHan
 export class ConfigError extends Error {}
 
 export function parseServerConfig(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  return parseSettings({ schema: ServerConfigSchema, envVars: ENV_VARS, booleans: BOOLEAN_SETTINGS, title: 'Invalid configuration' }, flags, env);
+}
+
+/**
+ * The one flag/environment merge: the environment first (empty variables count as unset,
+ * boolean settings read `true`/`1`), flags over it, then the schema; each error names the
+ * setting, its flag and its variable. The server's and the CLI worker's settings both use it.
+ */
+export function parseSettings<S extends z.ZodObject>(
+  spec: { schema: S; envVars: Partial<Record<string, string>>; booleans?: ReadonlySet<string>; title: string },
+  flags: Record<string, unknown>,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<S> {
   const merged: Record<string, unknown> = {};
-  for (const [key, envName] of Object.entries(ENV_VARS)) {
+  for (const [key, envName] of Object.entries(spec.envVars)) {
     const value = envName ? env[envName] : undefined;
-    if (value !== undefined && value !== '') merged[key] = BOOLEAN_SETTINGS.has(key) ? value === 'true' || value === '1' : value;
+    if (value !== undefined && value !== '') merged[key] = spec.booleans?.has(key) ? value === 'true' || value === '1' : value;
   }
-  for (const [key, value] of Object.entries(flags)) if (value !== undefined) merged[key] = value;
-  const parsed = ServerConfigSchema.safeParse(merged);
+  for (const [key, value] of Object.entries(flags)) if (value !== undefined && key in spec.schema.shape) merged[key] = value;
+  const parsed = spec.schema.safeParse(merged);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}${envHint(String(i.path[0]))}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}${envHint(spec.envVars, String(i.path[0]))}: ${i.message}`);
+    throw new ConfigError(`${spec.title}:\n${lines.join('\n')}`);
   }
   return parsed.data;
 }
 
-function envHint(key: string): string {
-  const name = ENV_VARS[key as keyof ServerConfig];
+function envHint(envVars: Partial<Record<string, string>>, key: string): string {
+  const name = envVars[key];
   return name ? ` (--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} or ${name})` : '';
 }

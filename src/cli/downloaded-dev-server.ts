@@ -1,15 +1,16 @@
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import dns from 'node:dns/promises';
 import { SEARCH_ATTRIBUTES } from '../contract';
 import type { DevServer, DevServerOptions } from './dev-server';
 
 /**
  * The last resort when no Temporal CLI is installed: the Temporal SDK downloads the CLI and runs
- * its dev server. Only tried where the internet answers (the SDK's download site).
+ * its dev server. Only tried where the internet answers (the SDK's download site) and where
+ * @temporalio/testing is installed (a clone: it is a dev dependency, not one of a library user).
  */
 export async function startDownloadedDevServer(opts: DevServerOptions): Promise<DevServer | undefined> {
-  if (!(await canResolve('temporal.download'))) return undefined;
-  const env = await TestWorkflowEnvironment.createLocal({
+  const testing = loadTesting();
+  if (!testing || !(await canResolve('temporal.download'))) return undefined;
+  const env = await testing.TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'cached-download' },
       dbFilename: opts.dbFile,
@@ -32,4 +33,12 @@ export async function startDownloadedDevServer(opts: DevServerOptions): Promise<
 async function canResolve(host: string): Promise<boolean> {
   const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref());
   return Promise.race([dns.lookup(host).then(() => true, () => false), timeout]);
+}
+
+function loadTesting(): typeof import('@temporalio/testing') | undefined {
+  try {
+    return require('@temporalio/testing') as typeof import('@temporalio/testing');
+  } catch {
+    return undefined;
+  }
 }

@@ -23,16 +23,17 @@ import {
   type ToolExecution,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { logger, taskLog } from '../logging';
+import { logger, taskLog } from '../../tasks/logging';
 import { legacyStatus, toLegacyTask } from './wire';
-import { isTaskId } from '../tasks/task-id';
-import { isTerminal, type TaskSnapshot, withCancelFinal } from '../tasks/task-snapshot';
-import { InputResponseError, InvalidCursorError, type TemporalTaskStore } from '../tasks/temporal-task-store';
-import type { TaskWatcher } from '../tasks/task-watcher';
-import type { TaskMode } from '../tools/registry';
-import type { InputRequest } from '../contract';
-import { asProtocolError, TaskNotFoundError } from './errors';
-import { principalOf, principalOfAuth } from './negotiation';
+import { isTaskId } from '../../tasks/task-id';
+import { isTerminal, type TaskSnapshot, withCancelFinal } from '../../tasks/task-snapshot';
+import { InputResponseError, type TemporalTaskStore } from '../../tasks/temporal-task-store';
+import type { TaskWatcher } from '../../tasks/task-watcher';
+import type { TaskMode } from '../../tool-definition';
+import type { InputRequest } from '../../contract';
+import { TaskNotFoundError, toProtocolError } from '../errors';
+import { principalOf, principalOfAuth } from '../negotiation';
+import { TaskIdParamsSchema } from '../task-params';
 
 const INPUT_ID_PREFIX = 'mcp-task-input:';
 /**
@@ -69,7 +70,7 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
     if (!task) throw new TaskNotFoundError();
     return withCancelFinal(task);
   };
-  const byId = { params: z.looseObject({ taskId: z.unknown() }) };
+  const byId = { params: TaskIdParamsSchema };
   low.setRequestHandler('tasks/get', byId, async (params, ctx) => toLegacyTask(await read(params.taskId, ctx), deps.pollIntervalMs));
   low.setRequestHandler('tasks/cancel', byId, async (params, ctx) => {
     const before = await read(params.taskId, ctx);
@@ -106,9 +107,7 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
     const principal = principalOf(ctx);
     // without an authorization context there is no "own" task to list
     if (!deps.listing || principal === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
-    const page = await deps.store.listOwned(principal, params.cursor).catch((err) => {
-      throw err instanceof InvalidCursorError ? new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor') : asProtocolError(err);
-    });
+    const page = await deps.store.listOwned(principal, params.cursor).catch(rethrow);
     return { tasks: page.tasks.map((t) => toLegacyTask(withCancelFinal(t), deps.pollIntervalMs)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
 }
@@ -228,5 +227,5 @@ export function legacyInputResponses(store: TemporalTaskStore, onRefused?: (task
 }
 
 function rethrow(err: unknown): never {
-  throw asProtocolError(err);
+  throw toProtocolError(err);
 }

@@ -1,22 +1,22 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import path from 'node:path';
-import { loadServedTools, loadToolsModule, type ToolsModule, ToolsModuleError } from './cli/tools-module';
-import { ToolsFileError } from './tools/workflow-tools';
-import { releaseHeldMemory } from './cli/memory';
-import { createWorker } from './cli/worker';
-import { addWorkerConfigOptions, hostPort, parseWorkerConfig, workerTuning } from './cli/worker-config';
-import { addVersioningOptions, parseVersioning, setCurrentVersion } from './cli/worker-versioning';
-import { checkWorkerHealth, startHealthServer } from './cli/worker-health';
-import { ConfigError, parseServerConfig, ServerConfig } from './config';
-import { LOG_LEVELS, setLogLevel } from './logging';
-import { StaticTokenVerifier } from './mcp/auth';
-import type { Readiness } from './mcp/http-server';
-import { createMcpTasksServer } from './server';
-import { findTemporalCli, temporalCliVersion } from './temporal/cli-binary';
-import { connectClient, connectWorkerConnection, type TemporalSettings, temporalSettings } from './temporal/connection';
-import { startDevServer } from './temporal/dev-server';
-import { installWorkerRuntime } from './temporal/worker-runtime';
+import { loadServedTools, loadToolsModule, type ToolsModule, ToolsModuleError } from './tools-module';
+import { ToolsFileError } from '../mcp/workflow-tools';
+import { releaseHeldMemory } from './memory';
+import { createWorker } from './worker';
+import { addWorkerConfigOptions, hostPort, parseWorkerConfig, workerTuning } from './worker-config';
+import { addVersioningOptions, parseVersioning, setCurrentVersion } from './worker-versioning';
+import { checkWorkerHealth, startHealthServer } from './worker-health';
+import { ConfigError, ENV_VARS, parseServerConfig, parseSettings, ServerConfig, ServerConfigSchema } from '../mcp/config';
+import { LOG_LEVELS, setLogLevel } from '../tasks/logging';
+import { StaticTokenVerifier } from '../mcp/http/auth';
+import type { Readiness } from '../mcp/http/http-server';
+import { createMcpTasksServer } from '../mcp/server';
+import { findTemporalCli, temporalCliVersion } from './cli-binary';
+import { connectClient, type TemporalSettings, temporalSettings } from '../tasks/connection';
+import { startDevServer } from './dev-server';
+import { connectWorkerConnection, installWorkerRuntime } from './worker-runtime';
 
 const program = new Command('mcp-temporal-tasks')
   .description('An MCP server whose tool calls are durable Temporal workflows')
@@ -38,7 +38,7 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--max-subscribed-tasks <n>', 'tasks subscribed at once on this replica (MCP_MAX_SUBSCRIBED_TASKS, default 10000)')
     .option('--max-subscribed-tasks-per-caller <n>', 'tasks one caller subscribes at once (MCP_MAX_SUBSCRIBED_TASKS_PER_CALLER, default 1000)')
     .option('--strict-headers', 'refuse requests without Mcp-Method/Mcp-Name (MCP_STRICT_HEADERS=true; default: take them from the body)')
-    .addOption(new Option('--lenient-headers', 'the default now; kept as a no-op alias').hideHelp())
+    .addOption(new Option('--lenient-headers', 'take a missing Mcp-Method/Mcp-Name from the body (the default; overrides MCP_STRICT_HEADERS=true)').hideHelp())
     .option('--no-task-handles', 'callers without Tasks get -32021 / wait unboundedly, as before handles (MCP_TASK_HANDLES=false)')
     .option('--handle-wait-ms <ms>', 'how long a call without Tasks waits before answering a task handle (MCP_HANDLE_WAIT_MS, default 20000)')
     .option('--task-tools-prefix <prefix>', 'name prefix of the task_wait/respond/cancel/list tools (MCP_TASK_TOOLS_PREFIX, default task_)')
@@ -164,10 +164,12 @@ serverOptions(program.command('serve').description('MCP endpoint only, on TEMPOR
 addWorkerConfigOptions(addVersioningOptions(program
   .command('worker')
   .description('Temporal worker only, on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE')
-  .option('--task-queue <name>', 'Temporal task queue (MCP_TASK_QUEUE)', process.env.MCP_TASK_QUEUE ?? 'mcp-tasks')
+  .option('--task-queue <name>', 'Temporal task queue (MCP_TASK_QUEUE, default mcp-tasks)')
   .addOption(toolsModuleOption())))
   .action(async (opts) => {
     const production = parseWorkerConfig(opts);
+    // the server's setting, through the same merge (flag, MCP_TASK_QUEUE, default)
+    const taskQueue = parseSettings({ schema: ServerConfigSchema.pick({ taskQueue: true }), envVars: { taskQueue: ENV_VARS.taskQueue }, title: 'Invalid worker configuration' }, { taskQueue: opts.taskQueue }).taskQueue;
     const versioning = parseVersioning(opts);
     const tools = loadToolsModule(opts.toolsModule);
     const metricsAddress = production.metricsPort ? hostPort(production.metricsHost, production.metricsPort) : undefined;
@@ -176,9 +178,9 @@ addWorkerConfigOptions(addVersioningOptions(program
     const connection = await connectWorkerConnection(settings).catch((err: Error) => {
       throw new Error(`Temporal at ${settings.connectionOptions.address} (${settings.namespace}) does not answer: ${err.message}`);
     });
-    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue: opts.taskQueue, module: tools, tuning: workerTuning(production), versioning });
+    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue, module: tools, tuning: workerTuning(production), versioning });
     const health = production.healthPort === undefined ? undefined : await startHealthServer(worker, connection, production.healthHost, production.healthPort);
-    console.log(`worker polling task queue ${opts.taskQueue} on ${settings.connectionOptions.address} (${settings.namespace})`);
+    console.log(`worker polling task queue ${taskQueue} on ${settings.connectionOptions.address} (${settings.namespace})`);
     if (health) console.log(`worker health: ${health.url} (liveness), ${health.readyUrl} (readiness)`);
     if (metricsAddress) console.log(`worker metrics: http://${metricsAddress}/metrics`);
     if (versioning) console.log(`worker version ${versioning.deploymentName}.${versioning.buildId} (${versioning.behavior})`);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { SEARCH_ATTRIBUTES } from '../contract';
-import { CLI_MISSING_HELP, findTemporalCli } from './cli-binary';
+import { CLI_MISSING_HELP, findTemporalCli, installTemporalCli } from './cli-binary';
 import { startDownloadedDevServer } from './downloaded-dev-server';
 
 export interface DevServerOptions {
@@ -37,7 +37,8 @@ const READY_TIMEOUT_MS = 60_000;
 export class DevServerExitedError extends Error {}
 
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
-  const cli = findTemporalCli();
+  // the package installs nothing when it is installed (no postinstall): the CLI is fetched the first time `dev` needs it
+  const cli = findTemporalCli() ?? (installTemporalCli() ? findTemporalCli() : undefined);
   if (!cli) {
     const downloaded = await startDownloadedDevServer(opts);
     if (downloaded) return downloaded;

@@ -21,12 +21,12 @@ import {
 } from '@modelcontextprotocol/server';
 import type { TaskStatusNotificationV2, TaskSubscriptionNotificationsV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
 import * as z from 'zod';
-import { logger } from '../logging';
-import { isTaskId } from '../tasks/task-id';
-import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
-import type { TaskWatch, TaskWatcher } from '../tasks/task-watcher';
-import { asProtocolError, SubscriptionLimitError, tasksCapabilityRequired } from './errors';
-import { declaresTasksIn, principalOfAuth } from './negotiation';
+import { logger } from '../../tasks/logging';
+import { isTaskId } from '../../tasks/task-id';
+import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
+import type { TaskWatch, TaskWatcher } from '../../tasks/task-watcher';
+import { toProtocolError, SubscriptionLimitError, tasksCapabilityRequired } from '../errors';
+import { declaresTasksIn, principalOfAuth } from '../negotiation';
 import { toDetailedTask } from './wire';
 
 export interface TaskSubscriptionOptions {
@@ -97,7 +97,7 @@ export function taskSubscriptions(opts: TaskSubscriptionOptions) {
       });
       return stream;
     } catch (err) {
-      return errorResponse(id, asProtocolError(err));
+      return errorResponse(id, toProtocolError(err));
     }
   };
 

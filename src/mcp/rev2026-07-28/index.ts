@@ -1,0 +1,25 @@
+/** The 2026-07-28 revision: the Tasks extension (tasks/get|update|cancel, subscriptions/listen). */
+import { tasksCapabilityRequired } from '../errors';
+import { declaresTasks, TASKS_EXTENSION } from '../negotiation';
+import type { ProtocolRevision } from '../revision';
+import { taskSubscriptions } from './task-subscriptions';
+import { registerTasksMethods } from './tasks-methods';
+import { toCreateTaskResult } from './wire';
+
+export const rev2026_07_28: ProtocolRevision = {
+  era: 'modern',
+  capabilities: () => ({ extensions: { [TASKS_EXTENSION]: {} } }),
+  methodHeader: true,
+  registerMethods: registerTasksMethods,
+  callerSpeaksTasks: declaresTasks,
+  // params.task is ignored: only the extension, declared on this request, opts in
+  requestsTask: (_params, ctx) => declaresTasks(ctx),
+  refuseTaskOf: () => undefined,
+  taskRequired: () => tasksCapabilityRequired(),
+  createTaskResult: toCreateTaskResult,
+  handleInput: 'answer',
+  front: ({ config, watcher, serverInfo }) => {
+    const subscriptions = taskSubscriptions({ ...config, watcher, serverInfo });
+    return { serve: subscriptions.serve, close: subscriptions.closeAll };
+  },
+};

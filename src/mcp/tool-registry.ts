@@ -1,0 +1,27 @@
+import type { ToolDefinition } from '../tool-definition';
+
+/** The server's tools by name (tools/list, tools/call). */
+export class ToolRegistry {
+  private readonly tools = new Map<string, ToolDefinition>();
+
+  constructor(tools: ToolDefinition[] = []) {
+    this.register(...tools);
+  }
+
+  register(...tools: ToolDefinition[]): this {
+    for (const tool of tools) {
+      if (this.tools.has(tool.name)) throw new Error(`tool "${tool.name}" is registered twice`);
+      if (!tool.local && !tool.workflowType && !tool.workflow?.name) throw new Error(`tool "${tool.name}": its workflow function has no name (the workflow type)`);
+      this.tools.set(tool.name, tool);
+    }
+    return this;
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.tools.get(name);
+  }
+
+  list(): ToolDefinition[] {
+    return [...this.tools.values()];
+  }
+}
