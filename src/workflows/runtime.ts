@@ -50,6 +50,8 @@ interface RuntimeState {
   /** Whether this run writes progress once per activation (PATCHES.flushPerActivation). */
   flushPerActivation?: boolean;
   flusher?: Promise<void>;
+  /** Counts progress changes, so the flusher knows when an activation has settled. */
+  published: number;
   responses: Map<string, unknown>;
   usedKeys: Set<string>;
 }
@@ -74,6 +76,7 @@ function runtime(carry?: RuntimeCarry): RuntimeState {
     progress,
     written: progress,
     flushPending: false,
+    published: 0,
     responses: new Map(Object.entries(carry?.responses ?? {})),
     usedKeys: new Set(carry?.usedKeys ?? []),
   };
@@ -195,6 +198,7 @@ function publish(progress: Omit<TaskProgress, 'lastUpdatedAt'>): void {
   const s = runtime();
   if (sameProgress(s.progress, progress)) return;
   s.progress = { ...progress, lastUpdatedAt: now() };
+  s.published++;
   if (s.flushPending) return;
   s.flushPending = true;
   s.flushPerActivation ??= patched(PATCHES.flushPerActivation);
@@ -203,15 +207,20 @@ function publish(progress: Omit<TaskProgress, 'lastUpdatedAt'>): void {
 }
 
 /**
- * Writes progress once per activation: the SDK evaluates conditions only once the activation's
- * jobs and microtasks have run, so the workflow has settled when this wakes (an answer consumed
- * and the next question asked write one memo update, not two). Shielded from a cancel, which
- * must not end it.
+ * Writes progress once per activation. The SDK checks conditions only once the activation's
+ * jobs and microtasks have run, but other conditions woken in the same round (the tool's own
+ * waits) let the workflow go on after this wakes: so it waits further rounds until one passes
+ * with no new progress, then writes once (an answer consumed and the next question asked write
+ * one memo update, not two). Shielded from a cancel, which must not end it.
  */
 function startFlusher(s: RuntimeState): Promise<void> {
   return CancellationScope.nonCancellable(async () => {
     for (;;) {
       await condition(() => s.flushPending);
+      for (let seen = -1; seen !== s.published; ) {
+        seen = s.published;
+        await condition(() => true); // the next round: whatever else woke has run
+      }
       flushProgress();
     }
   });

@@ -15,9 +15,10 @@ describe('tools files', () => {
     expect(tools.map((t) => [t.name, workflowTypeOf(t), t.taskQueue, t.taskMode])).toEqual([
       ['greet_python', 'GreetWorkflow', 'python-tools', 'optional'],
       ['approve_deployment', 'ApproveDeploymentWorkflow', 'python-tools', 'required'],
+      ['provision_python', 'ProvisionWorkflow', 'python-tools', 'optional'],
     ]);
     expect(tools[0].executionTimeout).toBe(2 * 3_600_000); // "2 hours", in the one duration grammar
-    expect(new ToolRegistry(tools).list()).toHaveLength(2); // no workflow function needed
+    expect(new ToolRegistry(tools).list()).toHaveLength(3); // no workflow function needed
     const ok = await tools[0].inputSchema['~standard'].validate({ name: 'Ada' });
     expect(ok.issues).toBeUndefined();
     const bad = await tools[0].inputSchema['~standard'].validate({ name: '', extra: 1 });
