@@ -222,7 +222,7 @@ async function answer(mcp, record, deadline) {
 async function cancel(mcp, record, deadline) {
   await sleep(record.createdAt + record.cancelAfterMs - Date.now());
   const answered = await retrying(() => mcp.cancelTask(record.taskId), deadline);
-  const reported = answered?.status ?? (await retrying(() => mcp.getTask(record.taskId), deadline)).status;
+  const reported = answered?._meta?.['mcp-temporal-tasks/cancel']?.status ?? (await retrying(() => mcp.getTask(record.taskId), deadline)).status;
   record.cancel = { reported };
 }
 

@@ -71,7 +71,7 @@ describe('a bug in a tool workflow', () => {
     expect(task.status).toBe('working');
     expect(task.statusMessage).toMatch(/last failure: .*reading 'join'/);
     expect(await statusAttribute(taskId)).toEqual(['working']);
-    expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({ status: 'failed' });
+    expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({ _meta: { 'mcp-temporal-tasks/cancel': { status: 'failed' } } });
     expect(await call(url, 'tasks/get', { taskId })).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/cancelled while stuck/) } });
   });
 

@@ -12,6 +12,7 @@ import { call, DECLARING, pollTask, rpc, startServe, startWorker } from './suppo
 import { stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
 import { CANCELLING_MESSAGE } from '../src/tasks/temporal-task-store';
+import { CANCEL_OUTCOME_META_KEY } from '../src/mcp/rev2026-07-28/tasks-methods';
 
 let temporal: TestTemporal;
 let url: string;
@@ -180,17 +181,18 @@ describe('tasks/cancel', () => {
     const { taskId } = await createTask('wait_and_echo', { text: 'x', seconds: 600 });
     const ack = await call(url, 'tasks/cancel', { taskId });
     // the ack (an open object) says what the cancel did
-    expect(CancelTaskResultV2Schema.parse(ack)).toMatchObject({ resultType: 'complete', status: 'working', statusMessage: CANCELLING_MESSAGE });
+    expect(CancelTaskResultV2Schema.parse(ack)).toMatchObject({ resultType: 'complete', _meta: { [CANCEL_OUTCOME_META_KEY]: { status: 'working', statusMessage: CANCELLING_MESSAGE } } });
+    expect(ack.status).toBeUndefined(); // an empty ack otherwise
     const cancelled = await pollTask(url, taskId);
     expect(cancelled.status).toBe('cancelled');
-    expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({ resultType: 'complete', status: 'cancelled' });
+    expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({ resultType: 'complete', _meta: { [CANCEL_OUTCOME_META_KEY]: { status: 'cancelled' } } });
     expect((await get(taskId)).status).toBe('cancelled');
   });
 
   test('a cancel that comes after the task completed: the task reads completed and the ack says nothing was cancelled', async () => {
     const { taskId } = await createTask('wait_and_echo', { text: 'done first', seconds: 0 });
     expect((await pollTask(url, taskId)).status).toBe('completed');
-    expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({ resultType: 'complete', status: 'completed', statusMessage: 'The task had already completed: nothing was cancelled' });
+    expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({ resultType: 'complete', _meta: { [CANCEL_OUTCOME_META_KEY]: { status: 'completed', statusMessage: 'The task had already completed: nothing was cancelled' } } });
     expect(await get(taskId)).toMatchObject({ status: 'completed', result: { content: [{ text: 'done first' }] } });
   });
 

@@ -41,7 +41,9 @@ test(`a cancel in the last step, ${RUNS} times, with a worker SIGKILL after half
     const temporalStatus = (await temporal.client.workflow.getHandle(taskId).describe()).status.name;
     outcomes.push({ ack: ack.status, end: end.status, ...effectOf(ledger, taskId) });
     expect(temporalStatus).toBe(end.status === 'cancelled' ? 'CANCELLED' : end.status === 'completed' ? 'COMPLETED' : 'FAILED');
-    if (end.status === 'cancelled') expect(effectOf(ledger, taskId)).toEqual({ applied: true, undone: true });
+    // cancelled: the step was undone, or (the cancel reached it first) never took effect
+    const { applied, undone } = effectOf(ledger, taskId);
+    if (end.status === 'cancelled') expect({ applied, undone }).toEqual({ applied, undone: applied });
     else {
       // the tool won the race: the cancel's answer said so and the step stays
       expect(end.status).toBe('completed');
@@ -53,6 +55,7 @@ test(`a cancel in the last step, ${RUNS} times, with a worker SIGKILL after half
     runs: RUNS,
     cancelled: outcomes.filter((o) => o.end === 'cancelled').length,
     completedFirst: outcomes.filter((o) => o.end === 'completed').length,
-    cancelledWithEffect: outcomes.filter((o) => o.end === 'cancelled' && o.applied && !o.undone).length,
+    cancelledUndone: outcomes.filter((o) => o.end === 'cancelled' && o.applied && o.undone).length,
+    cancelledBeforeEffect: outcomes.filter((o) => o.end === 'cancelled' && !o.applied).length,
   });
 });

@@ -59,13 +59,16 @@ async function guarded<R>(params: { taskId: unknown }, ctx: ServerContext, fn: (
   }
 }
 
+/** The `_meta` key under which the tasks/cancel ack says what the cancel did. */
+export const CANCEL_OUTCOME_META_KEY = 'mcp-temporal-tasks/cancel';
+
 /**
- * The empty ack, saying what the cancel did (the result is an open object): cancelling, or the
- * end the task reached first, which then stands (a tool that finished before the cancel landed
- * reads completed, its effects kept).
+ * The empty ack (the suite wants nothing else on it), with `_meta` saying what the cancel did:
+ * cancelling, or the end the task reached first, which then stands (a tool that finished before
+ * the cancel landed reads completed, its effects kept).
  */
 export function cancelAnswer(task: TaskSnapshot) {
   const status = task.state.status;
   const statusMessage = isTerminal(task) && !task.cancelRequested ? `The task had already ${status === 'completed' ? 'completed' : `ended ${status}`}: nothing was cancelled` : task.statusMessage;
-  return { resultType: 'complete' as const, status, ...(statusMessage ? { statusMessage } : {}) };
+  return { resultType: 'complete' as const, _meta: { [CANCEL_OUTCOME_META_KEY]: { status, ...(statusMessage ? { statusMessage } : {}) } } };
 }
