@@ -8,8 +8,6 @@ import {
 import { isCallToolResult as isSpecCallToolResult, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { ApplicationFailure, CancelledFailure, type Duration, SearchAttributePair, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
 import {
-  activityProgressOf,
-  activityProgressText,
   type CallToolResult,
   inputResponsesSignal,
   type JsonRpcError,
@@ -23,8 +21,8 @@ import {
   type TaskProgress,
 } from '../contract';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import { optionalTsToDate } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
+import { activityRunning, freshestActivityProgress } from './activity-progress';
 import { OwnerHasher } from './owner';
 import { isTerminal, type TaskSnapshot, type TaskState } from './task-snapshot';
 import { whyResponseDoesNotFit } from './input-responses';
@@ -218,7 +216,9 @@ export class TemporalTaskStore {
       const state: TaskState = progress.status === 'input_required' && !cancelRequested
         ? { status: 'input_required', inputRequests: progress.inputRequests }
         : { status: 'working' };
-      const activity = await this.activityProgress(description);
+      const activity = await freshestActivityProgress(description.raw.pendingActivities, (payloads) =>
+        decodeFromPayloadsAtIndex(this.client.options.loadedDataConverter, 0, payloads),
+      );
       // the freshest word on the task: an activity's heartbeat newer than the workflow's own message wins
       const fromActivity = activity && !(Date.parse(activity.at) < Date.parse(progress.lastUpdatedAt)) ? activity : undefined;
       const statusMessage = stuck ?? (cancelRequested ? CANCELLING_MESSAGE : fromActivity?.message ?? progress.statusMessage);
@@ -226,7 +226,7 @@ export class TemporalTaskStore {
       return {
         ...base, ttlMs, lastUpdatedAt, statusMessage, state,
         ...(cancelRequested ? { cancelRequested } : {}), ...(stuck ? { stuck: true } : {}),
-        ...(this.activityRunning(description) ? { activityRunning: true } : {}),
+        ...(activityRunning(description.raw.pendingActivities) ? { activityRunning: true } : {}),
       };
     }
     const state = await this.bounded(() => this.outcome(handle, memo.tool));
@@ -373,36 +373,6 @@ export class TemporalTaskStore {
   }
 
   /**
-   * The progress a running activity reports through its heartbeat details (`mcpProgress`,
-   * docs/contract.md), which describe() returns with the pending activities; no extra call.
-   * Several activities at once: the one that heartbeated last speaks (one line, the freshest,
-   * rather than a joined line that grows with the fan-out). Only running attempts count (state
-   * STARTED or CANCEL_REQUESTED): an activity waiting for its next attempt reports nothing new.
-   */
-  private async activityProgress(description: WorkflowExecutionDescription): Promise<{ message: string; at: string } | undefined> {
-    let freshest: { message: string; at: string } | undefined;
-    for (const pending of description.raw.pendingActivities ?? []) {
-      if (!RUNNING_ACTIVITY.has(pending.state ?? 0) || !pending.heartbeatDetails?.payloads?.length) continue;
-      const at = optionalTsToDate(pending.lastHeartbeatTime)?.toISOString();
-      if (!at || (freshest && freshest.at >= at)) continue;
-      let detail: unknown;
-      try {
-        detail = await decodeFromPayloadsAtIndex(this.client.options.loadedDataConverter, 0, pending.heartbeatDetails.payloads);
-      } catch {
-        continue; // details this server cannot decode (another codec, a binary payload): not progress
-      }
-      const progress = activityProgressOf(detail);
-      if (progress) freshest = { message: activityProgressText(progress), at };
-    }
-    return freshest;
-  }
-
-  /** An activity is running: its progress may change with no history event (heartbeats write none). */
-  private activityRunning(description: WorkflowExecutionDescription): boolean {
-    return (description.raw.pendingActivities ?? []).some((a) => RUNNING_ACTIVITY.has(a.state ?? 0));
-  }
-
-  /**
    * The keys answered by tasks/update signals the workflow had not run yet when it was described
    * (`asOf`: the history length then; a workflow task that completed since wrote a newer memo
    * than the one in hand, so its events are skipped, not taken as the end).
@@ -470,12 +440,6 @@ export const CANCELLING_MESSAGE = 'cancelling: the task stops and undoes the ste
 const CODE_FAILURES = new Set<number>([
   temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE,
   temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR,
-]);
-
-/** Pending activity states in which an attempt is running (and may heartbeat). */
-const RUNNING_ACTIVITY = new Set<number>([
-  temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED,
-  temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED,
 ]);
 
 /** Events read back from a history's end for answers not yet applied (a few signals at most). */
