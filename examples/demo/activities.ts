@@ -20,6 +20,8 @@ export interface ProvisionStepInput {
   idempotencyKey: string;
   environment: string;
   step: number;
+  /** Steps in all (absent in tasks scheduled by older builds). */
+  steps?: number;
   what: string;
   durationMs: number;
 }
@@ -30,7 +32,9 @@ export interface ProvisionStepInput {
  */
 export async function provisionStep(input: ProvisionStepInput): Promise<void> {
   await recordAttempt(`provision-${input.idempotencyKey}`);
-  await workFor(input.durationMs, `step ${input.step}: provisioning ${input.what} for ${input.environment}`);
+  // the workflow's own message for the step, and how far it got: "step 2/3: provisioning database for dev: 40%"
+  const step = input.steps ? `${input.step}/${input.steps}` : String(input.step);
+  await workFor(input.durationMs, `step ${step}: provisioning ${input.what} for ${input.environment}`);
   await applyOnce(`provision-${input.idempotencyKey}`, input);
 }
 

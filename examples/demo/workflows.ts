@@ -72,7 +72,7 @@ export async function provisionEnvironment({ name, steps = 3, stepMs = 1000 }: z
       const idempotencyKey = `${taskId}:step-${step}`;
       setStatusMessage(`step ${step}/${steps}: provisioning ${what} for ${name}`);
       await undo.step(
-        () => provisionStep({ idempotencyKey, environment: name, step, what, durationMs: stepMs }),
+        () => provisionStep({ idempotencyKey, environment: name, step, steps, what, durationMs: stepMs }),
         () => deprovisionStep({ idempotencyKey, environment: name, step }),
       );
     }
@@ -114,9 +114,10 @@ export async function collectApprovals({ approvers, next = 0, approved = [] }: C
 
 // Long work in an activity: it reports "exporting rows (4,000 of 10,000)" as the task's
 // statusMessage, and heartbeats so a cancel (or a lost worker) reaches it within seconds.
+// the SDK sends heartbeats (the progress) at most every 80% of heartbeatTimeout: every 1.6 s here
 const EXPORT_OPTIONS = {
   startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '5 seconds',
+  heartbeatTimeout: '2 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 } as const;
 const { buildReport } = proxyActivities<typeof activities>(EXPORT_OPTIONS);
