@@ -162,6 +162,17 @@ const SCENARIOS = [
     expect: (t) => t.status === 'cancelled',
   },
   {
+    name: 'keyed_job-cancelled-in-activity',
+    about: 'keyed_job: cancelled while its heartbeating() step runs; the step ends cancelled, then its undo runs',
+    tool: 'keyed_job',
+    args: { ms: 60_000 },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => /^waiting for the confirmation/.test(t.statusMessage ?? ''));
+      await mcp.cancel(taskId);
+    },
+    expect: (t) => t.status === 'cancelled',
+  },
+  {
     name: 'multi_input-partial-answers',
     about: 'runtime: two questions at once, answered one at a time (partial answer keeps it input_required)',
     tool: 'multi_input',
