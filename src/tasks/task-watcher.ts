@@ -105,6 +105,7 @@ class SharedWatch {
     // the long-poll in flight: kept across the interval re-reads of a running activity, not restarted
     let waiting: Promise<HistoryWait> | undefined;
     for (let retry = RETRY_MIN_MS; !this.closed; ) {
+      let reading = false;
       try {
         if (!waiting) {
           waiting = this.wait(cursor);
@@ -116,13 +117,14 @@ class SharedWatch {
           waiting = undefined;
         }
         if (this.closed) return;
+        reading = true;
         const task = await this.temporal.store.read(this.taskId, this.principal);
         retry = RETRY_MIN_MS;
         if (!task || isTerminal(task)) return void this.end(task, true);
         if (changed(this.last, task)) this.deliver(task);
         else this.last = task; // keeps activityRunning current
       } catch (err) {
-        waiting = undefined;
+        if (!reading) waiting = undefined; // the long-poll failed; a failed read leaves the one in flight running
         if (this.closed) return;
         if (err instanceof WorkflowNotFoundError) return void this.end(undefined, true);
         logger.warn({ event: 'task.watch.retry', taskId: this.taskId, err: (err as Error).message }, 'watching a task: Temporal call failed, retrying');
