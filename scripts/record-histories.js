@@ -137,6 +137,42 @@ const SCENARIOS = [
     expect: (t) => t.status === 'failed',
   },
   {
+    name: 'export_report-activity-small',
+    about: 'export_report after the demo.export-report-in-activity patch: the CSV built by the buildReport activity, completed',
+    tool: 'export_report',
+    args: { rows: 2500 },
+    expect: (t) => t.status === 'completed' && t.result.content[0].text.startsWith('id,name,amount\n1,item-1,7.00'),
+  },
+  {
+    name: 'export_report-activity-oversized',
+    about: 'export_report after the patch: a report over the payload limit comes back as its size and fails the task with the typed error',
+    tool: 'export_report',
+    args: { rows: 100_000 },
+    expect: (t) => t.status === 'failed' && /over the 1500000-byte limit/.test(t.error?.message ?? ''),
+  },
+  {
+    name: 'export_report-activity-cancelled',
+    about: 'export_report after the patch: cancelled while buildReport runs (its progress read first), ends cancelled',
+    tool: 'export_report',
+    args: { rows: 50_000, msPerChunk: 200 },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => /^exporting rows \([\d,]+ of 50,000\)$/.test(t.statusMessage ?? ''));
+      await mcp.cancel(taskId);
+    },
+    expect: (t) => t.status === 'cancelled',
+  },
+  {
+    name: 'keyed_job-cancelled-in-activity',
+    about: 'keyed_job: cancelled while its heartbeating() step runs; the step ends cancelled, then its undo runs',
+    tool: 'keyed_job',
+    args: { ms: 60_000 },
+    async drive(mcp, taskId) {
+      await mcp.waitFor(taskId, (t) => /^waiting for the confirmation/.test(t.statusMessage ?? ''));
+      await mcp.cancel(taskId);
+    },
+    expect: (t) => t.status === 'cancelled',
+  },
+  {
     name: 'multi_input-partial-answers',
     about: 'runtime: two questions at once, answered one at a time (partial answer keeps it input_required)',
     tool: 'multi_input',

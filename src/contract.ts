@@ -63,6 +63,48 @@ export interface TaskProgress {
   inputRequests: Record<string, InputRequest>;
 }
 
+/**
+ * What an activity reports about itself, as its heartbeat details (issue 22, item 6): the first
+ * heartbeat detail is a JSON object with this under `mcpProgress`. Plain JSON (no class, no
+ * TypeScript-only encoding), so Python (`activity.heartbeat({"mcpProgress": {...}})`), Go
+ * (`activity.RecordHeartbeat(ctx, map[string]any{"mcpProgress": ...})`) and Java activities
+ * write the same thing; other keys of that object are the activity's own (a checkpoint).
+ */
+export const ACTIVITY_PROGRESS_KEY = 'mcpProgress';
+
+export interface ActivityProgress {
+  /** Shown as the task's statusMessage while the activity runs, e.g. "exporting rows". */
+  message: string;
+  /** Units done so far and, when known, in all; shown as "(4,000 of 10,000)" after the message. */
+  done?: number;
+  total?: number;
+}
+
+export interface ActivityHeartbeatDetails {
+  [ACTIVITY_PROGRESS_KEY]: ActivityProgress;
+}
+
+/** The progress in one decoded heartbeat detail, or undefined when it carries none (or a malformed one). */
+export function activityProgressOf(detail: unknown): ActivityProgress | undefined {
+  if (typeof detail !== 'object' || detail === null) return undefined;
+  const p = (detail as Record<string, unknown>)[ACTIVITY_PROGRESS_KEY] as Record<string, unknown> | undefined;
+  if (typeof p !== 'object' || p === null || typeof p.message !== 'string') return undefined;
+  const count = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? n : undefined);
+  const done = count(p.done);
+  const total = count(p.total);
+  return { message: p.message, ...(done !== undefined ? { done } : {}), ...(total !== undefined ? { total } : {}) };
+}
+
+/**
+ * The statusMessage an activity's progress reads as: the message, then "(done of total)" or
+ * "(done)" with thousands separators, so every language's activity reads the same on the wire.
+ */
+export function activityProgressText({ message, done, total }: ActivityProgress): string {
+  if (done === undefined) return message;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `${message} (${n(done)}${total !== undefined ? ` of ${n(total)}` : ''})`;
+}
+
 /** The `mcpTask` memo, written by the server at start. */
 export interface TaskMemo {
   tool: string;

@@ -1,7 +1,7 @@
 /**
  * Packaging (issue 11, items 5 and 7): `npm pack` this project, install the tarball into a fresh
  * project with the peers, compile there the README's "Add MCP tasks to your Temporal worker" code
- * verbatim (strict tsc), check that a schema/workflow mismatch does not compile, and run one
+ * verbatim (strict tsc; its activities.ts uses the `./activity` entry), check that a schema/workflow mismatch does not compile, and run one
  * task with input end to end (README worker + server against a dev server, official ext-tasks
  * client). Uses dist/ as built; the install is --prefer-offline from the cache `npm ci` filled.
  */
@@ -132,9 +132,12 @@ describe('the npm tarball', () => {
       'dist/index.js', 'dist/index.d.ts',
       'dist/workflows/index.js', 'dist/workflows/index.d.ts',
       'dist/worker/index.js', 'dist/worker/index.d.ts',
+      'dist/activities/index.js', 'dist/activities/index.d.ts',
       'dist/workflows/interceptors.js', 'dist/cli/index.js',
     ];
     expect(required.filter((f) => !tarFiles.includes(f))).toEqual([]);
+    expect(Object.keys(packedManifest.exports)).toEqual(expect.arrayContaining(['.', './workflow', './worker', './activity']));
+    expect(packedManifest.peerDependencies['@temporalio/activity']).toBeDefined(); // the activity entry's one import
     // every target package.json names (exports, main, types, bin) is in the tarball
     const targets = [packedManifest.main, packedManifest.types, ...Object.values(packedManifest.bin ?? {})];
     for (const entry of Object.values(packedManifest.exports)) targets.push(...(typeof entry === 'string' ? [entry] : Object.values(entry as object)));

@@ -219,6 +219,24 @@ test('cancelling a Python task while an activity runs undoes every step, newest 
   }
 });
 
+test('a Python activity reports progress the contract\'s way: tasks/get reads it as the statusMessage while it runs', async () => {
+  const { session, close } = await taskSession(url);
+  try {
+    const execution = await session.callTool('provision_python', { name: 'progress', steps: 1, stepSeconds: 4 });
+    const taskId = (execution as any).handle.taskId as string;
+    // report_progress heartbeats {mcpProgress: {message, done, total}}; the server renders "(done of total)"
+    const seen = await waitFor(async () => {
+      const task = await call(url, 'tasks/get', { taskId });
+      return /^step 1: provisioning \(\d+ of 100\)$/.test(task.statusMessage ?? '') ? task : undefined;
+    }, 10_000);
+    expect(seen.status).toBe('working');
+    const { outcome } = await execution.settle();
+    expect(outcome).toMatchObject({ status: 'completed' });
+  } finally {
+    await close();
+  }
+});
+
 test('a Python task whose undos partly fail: every undo is attempted, the task fails naming each step left in place', async () => {
   const { session, close } = await taskSession(url);
   try {

@@ -25,4 +25,7 @@ export const collectApprovalsInput = z.object({
   approvers: z.array(z.string().min(1).max(200)).min(1).max(1000).describe('Approvers, asked in this order'),
 });
 
-export const exportReportInput = z.object({ rows: z.number().int().min(1).max(1_000_000).describe('Number of rows') });
+export const exportReportInput = z.object({
+  rows: z.number().int().min(1).max(1_000_000).describe('Number of rows'),
+  msPerChunk: z.number().int().min(0).max(60_000).optional().describe('Simulated time per 1,000 rows in ms (default 0), to watch the progress'),
+});

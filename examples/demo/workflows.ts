@@ -2,8 +2,18 @@
  * The demo tools' workflows: each reads as the business process it runs. They are plain
  * workflow functions; McpTasksPlugin runs them as MCP tasks (progress, input, failures).
  */
-import { ActivityCancellationType, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import { type CallToolResult, continueAsNewIfNeeded, elicit, setStatusMessage, textResult, waitOrContinueAsNew, withCompensation } from 'mcp-temporal-tasks/workflow';
+import { ActivityCancellationType, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import {
+  type CallToolResult,
+  continueAsNewIfNeeded,
+  elicit,
+  MAX_RESULT_BYTES,
+  protocolError,
+  setStatusMessage,
+  textResult,
+  waitOrContinueAsNew,
+  withCompensation,
+} from 'mcp-temporal-tasks/workflow';
 import type { z } from 'zod';
 import type * as activities from './activities';
 import type { approveExpenseInput, collectApprovalsInput, exportReportInput, provisionEnvironmentInput, waitAndEchoInput } from './api';
@@ -62,7 +72,7 @@ export async function provisionEnvironment({ name, steps = 3, stepMs = 1000 }: z
       const idempotencyKey = `${taskId}:step-${step}`;
       setStatusMessage(`step ${step}/${steps}: provisioning ${what} for ${name}`);
       await undo.step(
-        () => provisionStep({ idempotencyKey, environment: name, step, what, durationMs: stepMs }),
+        () => provisionStep({ idempotencyKey, environment: name, step, steps, what, durationMs: stepMs }),
         () => deprovisionStep({ idempotencyKey, environment: name, step }),
       );
     }
@@ -102,10 +112,39 @@ export async function collectApprovals({ approvers, next = 0, approved = [] }: C
   return textResult(`Approved by all ${approved.length}: ${approved.join(', ')}.`);
 }
 
-/** Builds a CSV report inline. Past the payload limit the runtime fails the task clearly. */
-export async function exportReport({ rows }: z.infer<typeof exportReportInput>): Promise<CallToolResult> {
+// Long work in an activity: it reports "exporting rows (4,000 of 10,000)" as the task's
+// statusMessage, and heartbeats so a cancel (or a lost worker) reaches it within seconds.
+// the SDK sends heartbeats (the progress) at most every 80% of heartbeatTimeout: every 1.6 s here
+const EXPORT_OPTIONS = {
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '2 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+} as const;
+const { buildReport } = proxyActivities<typeof activities>(EXPORT_OPTIONS);
+
+/** Tasks started before the CSV moved into an activity replay the inline build (test/histories/). */
+export const EXPORT_IN_ACTIVITY = 'demo.export-report-in-activity';
+
+/** Exports a CSV report. Past the payload limit the task fails clearly. */
+export async function exportReport({ rows, msPerChunk }: z.infer<typeof exportReportInput>): Promise<CallToolResult> {
   setStatusMessage(`exporting ${rows} rows`);
+  if (!patched(EXPORT_IN_ACTIVITY)) return { content: [{ type: 'text', text: csvInline(rows) }] };
+  // the summary names the activity in the Temporal UI, beside its heartbeat details (the progress)
+  const report = await buildReport.executeWithOptions(
+    { ...EXPORT_OPTIONS, summary: `CSV export, ${rows} rows` },
+    [{ rows, msPerChunk }],
+  );
+  if ('oversizedBytes' in report) {
+    // the runtime's own error for an oversized result: the report could not travel as one
+    const bytes = report.oversizedBytes;
+    throw protocolError(-32603, `The tool's result is ${bytes} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, { resultBytes: bytes, limitBytes: MAX_RESULT_BYTES });
+  }
+  return { content: [{ type: 'text', text: report.csv }] };
+}
+
+/** The build as it ran in the workflow before EXPORT_IN_ACTIVITY. */
+function csvInline(rows: number): string {
   const lines = ['id,name,amount'];
   for (let i = 1; i <= rows; i++) lines.push(`${i},item-${i},${(i * 7) % 1000}.00`);
-  return { content: [{ type: 'text', text: lines.join('\n') }] };
+  return lines.join('\n');
 }

@@ -6,6 +6,8 @@ import os
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
+from mcp_tasks import report_progress
+
 
 def _ledger() -> str:
     return os.environ.get("LEDGER_FILE", "ledger.jsonl")
@@ -49,12 +51,14 @@ async def deploy(task_id: str, service: str, version: str) -> None:
 
 @activity.defn
 async def provision_step(task_id: str, step: int, seconds: float, fail: bool) -> None:
-    """Works for `seconds`, heartbeating (a cancel reaches an activity only through a heartbeat),
-    then applies its effect; cancelled before that, it applies nothing."""
+    """Works for `seconds`, reporting its progress (a heartbeat: a cancel reaches an activity only
+    through one), then applies its effect; cancelled before that, it applies nothing. The task's
+    statusMessage reads e.g. "step 2: provisioning (40 of 100)" meanwhile."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
+    start = loop.time()
+    deadline = start + seconds
     while (left := deadline - loop.time()) > 0:
-        activity.heartbeat()
+        report_progress(f"step {step}: provisioning", done=int((loop.time() - start) / seconds * 100), total=100)
         await asyncio.sleep(min(left, 0.2))
     if fail:
         raise ApplicationError(f"step {step} failed", non_retryable=True)

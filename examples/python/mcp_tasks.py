@@ -15,6 +15,10 @@ that does not use it still works as a tool (status from Temporal, no statusMessa
                                Undo("release_slot", [task_id], step="reserve a slot"))
         answer = await task.elicit("approval", "Deploy?", {"type": "object", ...}, timeout=3600)
 
+From an activity, `report_progress("exporting rows", done=4000, total=10000)` makes the task's
+statusMessage read "exporting rows (4,000 of 10,000)" while the activity runs (a heartbeat whose
+details are {"mcpProgress": {...}}, docs/contract.md "Progress from activities").
+
 `run` ends the task as Temporal and the contract say: a cancel (however the SDK delivers it)
 undoes every registered step, newest first, and ends the task cancelled; a failure undoes them
 too and fails it; continue-as-new undoes nothing (the undo list travels to the next run).
@@ -26,7 +30,7 @@ from dataclasses import asdict, dataclass
 from datetime import timedelta, timezone
 from typing import Any, Awaitable, Callable, Mapping, Sequence, TypeVar
 
-from temporalio import workflow
+from temporalio import activity, workflow
 from temporalio.common import RetryPolicy, SearchAttributeKey
 from temporalio.exceptions import ApplicationError, FailureError, is_cancelled_exception
 
@@ -39,6 +43,22 @@ INPUT_RESPONSES_SIGNAL = "mcp.inputResponses"  # payload {key: response}
 TASK_PROGRESS_QUERY = "mcp.taskProgress"  # answers the progress object
 MCP_TASK_STATUS = SearchAttributeKey.for_keyword("McpTaskStatus")
 MCP_PROTOCOL_ERROR = "McpProtocolError"
+ACTIVITY_PROGRESS_KEY = "mcpProgress"  # first heartbeat detail {mcpProgress: {message, done?, total?}}
+
+
+def report_progress(message: str, done: float | None = None, total: float | None = None) -> None:
+    """From an activity: the task's statusMessage shows this while the activity runs.
+
+    It is a heartbeat (so it also keeps the activity alive and lets a cancel reach it). Temporal
+    keeps only the latest heartbeat's details: a bare activity.heartbeat() afterwards clears the
+    progress, so heartbeat through this function. The SDK sends heartbeats at most every 80% of
+    the activity's heartbeat_timeout: give long activities one of a few seconds."""
+    progress: dict[str, Any] = {"message": message}
+    if done is not None:
+        progress["done"] = done
+    if total is not None:
+        progress["total"] = total
+    activity.heartbeat({ACTIVITY_PROGRESS_KEY: progress})
 
 
 def protocol_error(code: int, message: str, data: Any = None) -> ApplicationError:

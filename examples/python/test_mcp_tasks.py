@@ -8,8 +8,10 @@ from temporalio import workflow
 
 from temporalio.exceptions import ActivityError, ApplicationError, CancelledError
 
-from mcp_tasks import (INPUT_RESPONSES_SIGNAL, MCP_TASK_STATUS, PROGRESS_MEMO_KEY, TASK_PROGRESS_QUERY, InputTimeout, McpTask,
-                       Undo, protocol_error)
+from temporalio.testing import ActivityEnvironment
+
+from mcp_tasks import (ACTIVITY_PROGRESS_KEY, INPUT_RESPONSES_SIGNAL, MCP_TASK_STATUS, PROGRESS_MEMO_KEY, TASK_PROGRESS_QUERY, InputTimeout, McpTask,
+                       Undo, protocol_error, report_progress)
 
 
 async def _raise(err):
@@ -234,6 +236,19 @@ class McpTaskTest(unittest.IsolatedAsyncioTestCase):
             await task.run(body)
         self.assertEqual(wf.activities, [("undo", "a")])
         self.assertEqual(wf.statuses, ["cancelled"])
+
+    async def test_report_progress_heartbeats_the_contract_shape(self):
+        env = ActivityEnvironment()
+        beats = []
+        env.on_heartbeat = lambda *details: beats.append(details)
+
+        async def activity_body():
+            report_progress("exporting rows", done=4000, total=10000)
+            report_progress("finishing")
+
+        await env.run(activity_body)
+        self.assertEqual(beats, [({ACTIVITY_PROGRESS_KEY: {"message": "exporting rows", "done": 4000, "total": 10000}},),
+                                 ({ACTIVITY_PROGRESS_KEY: {"message": "finishing"}},)])
 
     def test_protocol_error(self):
         err = protocol_error(-32602, "bad input", {"field": "x"})

@@ -20,6 +20,11 @@ export interface TaskSnapshot {
   cancelRequested?: boolean;
   /** Its workflow task keeps failing (statusMessage says why): no workflow code runs. */
   stuck?: boolean;
+  /**
+   * An activity attempt is running: its reported progress (heartbeat details) can change the
+   * statusMessage without a history event, so a watch re-reads the task at an interval.
+   */
+  activityRunning?: boolean;
 }
 
 export type TaskState =

@@ -1,6 +1,6 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { logger } from './logging';
-import { type HistoryCursor, waitForTaskEvent } from './history-long-poll';
+import { type HistoryCursor, type HistoryWait, waitForTaskEvent } from './history-long-poll';
 import { isTerminal, type TaskSnapshot } from './task-snapshot';
 import type { TemporalTaskStore } from './temporal-task-store';
 
@@ -16,6 +16,14 @@ export interface TaskWatch {
 
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 10_000;
+/**
+ * While an activity runs, how often a watch re-reads the task: heartbeats (an activity's
+ * reported progress) write no history event, so the long-poll never wakes for them. Cost: one
+ * describe() per watched task (shared by all its streams) per interval, only while an activity
+ * attempt is running; progress reaches Temporal at most every 80% of the activity's
+ * heartbeatTimeout anyway, so a shorter interval would mostly re-read the same details.
+ */
+export const ACTIVITY_PROGRESS_POLL_MS = 2_000;
 
 /**
  * Push instead of poll: follows tasks through Temporal's history long-poll and tells listeners
@@ -27,13 +35,18 @@ export class TaskWatcher {
   private readonly watches = new Map<string, SharedWatch>();
 
   /** `temporalTimeoutMs` bounds each call that is not a long-poll, as in the store. */
-  constructor(private readonly client: Client, private readonly store: TemporalTaskStore, private readonly temporalTimeoutMs: number) {}
+  constructor(
+    private readonly client: Client,
+    private readonly store: TemporalTaskStore,
+    private readonly temporalTimeoutMs: number,
+    private readonly activityPollMs = ACTIVITY_PROGRESS_POLL_MS,
+  ) {}
 
   async watch(taskId: string, principal: string | undefined, listener: TaskListener): Promise<TaskWatch> {
     const key = `${principal ?? ''}\u0000${taskId}`;
     let shared = this.watches.get(key);
     if (!shared) {
-      shared = new SharedWatch({ client: this.client, store: this.store, timeoutMs: this.temporalTimeoutMs }, taskId, principal, () => this.watches.delete(key));
+      shared = new SharedWatch({ client: this.client, store: this.store, timeoutMs: this.temporalTimeoutMs, activityPollMs: this.activityPollMs }, taskId, principal, () => this.watches.delete(key));
       this.watches.set(key, shared);
     }
     return shared.add(listener);
@@ -52,7 +65,7 @@ class SharedWatch {
   private closed = false;
 
   constructor(
-    private readonly temporal: { client: Client; store: TemporalTaskStore; timeoutMs: number },
+    private readonly temporal: { client: Client; store: TemporalTaskStore; timeoutMs: number; activityPollMs: number },
     private readonly taskId: string,
     private readonly principal: string | undefined,
     private readonly onClose: () => void,
@@ -89,14 +102,29 @@ class SharedWatch {
   }
 
   private async follow(cursor: HistoryCursor): Promise<void> {
+    // the long-poll in flight: kept across the interval re-reads of a running activity, not restarted
+    let waiting: Promise<HistoryWait> | undefined;
     for (let retry = RETRY_MIN_MS; !this.closed; ) {
+      let reading = false;
       try {
-        cursor = (await this.wait(cursor)).cursor;
+        if (!waiting) {
+          waiting = this.wait(cursor);
+          waiting.catch(() => undefined); // awaited below, or abandoned by close()
+        }
+        const woke = this.last?.activityRunning ? await Promise.race([waiting, this.pause(this.temporal.activityPollMs)]) : await waiting;
+        if (woke) {
+          cursor = woke.cursor;
+          waiting = undefined;
+        }
+        if (this.closed) return;
+        reading = true;
         const task = await this.temporal.store.read(this.taskId, this.principal);
         retry = RETRY_MIN_MS;
         if (!task || isTerminal(task)) return void this.end(task, true);
         if (changed(this.last, task)) this.deliver(task);
+        else this.last = task; // keeps activityRunning current
       } catch (err) {
+        if (!reading) waiting = undefined; // the long-poll failed; a failed read leaves the one in flight running
         if (this.closed) return;
         if (err instanceof WorkflowNotFoundError) return void this.end(undefined, true);
         logger.warn({ event: 'task.watch.retry', taskId: this.taskId, err: (err as Error).message }, 'watching a task: Temporal call failed, retrying');
@@ -104,6 +132,20 @@ class SharedWatch {
         retry = Math.min(retry * 2, RETRY_MAX_MS);
       }
     }
+  }
+
+  /** Resolves (to undefined) after `ms`, or at once when the watch closes. */
+  private pause(ms: number): Promise<undefined> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.abort.signal.removeEventListener('abort', done);
+        resolve(undefined);
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.abort.signal.addEventListener('abort', done, { once: true });
+    });
   }
 
   private wait(cursor: HistoryCursor) {

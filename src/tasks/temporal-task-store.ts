@@ -22,6 +22,7 @@ import {
 } from '../contract';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { temporal } from '@temporalio/proto';
+import { activityRunning, freshestActivityProgress } from './activity-progress';
 import { OwnerHasher } from './owner';
 import { isTerminal, type TaskSnapshot, type TaskState } from './task-snapshot';
 import { whyResponseDoesNotFit } from './input-responses';
@@ -215,8 +216,18 @@ export class TemporalTaskStore {
       const state: TaskState = progress.status === 'input_required' && !cancelRequested
         ? { status: 'input_required', inputRequests: progress.inputRequests }
         : { status: 'working' };
-      const statusMessage = stuck ?? (cancelRequested ? CANCELLING_MESSAGE : progress.statusMessage);
-      return { ...base, ttlMs, lastUpdatedAt: progress.lastUpdatedAt, statusMessage, state, ...(cancelRequested ? { cancelRequested } : {}), ...(stuck ? { stuck: true } : {}) };
+      const activity = await freshestActivityProgress(description.raw.pendingActivities, (payloads) =>
+        decodeFromPayloadsAtIndex(this.client.options.loadedDataConverter, 0, payloads),
+      );
+      // the freshest word on the task: an activity's heartbeat newer than the workflow's own message wins
+      const fromActivity = activity && !(Date.parse(activity.at) < Date.parse(progress.lastUpdatedAt)) ? activity : undefined;
+      const statusMessage = stuck ?? (cancelRequested ? CANCELLING_MESSAGE : fromActivity?.message ?? progress.statusMessage);
+      const lastUpdatedAt = fromActivity?.at ?? progress.lastUpdatedAt;
+      return {
+        ...base, ttlMs, lastUpdatedAt, statusMessage, state,
+        ...(cancelRequested ? { cancelRequested } : {}), ...(stuck ? { stuck: true } : {}),
+        ...(activityRunning(description.raw.pendingActivities) ? { activityRunning: true } : {}),
+      };
     }
     const state = await this.bounded(() => this.outcome(handle, memo.tool));
     const statusMessage = state.status === 'failed' ? state.error.message : undefined;

@@ -24,6 +24,7 @@ import * as z from 'zod';
 // (virtual: no dist/ needed, and a stale one is never picked up).
 jest.mock('mcp-temporal-tasks', () => jest.requireActual('../../src/index'), { virtual: true });
 jest.mock('mcp-temporal-tasks/workflow', () => jest.requireActual('../../src/workflows/index'), { virtual: true });
+jest.mock('mcp-temporal-tasks/activity', () => jest.requireActual('../../src/activities/index'), { virtual: true });
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPORAL_CLI = path.join(ROOT, '.temporal', 'bin', 'temporal');

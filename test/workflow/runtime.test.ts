@@ -19,7 +19,9 @@ const repeatsItself = testTool('repeats_itself', workflows.repeatsItself);
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ tools: [...demo.tools, multiInput, brokenJob, protocolErrorJob, reusedKey, customProtocolError, statusAndWait, acrossRuns, repeatsItself] });
+  // export_report builds its CSV in the demo's buildReport activity
+  const { buildReport } = await import('../../examples/demo/activities');
+  h = await startHarness({ tools: [...demo.tools, multiInput, brokenJob, protocolErrorJob, reusedKey, customProtocolError, statusAndWait, acrossRuns, repeatsItself], activities: { buildReport } });
 });
 
 afterAll(async () => {
