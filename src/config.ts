@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { mergeOAuthSources, OAuthSettingsSchema, oauthHint } from './mcp/http/oauth-config';
 
 /** Every setting of the MCP side, from flags and environment variables; one schema, clear errors. */
 export const ServerConfigSchema = z.object({
@@ -28,6 +29,8 @@ export const ServerConfigSchema = z.object({
   taskToolsPrefix: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ and - (1..40)').default('task_'),
   /** Keep answering -32021 for `required` tools to callers that do not declare Tasks (today's behaviour). */
   requiredToolsNeedTasks: z.boolean().default(false),
+  /** OAuth 2.1 resource server (issuer, resource, audiences, scopes...): see src/mcp/http/oauth-config.ts. */
+  oauth: OAuthSettingsSchema.optional(),
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 /** The same settings as the library takes them: every one optional, defaults from the schema. */
@@ -62,16 +65,18 @@ export function parseServerConfig(flags: Record<string, unknown>, env: NodeJS.Pr
     const value = envName ? env[envName] : undefined;
     if (value !== undefined && value !== '') merged[key] = BOOLEAN_SETTINGS.has(key) ? value === 'true' || value === '1' : value;
   }
-  for (const [key, value] of Object.entries(flags)) if (value !== undefined) merged[key] = value;
+  for (const [key, value] of Object.entries(flags)) if (value !== undefined && key !== 'oauth') merged[key] = value;
+  merged.oauth = mergeOAuthSources(flags.oauth as Record<string, unknown> | undefined, env);
   const parsed = ServerConfigSchema.safeParse(merged);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}${envHint(String(i.path[0]))}: ${i.message}`);
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}${envHint(String(i.path[0]), i.path[1] === undefined ? undefined : String(i.path[1]))}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
 }
 
-function envHint(key: string): string {
+function envHint(key: string, sub?: string): string {
+  if (key === 'oauth') return oauthHint(sub ?? '');
   const name = ENV_VARS[key as keyof ServerConfig];
   return name ? ` (--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} or ${name})` : '';
 }

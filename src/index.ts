@@ -10,6 +10,7 @@ export { ConfigError, type ServerConfig, type ServerConfigInput } from './config
 export { TemporalTaskStore, type TaskPage, type TaskStoreOptions, toCallToolResult } from './tasks/temporal-task-store';
 export type { TaskSnapshot, TaskState } from './tasks/task-snapshot';
 export { StaticTokenVerifier } from './mcp/auth';
+export type { OAuthSettings, OAuthSettingsInput } from './mcp/http/oauth-config';
 export {
   InvalidInputResponseError,
   InvalidToolArgumentsError,

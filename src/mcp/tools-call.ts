@@ -9,6 +9,7 @@ import { toCreateTaskResult, toLegacyTask } from './wire';
 import { declaresTasks, principalOf } from './negotiation';
 import { logger, taskLog } from '../logging';
 import type { TaskTools } from './task-tools';
+import type { ToolScopes } from './http/tool-scopes';
 
 export interface ToolsCallDeps {
   registry: ToolRegistry;
@@ -20,6 +21,8 @@ export interface ToolsCallDeps {
   taskTools: TaskTools;
   /** This request's transport (2025 input requests go out on the call's stream). */
   transport?: Transport;
+  /** Per-tool OAuth scopes; the SDK's challenge answers 403 first, this is the backstop. */
+  toolScopes?: ToolScopes;
 }
 
 
@@ -37,6 +40,8 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
   const companion = legacy || !optedIn ? deps.taskTools.companion(name) : undefined;
   const tool = companion ?? (typeof name === 'string' ? deps.registry.get(name) : undefined);
   if (!tool) throw new UnknownToolError(name);
+  const missing = deps.toolScopes?.missing(tool, ctx.http?.authInfo) ?? [];
+  if (missing.length) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Tool ${tool.name} needs scope ${missing.join(' ')}; the token does not carry it`);
   const args = await parseArguments(tool, rawArgs ?? {});
   const site = { era: deps.era, transport: deps.transport };
   if (companion) return complete(await deps.taskTools.serve(companion, args, ctx, site).catch(rethrow));

@@ -55,6 +55,11 @@ export interface ToolDefinition<S extends StandardSchemaWithJSON = StandardSchem
    * fixtures that must talk on the request's own stream (progress, logging, capabilities).
    */
   local?: (args: Record<string, unknown>, ctx: ServerContext) => Promise<unknown>;
+  /**
+   * OAuth scopes a caller's token must carry to see and call this tool (with authentication on).
+   * A call without them is answered 403 `insufficient_scope` naming them, before Temporal is touched.
+   */
+  scopes?: string[];
 }
 
 export interface PreTaskInput {
@@ -86,6 +91,7 @@ export class ToolRegistry {
   register(...tools: ToolDefinition[]): this {
     for (const tool of tools) {
       if (this.tools.has(tool.name)) throw new Error(`tool "${tool.name}" is registered twice`);
+      for (const scope of tool.scopes ?? []) if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)) throw new Error(`tool "${tool.name}": scope ${JSON.stringify(scope)} is not an OAuth scope token`);
       if (!tool.local && !tool.workflowType && !tool.workflow?.name) throw new Error(`tool "${tool.name}": its workflow function has no name (the workflow type)`);
       this.tools.set(tool.name, tool);
     }
