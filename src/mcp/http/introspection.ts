@@ -57,8 +57,10 @@ export class IntrospectionVerifier {
     const aud = typeof answer.aud === 'string' ? [answer.aud] : Array.isArray(answer.aud) ? answer.aud : [];
     const accepted = expect.audiences;
     if (!aud.some((a) => accepted.includes(a as string))) throw new InvalidTokenError('token was not issued for this resource (aud)');
-    if (typeof answer.sub !== 'string' || !answer.sub) throw new InvalidTokenError('token names no subject (sub)');
-    return authInfoFrom(token, { ...answer, iss, sub: answer.sub, exp: answer.exp }, expect.resource, settings);
+    // a client credentials token has no user: the client is the subject (RFC 7662 makes sub optional)
+    const sub = typeof answer.sub === 'string' && answer.sub ? answer.sub : typeof answer.client_id === 'string' && answer.client_id ? answer.client_id : undefined;
+    if (!sub) throw new InvalidTokenError('token names no subject (sub or client_id)');
+    return authInfoFrom(token, { ...answer, iss, sub, exp: answer.exp }, expect.resource, settings);
   }
 
   private remember(key: string, info: AuthInfo): void {
