@@ -70,6 +70,7 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
     if (rejected) return rejected;
     const metadata = opts.auth?.serveMetadata(request); // RFC 9728: public, before the gate
     if (metadata) return metadata;
+    if (new URL(request.url).pathname.startsWith('/.well-known/')) return new Response('Not found\n', { status: 404 });
     const auth = gate ? await gate(request) : undefined;
     if (auth instanceof Response) return auth;
     for (const serve of opts.inFront ?? []) {

@@ -18,14 +18,17 @@ const SCOPES = 'mcp tools:admin';
 const provider = new Provider(issuer, {
   jwks: { keys },
   clients: [
-    { client_id: 'svc', client_secret: 'svc-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [], scope: SCOPES },
-    { client_id: 'svc2', client_secret: 'svc2-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [], scope: SCOPES },
-    { client_id: 'svc-opaque', client_secret: 'svc-opaque-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [], scope: SCOPES },
-    { client_id: 'svc-short', client_secret: 'svc-short-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [], scope: SCOPES },
-    { client_id: 'svc-narrow', client_secret: 'svc-narrow-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [], scope: 'mcp' },
+    { client_id: 'svc', client_secret: 'svc-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
+    { client_id: 'svc2', client_secret: 'svc2-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
+    { client_id: 'svc-opaque', client_secret: 'svc-opaque-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
+    { client_id: 'svc-short', client_secret: 'svc-short-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
+    { client_id: 'svc-narrow', client_secret: 'svc-narrow-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
     { client_id: 'rs', client_secret: 'rs-secret-0123456789', grant_types: [], response_types: [], redirect_uris: [] },
   ],
-  scopes: ['openid', 'offline_access', 'mcp', 'tools:admin'],
+  // `mcp` is a scope clients register for; `tools:admin` is only the resource server's
+  // (getResourceServerInfo), as an API permission is at Auth0/Okta: a client registered for `mcp`
+  // (the MCP SDK registers with the scope of the first 401) may still step up to it
+  scopes: ['openid', 'offline_access', 'mcp'],
   findAccount: async (_ctx, accountId) => ({ accountId, claims: async () => ({ sub: accountId }) }),
   interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
   pkce: { required: () => true },
