@@ -9,7 +9,7 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@model
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { forgeHs256WithPublicKey, forgeNone, forgeRs256, makeKey, startIdentityProvider, stopIdentityProviders, type IdentityProvider, type SigningKey } from './support/identity-provider';
+import { forgeHs256WithPublicKey, forgeNone, forgeRs256, makeKey, oauthEnv, startIdentityProvider, stopIdentityProviders, type IdentityProvider } from './support/identity-provider';
 import { call, PROTOCOL, rpc, startServe, startWorker, subscribe } from './support/mcp';
 import { HeadlessOAuthProvider } from './support/oauth-client';
 import { stopAllAfter } from './support/processes';
@@ -28,19 +28,6 @@ function scopedToolsFile(): string {
   const inputSchema = { type: 'object', properties: { text: { type: 'string' }, seconds: { type: 'number' } }, required: ['text', 'seconds'] };
   fs.writeFileSync(file, JSON.stringify({ tools: [{ name: 'admin_echo', description: 'echo, for admins', inputSchema, workflowType: 'waitAndEcho', taskMode: 'optional', scopes: ['tools:admin'] }] }));
   return file;
-}
-
-export function oauthEnv(issuer: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return {
-    MCP_OAUTH_ISSUER: issuer,
-    MCP_OAUTH_REQUIRED_SCOPES: 'mcp',
-    MCP_OAUTH_CLOCK_SKEW_SECONDS: '1',
-    MCP_OAUTH_JWKS_COOLDOWN_MS: '300',
-    MCP_OAUTH_INTROSPECTION_CLIENT_ID: 'rs',
-    MCP_OAUTH_INTROSPECTION_CLIENT_SECRET: 'rs-secret-0123456789',
-    MCP_OWNER_KEY: 'an-owner-key-for-oauth-tests',
-    ...extra,
-  };
 }
 
 beforeAll(async () => {

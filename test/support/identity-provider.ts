@@ -119,3 +119,17 @@ export function forgeHs256WithPublicKey(key: SigningKey, claims: object): string
 export function forgeNone(claims: object): string {
   return `${b64({ alg: 'none', typ: 'at+jwt' })}.${b64(claims)}.`;
 }
+
+/** The serve environment of the OAuth tests: this issuer, scope `mcp` required, short skew and cooldown, introspection as client `rs`. */
+export function oauthEnv(issuer: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    MCP_OAUTH_ISSUER: issuer,
+    MCP_OAUTH_REQUIRED_SCOPES: 'mcp',
+    MCP_OAUTH_CLOCK_SKEW_SECONDS: '1',
+    MCP_OAUTH_JWKS_COOLDOWN_MS: '300',
+    MCP_OAUTH_INTROSPECTION_CLIENT_ID: 'rs',
+    MCP_OAUTH_INTROSPECTION_CLIENT_SECRET: 'rs-secret-0123456789',
+    MCP_OWNER_KEY: 'an-owner-key-for-oauth-tests',
+    ...extra,
+  };
+}

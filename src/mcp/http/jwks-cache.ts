@@ -24,6 +24,8 @@ export class JwksCache {
   private fetchedAt = 0;
   private attemptedAt = 0;
   private pending?: Promise<void>;
+  /** Why the last fetch failed, until one succeeds: an unknown kid then cannot be decided (503, not 401). */
+  private lastError?: Error;
 
   constructor(private readonly opts: JwksCacheOptions) {}
 
@@ -34,7 +36,8 @@ export class JwksCache {
     try {
       return await this.local!(header, token);
     } catch (err) {
-      if (!(err instanceof jose.errors.JWKSNoMatchingKey) || !this.mayRefetch()) throw err;
+      if (!(err instanceof jose.errors.JWKSNoMatchingKey)) throw err;
+      if (!this.mayRefetch()) throw this.lastError ?? err;
       await this.refresh(true);
       return this.local!(header, token);
     }
@@ -46,7 +49,16 @@ export class JwksCache {
 
   /** One fetch at a time; `mustSucceed` rethrows a failure, otherwise the keys held stay in use. */
   private async refresh(mustSucceed: boolean): Promise<void> {
-    this.pending ??= this.fetchSet().finally(() => (this.pending = undefined));
+    this.pending ??= this.fetchSet().then(
+      () => {
+        this.pending = this.lastError = undefined;
+      },
+      (err: Error) => {
+        this.pending = undefined;
+        this.lastError = err instanceof AuthServerUnavailableError ? err : new AuthServerUnavailableError(err.message);
+        throw this.lastError;
+      },
+    );
     try {
       await this.pending;
     } catch (err) {
