@@ -11,6 +11,7 @@ const isLoopback = (url: URL) => ['localhost', '127.0.0.1', '[::1]'].includes(ur
 
 /** An https URL (http only on loopback, for local identity providers and tests). */
 const SecureUrl = z.url().refine((v) => {
+  if (!URL.canParse(v)) return true; // z.url() has said so already (zod runs refinements anyway)
   const u = new URL(v);
   return u.protocol === 'https:' || (u.protocol === 'http:' && isLoopback(u));
 }, 'must be https (http only on localhost / 127.0.0.1)');
