@@ -58,7 +58,7 @@ export async function startIdentityProvider(keys: SigningKey[], opts: { port?: n
       proc.stdout!.on('data', onData);
       proc.stderr!.on('data', onData);
       proc.once('exit', (code) => reject(new Error(`oidc-provider exited (${code}):\n${out}`)));
-      setTimeout(() => reject(new Error(`oidc-provider did not start:\n${out}`)), 20_000);
+      setTimeout(() => reject(new Error(`oidc-provider did not start:\n${out}`)), 20_000).unref();
     });
     child = proc;
   };
@@ -68,6 +68,7 @@ export async function startIdentityProvider(keys: SigningKey[], opts: { port?: n
     if (!proc || proc.exitCode !== null) return;
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGTERM');
+    setTimeout(() => proc.kill('SIGKILL'), 5_000).unref();
     await exited;
   };
   await start(keys);
@@ -96,8 +97,11 @@ export async function startIdentityProvider(keys: SigningKey[], opts: { port?: n
 }
 
 /** Stops every provider still running (afterAll). */
-export function stopIdentityProviders(): void {
-  for (const proc of running) proc.kill('SIGTERM');
+export async function stopIdentityProviders(): Promise<void> {
+  await Promise.all([...running].map((proc) => new Promise((resolve) => {
+    proc.once('exit', resolve);
+    proc.kill('SIGTERM');
+  })));
 }
 
 const b64 = (v: object | Buffer) => (Buffer.isBuffer(v) ? v : Buffer.from(JSON.stringify(v))).toString('base64url');

@@ -3,7 +3,7 @@
 // wants its own realm); configured by OIDC_TEST_CONFIG (JSON). Prints `listening <issuer>`.
 //
 // - client credentials: confidential clients `svc` (JWT access tokens), `svc-opaque` (opaque
-//   ones, for introspection), `svc-short` (2 s tokens, for expiry), `svc-narrow` (scope `mcp` only);
+//   ones, for introspection), `svc-short` and `svc-opaque-short` (2 s tokens, for expiry), `svc-narrow` (scope `mcp` only);
 //   `rs` is the resource server's own client, for introspection;
 // - authorization code + PKCE for dynamically registered public clients (the MCP SDK's), with
 //   a headless interaction: the account is the `login_hint` the test adds to the authorization
@@ -21,6 +21,7 @@ const provider = new Provider(issuer, {
     { client_id: 'svc', client_secret: 'svc-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
     { client_id: 'svc2', client_secret: 'svc2-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
     { client_id: 'svc-opaque', client_secret: 'svc-opaque-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
+    { client_id: 'svc-opaque-short', client_secret: 'svc-opaque-short-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
     { client_id: 'svc-short', client_secret: 'svc-short-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
     { client_id: 'svc-narrow', client_secret: 'svc-narrow-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
     { client_id: 'rs', client_secret: 'rs-secret-0123456789', grant_types: [], response_types: [], redirect_uris: [] },
@@ -44,8 +45,8 @@ const provider = new Provider(issuer, {
       getResourceServerInfo: async (_ctx, resourceIndicator, client) => ({
         scope: client.clientId === 'svc-narrow' ? 'mcp' : SCOPES,
         audience: resourceIndicator,
-        accessTokenTTL: client.clientId === 'svc-short' ? 2 : 600,
-        accessTokenFormat: client.clientId === 'svc-opaque' ? 'opaque' : 'jwt',
+        accessTokenTTL: client.clientId.endsWith('-short') ? 2 : 600,
+        accessTokenFormat: client.clientId.startsWith('svc-opaque') ? 'opaque' : 'jwt',
         jwt: { sign: { alg: 'RS256' } },
       }),
     },
@@ -81,4 +82,7 @@ const server = http.createServer((req, res) => {
   callback(req, res);
 });
 server.listen(port, '127.0.0.1', () => console.log(`listening ${issuer}`));
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.on('SIGTERM', () => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});
