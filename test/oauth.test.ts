@@ -311,6 +311,25 @@ describe('authorization code + PKCE, from the 401, by the MCP SDK client', () =>
   });
 });
 
+test('a task made under a scope the user has since lost stays the owner\'s to read and cancel', async () => {
+  const admin = new HeadlessOAuthProvider('frank');
+  const client = await authorizedClient(admin);
+  await expect(client.callTool({ name: 'admin_echo', arguments: { text: 'x', seconds: 0 } })).rejects.toBeInstanceOf(UnauthorizedError);
+  const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: admin });
+  await transport.finishAuth(admin.callback!); // stepped up to tools:admin
+  await client.close();
+  const created = await call(url, 'tools/call', { name: 'admin_echo', arguments: { text: 'long', seconds: 60 } }, { headers: bearer(admin.accessToken) });
+  const narrow = new HeadlessOAuthProvider('frank', admin); // same user, same client, a new login for `mcp` only
+  (await authorizedClient(narrow)).close();
+  expect(JSON.parse(Buffer.from(narrow.accessToken.split('.')[1], 'base64url').toString()).scope).toBe('mcp');
+  expect((await call(url, 'tasks/get', { taskId: created.taskId }, { headers: bearer(narrow.accessToken) })).status).toBe('working');
+  await call(url, 'tasks/cancel', { taskId: created.taskId }, { headers: bearer(narrow.accessToken) });
+  expect((await untilTerminal(created.taskId, bearer(narrow.accessToken))).status).toBe('cancelled');
+  // but a new call of the tool is refused
+  const again = await rpc(url, 'tools/call', { name: 'admin_echo', arguments: { text: 'x', seconds: 0 } }, { headers: bearer(narrow.accessToken) });
+  expect(again.status).toBe(403);
+});
+
 describe('tasks bind to the user', () => {
   const unknown = 'task_' + 'B'.repeat(32);
   const foreign = async (taskId: string, token: string) => {
