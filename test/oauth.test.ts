@@ -5,7 +5,8 @@
  * own OAuth flow, scope step-up, per-tool scopes, key rotation, every bad token, introspection,
  * static tokens alongside, and users kept apart.
  */
-import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { createTaskSessionFromClient, resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -166,6 +167,20 @@ describe('client credentials (JWT access tokens)', () => {
     expect(serveOutput().slice(before)).not.toContain('task.created');
   });
 
+  test("the MCP SDK client's ClientCredentialsProvider authenticates from the 401, and steps up on the 403 by itself", async () => {
+    const authProvider = new ClientCredentialsProvider({ clientId: 'svc', clientSecret: 'svc-secret-0123456789' });
+    const client = new Client({ name: 'svc-client', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider, fetch: inRealmFetch }));
+    const listed = (await client.listTools()).tools.map((t) => t.name);
+    expect(listed).toContain('wait_and_echo');
+    expect(listed).not.toContain('admin_echo'); // the 401 asked for `mcp`
+    // 403 insufficient_scope → a new token with `mcp tools:admin` → the call is retried and runs
+    const result = await client.callTool({ name: 'admin_echo', arguments: { text: 'stepped up', seconds: 0 } });
+    expect(JSON.stringify(result)).toContain('stepped up');
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('admin_echo');
+    await client.close();
+  });
+
   test('a static service token works alongside OAuth, with every scope', async () => {
     const tools = (await call(url, 'tools/list', {}, { headers: bearer(STATIC) })).tools.map((t: { name: string }) => t.name);
     expect(tools).toContain('admin_echo');
@@ -261,10 +276,22 @@ describe('key rotation', () => {
   });
 });
 
+/** fetch whose Response.json() parses in the test's realm (ext-tasks checks plain objects; see support/mcp.ts). */
+const inRealmFetch: typeof fetch = async (input, init) => {
+  const res = await fetch(input, init);
+  return new Proxy(res, {
+    get(target, prop) {
+      if (prop === 'json') return async () => JSON.parse(await target.text());
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+};
+
 /** Connects the SDK client; on the 401 it runs the authorization flow, then connects again with the tokens. */
 async function authorizedClient(provider: HeadlessOAuthProvider): Promise<Client> {
   const make = () => new Client({ name: 'oauth-test', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } });
-  let transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });
+  let transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider, fetch: inRealmFetch });
   let client = make();
   try {
     await client.connect(transport);
@@ -273,7 +300,7 @@ async function authorizedClient(provider: HeadlessOAuthProvider): Promise<Client
     if (!(err instanceof UnauthorizedError)) throw err;
   }
   await transport.finishAuth(provider.callback!);
-  transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });
+  transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider, fetch: inRealmFetch });
   client = make();
   await client.connect(transport);
   return client;
@@ -289,8 +316,24 @@ describe('authorization code + PKCE, from the 401, by the MCP SDK client', () =>
     expect(tools).not.toContain('admin_echo'); // the 401 asked for `mcp` only
     const claims = JSON.parse(Buffer.from(provider.accessToken.split('.')[1], 'base64url').toString());
     expect(claims).toMatchObject({ sub: 'alice', aud: url, iss: idp.issuer });
-    const created = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'for alice', seconds: 0 } }, { headers: bearer(provider.accessToken) });
-    expect((await untilTerminal(created.taskId, bearer(provider.accessToken))).result.content[0].text).toBe('for alice');
+    // the official Tasks client on the authorized connection runs a task to completion
+    const session = createTaskSessionFromClient(client, {
+      endpointId: url,
+      rawDispatch: async (request: any, options?: { context?: { headers?: Record<string, string> } }) => {
+        const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL, 'mcp-method': request.method, ...bearer(provider.accessToken) });
+        if (request.method === 'tools/call') headers.set('mcp-name', request.params?.name);
+        for (const [k, v] of Object.entries(options?.context?.headers ?? {})) headers.set(k, v);
+        const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: Date.now(), ...request }) });
+        const text = await res.text();
+        const body = JSON.parse(text.startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data:')).pop()!.slice(5));
+        return body.error ? { kind: 'error', error: body.error } : { kind: 'result', result: body.result };
+      },
+      v2RequestFraming: { protocolVersion: PROTOCOL, clientInfo: { name: 'ext-tasks-oauth', version: '1.0.0' }, clientCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    } as Parameters<typeof createTaskSessionFromClient>[1]);
+    const execution = await session.callTool('wait_and_echo', { text: 'for alice', seconds: 1 });
+    const { outcome } = await execution.settle();
+    expect((resultFromTaskOutcome(outcome) as any).content[0].text).toBe('for alice');
+    await session.close();
     await client.close();
   });
 
@@ -300,7 +343,7 @@ describe('authorization code + PKCE, from the 401, by the MCP SDK client', () =>
     const call403 = client.callTool({ name: 'admin_echo', arguments: { text: 'x', seconds: 0 } });
     await expect(call403).rejects.toBeInstanceOf(UnauthorizedError);
     expect(provider.authorizations).toBe(2);
-    const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });
+    const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider, fetch: inRealmFetch });
     await transport.finishAuth(provider.callback!);
     expect((provider.tokens() as { scope?: string })?.scope?.split(' ').sort()).toEqual(['mcp', 'tools:admin']);
     const again = new Client({ name: 'oauth-test', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } });
