@@ -121,9 +121,13 @@ describe('refused at start', () => {
   });
 });
 
-describe("taskBinding 'user': one user's tasks are shared across that user's clients", () => {
+describe("taskBinding 'user' (set by flags): one user's tasks are shared across that user's clients", () => {
   test('the same user through two clients sees the same task; another user does not', async () => {
-    const { url } = await startServe(temporal.address, [], oauthEnv(idp.issuer, { MCP_OAUTH_TASK_BINDING: 'user' }));
+    // by flags this time (the other tests use the environment)
+    const flags = ['--oauth-issuer', idp.issuer, '--oauth-required-scope', 'mcp', '--oauth-clock-skew-seconds', '1', '--oauth-task-binding', 'user'];
+    const { url } = await startServe(temporal.address, flags, { MCP_OWNER_KEY: 'an-owner-key-for-oauth-tests' });
+    const prm = await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', url))).json();
+    expect(prm).toMatchObject({ authorization_servers: [idp.issuer], scopes_supported: ['mcp'] });
     const { Client, StreamableHTTPClientTransport, UnauthorizedError } = await import('@modelcontextprotocol/client');
     const login = async (provider: HeadlessOAuthProvider) => {
       const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });

@@ -168,7 +168,7 @@ describe('client credentials (JWT access tokens)', () => {
   });
 
   test("the MCP SDK client's ClientCredentialsProvider authenticates from the 401, and steps up on the 403 by itself", async () => {
-    const authProvider = new ClientCredentialsProvider({ clientId: 'svc', clientSecret: 'svc-secret-0123456789' });
+    const authProvider = new ClientCredentialsProvider({ clientId: 'svc', clientSecret: 'svc-secret-0123456789', expectedIssuer: idp.issuer });
     const client = new Client({ name: 'svc-client', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } });
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider, fetch: inRealmFetch }));
     const listed = (await client.listTools()).tools.map((t) => t.name);
@@ -412,4 +412,13 @@ describe('tasks bind to the user', () => {
     const created = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 's', seconds: 0 } }, { headers: bearer(await idp.clientCredentials('svc', url)) });
     await foreign(created.taskId, await idp.clientCredentials('svc2', url));
   });
+});
+
+test('the logs name why tokens were refused, and hold no token', () => {
+  const out = serveOutput();
+  expect(out).toContain('"event":"auth.refused"');
+  expect(out).toContain('token signed by an unknown key');
+  expect(out).not.toMatch(/eyJ[\w-]{10,}\.eyJ[\w-]{10,}/); // no JWT
+  expect(out).not.toContain(STATIC);
+  expect(out).not.toContain('opaque-token-nobody-issued');
 });

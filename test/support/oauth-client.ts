@@ -58,6 +58,17 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
     return this.verifier;
   }
 
+  // kept with the code verifier, so the SDK can check the callback leg goes to the same authorization server (SEP-2352)
+  private discovery?: any;
+
+  saveDiscoveryState(state: any) {
+    this.discovery = state;
+  }
+
+  discoveryState() {
+    return this.discovery;
+  }
+
   async redirectToAuthorization(url: URL): Promise<void> {
     this.authorizations++;
     url.searchParams.set('login_hint', this.user);
