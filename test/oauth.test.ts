@@ -160,6 +160,10 @@ describe('client credentials (JWT access tokens)', () => {
     expect(modern.headers.get('www-authenticate')).toBe(
       `Bearer error="insufficient_scope", error_description="tool admin_echo needs scope tools:admin", scope="mcp tools:admin", resource_metadata="${prmUrl()}"`,
     );
+    const legacyList = await legacyPost({ method: 'tools/list' }, bearer(token));
+    expect(legacyList.status).toBe(200);
+    expect(legacyList.text).toContain('wait_and_echo');
+    expect(legacyList.text).not.toContain('admin_echo');
     const legacy = await legacyPost({ method: 'tools/call', params: { name: 'admin_echo', arguments: { text: 'x', seconds: 0 }, task: {} } }, bearer(token));
     expect(legacy.status).toBe(403);
     expect(legacy.www).toContain('scope="mcp tools:admin"');
@@ -214,6 +218,17 @@ describe('bad tokens never reach Temporal and never crash the server', () => {
     ['a token without exp', () => forgeRs256(k1, { ...claims(), exp: undefined }), /claim check failed|missing required "exp"/],
   ])('%s: 401', async (_label, token, reason) => {
     await refused(token(), reason);
+  });
+
+  test.each([
+    ['Bearer with no token', 'Bearer '],
+    ['two tokens', 'Bearer a.b.c d.e.f'],
+    ['another scheme', 'Basic dXNlcjpwYXNz'],
+    ['a 8 KB token', `Bearer ${'x'.repeat(8192)}`],
+  ])('%s: 401 with the challenge', async (_label, authorization) => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: '{}' });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain(`resource_metadata="${prmUrl()}"`);
   });
 
   test('an expired token: 401 (after exp plus the configured skew)', async () => {
