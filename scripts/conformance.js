@@ -46,7 +46,7 @@ function freePort() {
   });
 }
 
-async function startDev() {
+async function startDev(env = {}) {
   const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-conf-')), 'temporal.db');
   // --strict-headers: the tasks-request-headers scenario demands that a missing Mcp-Name is refused
   // (the server's default takes it from the body, for clients such as FastMCP that omit it)
@@ -54,7 +54,7 @@ async function startDev() {
     // tasks-required-task-error wants -32021 for a `required` fixture called without Tasks, not a task handle
     '--required-tools-need-tasks',
     '--port', String(await freePort()), '--temporal-port', String(await freePort()), '--ui-port', String(await freePort())];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   return new Promise((resolve, reject) => {
     const onData = (d) => {
@@ -78,14 +78,24 @@ function runScenario(url, scenario, extra) {
 async function main() {
   install();
   const { child, url } = await startDev();
-  const results = [];
+  let results;
   try {
-    for (const s of TASKS) results.push(runScenario(url, s, []));
-    for (const s of SERVER) results.push(runScenario(url, s, ['--spec-version', '2026-07-28']));
+    results = runAll(url);
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
   }
+  report(results);
+}
+
+function runAll(url) {
+  const results = [];
+  for (const s of TASKS) results.push(runScenario(url, s, []));
+  for (const s of SERVER) results.push(runScenario(url, s, ['--spec-version', '2026-07-28']));
+  return results;
+}
+
+function report(results) {
   console.log('\n| scenario | result | checks |\n|---|---|---|');
   for (const r of results) {
     // the suite ships tasks-status-notifications as a stub that only reports SKIPPED
@@ -98,7 +108,11 @@ async function main() {
   process.exitCode = failed.length ? 1 : 0;
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+module.exports = { install, startDev, runAll, report, freePort };
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

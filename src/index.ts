@@ -10,6 +10,7 @@ export { ConfigError, type ServerConfig, type ServerConfigInput } from './mcp/co
 export { TemporalTaskStore, type TaskPage, type TaskStoreOptions, toCallToolResult } from './tasks/temporal-task-store';
 export type { TaskSnapshot, TaskState } from './tasks/task-snapshot';
 export { StaticTokenVerifier } from './mcp/http/auth';
+export type { OAuthSettings, OAuthSettingsInput } from './mcp/http/oauth-config';
 export {
   InvalidInputResponseError,
   InvalidToolArgumentsError,

@@ -60,6 +60,11 @@ export interface ToolDefinition<S extends StandardSchemaWithJSON = StandardSchem
    * fixtures that must talk on the request's own stream (progress, logging, capabilities).
    */
   local?: (args: Record<string, unknown>, ctx: ServerContext) => Promise<unknown>;
+  /**
+   * OAuth scopes a caller's token must carry to see and call this tool (with authentication on).
+   * A call without them is answered 403 `insufficient_scope` naming them, before Temporal is touched.
+   */
+  scopes?: string[];
 }
 
 export interface PreTaskInput {

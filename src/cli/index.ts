@@ -11,6 +11,7 @@ import { checkWorkerHealth, startHealthServer } from './worker-health';
 import { ConfigError, ENV_VARS, parseServerConfig, parseSettings, ServerConfig, ServerConfigSchema } from '../mcp/config';
 import { LOG_LEVELS, setLogLevel } from '../tasks/logging';
 import { StaticTokenVerifier } from '../mcp/http/auth';
+import { addOAuthOptions, oauthFlags } from '../mcp/http/oauth-cli';
 import type { Readiness } from '../mcp/http/http-server';
 import { createMcpTasksServer } from '../mcp/server';
 import { findTemporalCli, temporalCliVersion } from './cli-binary';
@@ -27,7 +28,7 @@ const program = new Command('mcp-temporal-tasks')
   });
 
 function serverOptions(cmd: Command, defaultPort: string): Command {
-  return cmd
+  cmd
     .option('--host <host>', 'address the MCP endpoint binds to (MCP_HOST)')
     .option('--port <port>', `MCP endpoint port, 0 picks a free one (MCP_PORT, default ${defaultPort})`)
     .option('--task-queue <name>', 'Temporal task queue (MCP_TASK_QUEUE, default mcp-tasks)')
@@ -48,6 +49,7 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--auth-tokens-file <file>', 'require bearer tokens: "principal:token" per line (or MCP_AUTH_TOKENS="p:t,p2:t2")')
     .addOption(toolsModuleOption())
     .addOption(toolsFileOption());
+  return addOAuthOptions(cmd);
 }
 
 /** `serve`/`dev`: workflows of any SDK as tools, from a JSON tools file (alongside --tools-module). */
@@ -82,6 +84,7 @@ function configFrom(opts: Record<string, unknown>): ServerConfig {
     requiredToolsNeedTasks: opts.requiredToolsNeedTasks ? true : undefined,
     allowedHosts: opts.allowedHost,
     allowedOrigins: opts.allowedOrigin,
+    oauth: oauthFlags(opts),
   });
 }
 

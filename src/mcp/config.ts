@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { mergeOAuthSources, OAuthSettingsSchema, oauthHint } from './http/oauth-config';
 
 /**
  * The one duration grammar (worker flags, tools files): a number of milliseconds, or a number
@@ -54,6 +55,8 @@ export const ServerConfigSchema = z.object({
   taskToolsPrefix: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ and - (1..40)').default('task_'),
   /** Keep answering -32021 for `required` tools to callers that do not declare Tasks (today's behaviour). */
   requiredToolsNeedTasks: z.boolean().default(false),
+  /** OAuth 2.1 resource server (issuer, resource, audiences, scopes...): see src/mcp/http/oauth-config.ts. */
+  oauth: OAuthSettingsSchema.optional(),
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 /** The same settings as the library takes them: every one optional, defaults from the schema. */
@@ -83,7 +86,10 @@ const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set(['strictHeaders', 'taskHan
 export class ConfigError extends Error {}
 
 export function parseServerConfig(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  return parseSettings({ schema: ServerConfigSchema, envVars: ENV_VARS, booleans: BOOLEAN_SETTINGS, title: 'Invalid configuration' }, flags, env);
+  // the OAuth settings are a nested object: their own flags and variables, merged first
+  const oauth = mergeOAuthSources(flags.oauth as Record<string, unknown> | undefined, env);
+  const spec = { schema: ServerConfigSchema, envVars: ENV_VARS, booleans: BOOLEAN_SETTINGS, nestedHints: { oauth: oauthHint }, title: 'Invalid configuration' };
+  return parseSettings(spec, { ...flags, oauth }, env);
 }
 
 /**
@@ -92,7 +98,7 @@ export function parseServerConfig(flags: Record<string, unknown>, env: NodeJS.Pr
  * setting, its flag and its variable. The server's and the CLI worker's settings both use it.
  */
 export function parseSettings<S extends z.ZodObject>(
-  spec: { schema: S; envVars: Partial<Record<string, string>>; booleans?: ReadonlySet<string>; title: string },
+  spec: { schema: S; envVars: Partial<Record<string, string>>; booleans?: ReadonlySet<string>; nestedHints?: Record<string, (key: string) => string>; title: string },
   flags: Record<string, unknown>,
   env: NodeJS.ProcessEnv = process.env,
 ): z.infer<S> {
@@ -104,7 +110,8 @@ export function parseSettings<S extends z.ZodObject>(
   for (const [key, value] of Object.entries(flags)) if (value !== undefined && key in spec.schema.shape) merged[key] = value;
   const parsed = spec.schema.safeParse(merged);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}${envHint(spec.envVars, String(i.path[0]))}: ${i.message}`);
+    const hint = (path: PropertyKey[]) => (spec.nestedHints?.[String(path[0])]?.(String(path[1] ?? '')) ?? envHint(spec.envVars, String(path[0])));
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}${hint(i.path)}: ${i.message}`);
     throw new ConfigError(`${spec.title}:\n${lines.join('\n')}`);
   }
   return parsed.data;

@@ -29,6 +29,13 @@ export class UnknownToolError extends ProtocolError {
   }
 }
 
+/** A tool the caller's token has no scope for (the HTTP layer answers 403 first where it can). */
+export class MissingScopeError extends ProtocolError {
+  constructor(tool: string, missing: string[]) {
+    super(ProtocolErrorCode.InvalidRequest, `Tool ${tool} needs scope ${missing.join(' ')}; the token does not carry it`);
+  }
+}
+
 /** -32603 when Temporal cannot be reached: never a CreateTaskResult, never "task not found". */
 export class TaskStoreUnavailableError extends ProtocolError {
   constructor(cause: unknown) {

@@ -7,6 +7,7 @@ import { revisionOf } from './revisions';
 import { handleToolsCall } from './tools-call';
 import { installToolsListView } from './task-tools-listing';
 import type { TaskTools } from './task-tools';
+import type { ToolScopes } from './http/tool-scopes';
 
 export const SERVER_NAME = 'mcp-temporal-tasks';
 
@@ -21,6 +22,8 @@ export interface ServerDeps {
   listing: boolean;
   /** Handles and companion tools for callers without Tasks. */
   taskTools: TaskTools;
+  /** Per-tool OAuth scopes (listing and the 403 challenge). */
+  toolScopes: ToolScopes;
 }
 
 /** Idle servers kept per kind; past it a released one is dropped. */
@@ -56,13 +59,13 @@ function buildServer(deps: ServerDeps, revision: ProtocolRevision, servesToolsCa
   const companions = new Set(deps.taskTools.companionTools());
   const listed = [...deps.registry.list(), ...companions].map((tool) => {
     // registerTool gives tools/list its JSON Schema; tools/call is served below instead.
-    const registered = server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }, () => {
+    const registered = server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, scopeChallenge: deps.toolScopes.challenge(tool) }, () => {
       throw new Error('unreachable: tools/call is served by the fallback handler');
     });
     if (revision.toolExecution) registered.execution = revision.toolExecution(tool.taskMode);
     return { tool, registered, companion: companions.has(tool) };
   });
-  installToolsListView(server, listed, deps.taskTools, revision);
+  installToolsListView(server, listed, deps.taskTools, revision, deps.toolScopes);
   server.server.removeRequestHandler('tools/call');
   // The fallback serves tools/call (so -32021 and task results pass unaltered). Servers for
   // other methods have none, so unknown methods still get the SDK's own 404 / -32601.

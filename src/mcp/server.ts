@@ -3,7 +3,8 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Client } from '@temporalio/client';
 import { parseServerConfig, type ServerConfig, type ServerConfigInput } from './config';
 import { SEARCH_ATTRIBUTES } from '../contract';
-import { createMcpEndpoint, listenHttp, type Readiness, type RunningHttpServer } from './http/http-server';
+import { createMcpEndpoint, listenHttp, MCP_PATH, type Readiness, type RunningHttpServer } from './http/http-server';
+import { ResourceServer } from './http/oauth-resource-server';
 import { REVISIONS } from './revisions';
 import { createServerFactory, SERVER_NAME } from './server-factory';
 import { TaskTools } from './task-tools';
@@ -20,7 +21,10 @@ export interface McpTasksServerOptions extends ServerConfigInput {
   client: Client;
   /** The tools; each call of one starts its workflow on `taskQueue`. */
   tools: ToolDefinition[];
-  /** Bearer-token verification (static tokens, or the SDK's OAuth resource-server verifier). */
+  /**
+   * Bearer-token verification of your own (static tokens, or any OAuthTokenVerifier); combines
+   * with `oauth` (this verifier is tried first).
+   */
   tokenVerifier?: OAuthTokenVerifier;
   log?: (message: string) => void;
 }
@@ -55,18 +59,24 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
   const config = parseServerConfig(settings, {});
   const facts = await namespaceFacts(client, config, log);
   const { ttlMs, searchAttributes } = facts ?? { ttlMs: config.ttlMs, searchAttributes: false };
-  if (tokenVerifier && !config.ownerKey) log('ownerKey (MCP_OWNER_KEY) is not set: task owners are stored as an unkeyed hash; set the same key on every replica');
+  if ((tokenVerifier || config.oauth) && !config.ownerKey) log('ownerKey (MCP_OWNER_KEY) is not set: task owners are stored as an unkeyed hash; set the same key on every replica');
   const registry = new ToolRegistry(tools);
+  const auth = new ResourceServer({
+    oauth: config.oauth, tokenVerifier, toolScopes: tools.flatMap((t) => t.scopes ?? []), mcpPath: MCP_PATH, resourceName: SERVER_NAME,
+  });
+  if (config.oauth) void auth.warmUp(log);
+  const scoped = tools.filter((t) => t.scopes?.length).map((t) => t.name);
+  if (scoped.length && !auth.enabled) log(`tools ${scoped.join(', ')} name OAuth scopes, but authentication is off: the scopes are not checked`);
   const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes }, registry);
   const watcher = new TaskWatcher(client, store, config.temporalTimeoutMs);
-  const listing = !!tokenVerifier && searchAttributes;
+  const listing = (!!tokenVerifier || !!config.oauth) && searchAttributes;
   // before anything starts: a user tool named like a companion tool is refused here
   const taskTools = new TaskTools({ store, watcher, listing, settings: config }, tools.map((t) => t.name));
   const recheck = facts ? undefined : recheckNamespaceFacts(client, config, store, log);
-  const factory = createServerFactory({ registry, store, watcher, pollIntervalMs: config.pollIntervalMs, version: VERSION, listing, taskTools });
+  const factory = createServerFactory({ registry, store, watcher, pollIntervalMs: config.pollIntervalMs, version: VERSION, listing, taskTools, toolScopes: auth.scopes });
   // each revision's HTTP handlers in front of the SDK's (2025: input answers POSTed as responses; 2026: subscriptions/listen)
   const fronts = REVISIONS.flatMap((r) => r.front?.({ config, store, watcher, serverInfo: { name: SERVER_NAME, version: VERSION }, inputRefused: (taskId) => taskTools.inputRefused(taskId) }) ?? []);
-  const endpoint = createMcpEndpoint(factory, { ...config, tokenVerifier, inFront: fronts.map((f) => f.serve) });
+  const endpoint = createMcpEndpoint(factory, { ...config, auth: auth.enabled ? auth : undefined, inFront: fronts.map((f) => f.serve) });
   const ready = () => temporalReadiness(client);
   const readyWith = (also?: () => Promise<Readiness>) => async (): Promise<Readiness> => {
     const mine = await ready();

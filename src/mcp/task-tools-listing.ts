@@ -2,6 +2,7 @@ import type { McpServer, RegisteredTool, ServerContext } from '@modelcontextprot
 import type { ToolDefinition } from '../tool-definition';
 import type { ProtocolRevision } from './revision';
 import type { TaskTools } from './task-tools';
+import type { ToolScopes } from './http/tool-scopes';
 
 interface Listed {
   tool: ToolDefinition;
@@ -23,7 +24,7 @@ type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<unknown>;
  * The SDK builds the listing from its registered tools at call time and synchronously, so the
  * view is set just before its handler runs (a pooled server serves one request at a time).
  */
-export function installToolsListView(server: McpServer, listed: Listed[], taskTools: TaskTools, revision: ProtocolRevision): void {
+export function installToolsListView(server: McpServer, listed: Listed[], taskTools: TaskTools, revision: ProtocolRevision, scopes?: ToolScopes): void {
   const low = server.server;
   const sdkList = (low as unknown as { _getRequestHandler(method: string): StoredHandler | undefined })._getRequestHandler('tools/list');
   if (!sdkList) throw new Error('unreachable: registerTool installs tools/list');
@@ -38,8 +39,12 @@ export function installToolsListView(server: McpServer, listed: Listed[], taskTo
     });
   };
   low.removeRequestHandler('tools/list');
-  low.setRequestHandler('tools/list', (request, ctx) => {
+  low.setRequestHandler('tools/list', async (request, ctx) => {
     show(!revision.callerSpeaksTasks(ctx));
-    return sdkList(request, ctx) as never;
+    const result = (await sdkList(request, ctx)) as { tools: Array<{ name: string }> };
+    // every caller sees only the tools its token's scopes let it call
+    const auth = ctx.http?.authInfo;
+    const hidden = new Set(listed.filter(({ tool }) => scopes && !scopes.mayCall(tool, auth)).map(({ tool }) => tool.name));
+    return (hidden.size ? { ...result, tools: result.tools.filter((t) => !hidden.has(t.name)) } : result) as never;
   });
 }

@@ -5,11 +5,12 @@ import { PreTaskInput, ToolDefinition, workflowTypeOf } from '../tool-definition
 import type { ToolRegistry } from './tool-registry';
 import { whyResponseDoesNotFit } from '../tasks/input-responses';
 import { type InputRequest, MAX_ARGUMENT_BYTES } from '../contract';
-import { InvalidInputResponseError, InvalidToolArgumentsError, TaskStoreUnavailableError, toProtocolError, UnknownToolError } from './errors';
+import { InvalidInputResponseError, InvalidToolArgumentsError, MissingScopeError, TaskStoreUnavailableError, toProtocolError, UnknownToolError } from './errors';
 import { principalOf } from './negotiation';
 import type { ProtocolRevision } from './revision';
 import { logger, taskLog } from '../tasks/logging';
 import type { TaskTools } from './task-tools';
+import type { ToolScopes } from './http/tool-scopes';
 
 export interface ToolsCallDeps {
   registry: ToolRegistry;
@@ -21,6 +22,8 @@ export interface ToolsCallDeps {
   taskTools: TaskTools;
   /** This request's transport (2025 input requests go out on the call's stream). */
   transport?: Transport;
+  /** Per-tool OAuth scopes; the SDK's challenge answers 403 first, this is the backstop. */
+  toolScopes?: ToolScopes;
 }
 
 
@@ -38,6 +41,8 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
   const companion = !revision.callerSpeaksTasks(ctx) || !optedIn ? deps.taskTools.companion(name) : undefined;
   const tool = companion ?? (typeof name === 'string' ? deps.registry.get(name) : undefined);
   if (!tool) throw new UnknownToolError(name);
+  const missing = deps.toolScopes?.missing(tool, ctx.http?.authInfo) ?? [];
+  if (missing.length) throw new MissingScopeError(tool.name, missing);
   const args = await parseArguments(tool, rawArgs ?? {});
   const site = { revision, transport: deps.transport };
   if (companion) return complete(await deps.taskTools.serve(companion, args, ctx, site).catch(rethrow));

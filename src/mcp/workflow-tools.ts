@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { DurationMsSchema } from './config';
+import { ScopeSchema } from './http/oauth-config';
 import type { JsonSchemaObject, ResultMapping, TaskMode, ToolDefinition } from '../tool-definition';
 
 export interface WorkflowToolOptions {
@@ -26,6 +27,8 @@ export interface WorkflowToolOptions {
   executionTimeout?: number | string;
   /** How a result that is not a CallToolResult becomes one (default `auto`). */
   result?: ResultMapping;
+  /** OAuth scopes a caller needs to see and call the tool (with authentication on). */
+  scopes?: string[];
 }
 
 /** A tool from a workflow type name and JSON Schemas (throws when a schema does not compile). */
@@ -89,6 +92,7 @@ const WorkflowToolSchema = z.strictObject({
   taskMode: z.enum(['never', 'optional', 'required']),
   executionTimeout: DurationSchema.optional(),
   result: z.enum(['auto', 'text']).optional(),
+  scopes: z.array(ScopeSchema).optional(),
 });
 
 const ToolsFileSchema = z.strictObject({ tools: z.array(WorkflowToolSchema).min(1, 'list at least one tool') });
@@ -105,6 +109,7 @@ function toDefinition(entry: z.infer<typeof WorkflowToolSchema>, where: string):
     ...(entry.taskQueue ? { taskQueue: entry.taskQueue } : {}),
     ...(entry.executionTimeout !== undefined ? { executionTimeout: entry.executionTimeout } : {}),
     ...(entry.result ? { result: entry.result } : {}),
+    ...(entry.scopes?.length ? { scopes: entry.scopes } : {}),
   };
 }
 

@@ -15,6 +15,13 @@ export class StaticTokenVerifier implements OAuthTokenVerifier {
   constructor(pairs: Array<{ principal: string; token: string }>) {
     if (pairs.length === 0) throw new Error('no bearer tokens configured');
     this.entries = pairs.map(({ principal, token }) => ({ principal, digest: sha256(token) }));
+    // one token for two principals would make tasks' owner depend on the entry order: refuse it
+    const owners = new Map<string, string>();
+    for (const { principal, digest } of this.entries) {
+      const other = owners.get(digest.toString('hex'));
+      if (other !== undefined && other !== principal) throw new Error(`the same bearer token is given to two principals (${other} and ${principal})`);
+      owners.set(digest.toString('hex'), principal);
+    }
   }
 
   static parse(text: string, source: string): StaticTokenVerifier {
@@ -27,7 +34,11 @@ export class StaticTokenVerifier implements OAuthTokenVerifier {
         if (at <= 0 || at === line.length - 1) throw new Error(`${source}: entry ${i + 1} is not "principal:token"`);
         return { principal: line.slice(0, at), token: line.slice(at + 1) };
       });
-    return new StaticTokenVerifier(pairs);
+    try {
+      return new StaticTokenVerifier(pairs);
+    } catch (err) {
+      throw new Error(`${source}: ${(err as Error).message}`);
+    }
   }
 
   static fromFile(file: string): StaticTokenVerifier {

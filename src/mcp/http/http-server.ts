@@ -21,6 +21,11 @@ export interface EndpointOptions {
   strictHeaders: boolean;
   /** When set, every request needs `Authorization: Bearer <token>`; its principal owns the tasks it creates. */
   tokenVerifier?: OAuthTokenVerifier;
+  /** Instead of `tokenVerifier`: the OAuth resource server (src/mcp/http/oauth-resource-server.ts), its gate and its metadata. */
+  auth?: {
+    gate(request: Request): Promise<AuthInfo | Response>;
+    serveMetadata(request: Request): Response | undefined;
+  };
   /**
    * Served in front of the SDK, in order, after Host/Origin and auth: what the SDK would not serve
    * (POSTed answers to 2025 input requests, task subscriptions). Each resolves undefined when
@@ -59,10 +64,13 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
   const mcp = createMcpHandler(factory, { legacy: 'stateless' });
   const hosts = [...localhostAllowedHostnames(), ...opts.allowedHosts];
   const origins = [...localhostAllowedOrigins(), ...opts.allowedOrigins];
-  const gate = opts.tokenVerifier ? requireBearerAuth({ verifier: opts.tokenVerifier }) : undefined;
+  const gate = opts.auth ? (r: Request) => opts.auth!.gate(r) : opts.tokenVerifier ? requireBearerAuth({ verifier: opts.tokenVerifier }) : undefined;
   const fetch = async (request: Request) => {
     const rejected = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
     if (rejected) return rejected;
+    const metadata = opts.auth?.serveMetadata(request); // RFC 9728: public, before the gate
+    if (metadata) return metadata;
+    if (new URL(request.url).pathname.startsWith('/.well-known/')) return new Response('Not found\n', { status: 404 });
     const auth = gate ? await gate(request) : undefined;
     if (auth instanceof Response) return auth;
     for (const serve of opts.inFront ?? []) {
@@ -85,7 +93,7 @@ export async function listenHttp(
   const node = toNodeHandler(endpoint, { maxRequestBodySize: opts.maxBodyBytes });
   const server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
-    if (pathname === MCP_PATH) return void node(req, res);
+    if (pathname === MCP_PATH || pathname.startsWith('/.well-known/oauth-protected-resource')) return void node(req, res);
     if ((pathname === HEALTH_PATH || pathname === READY_PATH) && (req.method === 'GET' || req.method === 'HEAD')) {
       const answer = pathname === HEALTH_PATH ? Promise.resolve<Readiness>({ ok: true }) : opts.ready().catch((err: Error) => ({ ok: false, reason: err.message }));
       void answer.then((report) => {

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// The conformance suite's server scenarios (scripts/conformance.js) with OAuth on: `dev` trusts a
+// real oidc-provider (test/support/oidc-provider.mjs) and requires scope `mcp`; the suite has no
+// way to send a token, so it talks to a relay that adds a client credentials token from that
+// provider to each request, as a logged-in client would (Host and every other header pass as
+// they are). Also checks that the server itself refuses the same request without the token.
+'use strict';
+const { spawn } = require('node:child_process');
+const { generateKeyPairSync } = require('node:crypto');
+const http = require('node:http');
+const path = require('node:path');
+const { install, startDev, runAll, report, freePort } = require('./conformance');
+
+const ROOT = path.resolve(__dirname, '..');
+
+if (process.argv[2] === '--relay') relay(...process.argv.slice(3));
+else main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
+
+async function main() {
+  install();
+  const children = [];
+  try {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const key = { ...privateKey.export({ format: 'jwk' }), kid: 'conf', alg: 'RS256', use: 'sig' };
+    const idpPort = await freePort();
+    const idp = await started(spawn(process.execPath, ['--no-warnings', path.join(ROOT, 'test', 'support', 'oidc-provider.mjs')], {
+      env: { ...process.env, OIDC_TEST_CONFIG: JSON.stringify({ port: idpPort, keys: [key] }) },
+    }), /listening (\S+)/, children);
+    const issuer = idp[1];
+    const dev = await startDev({ MCP_OAUTH_ISSUER: issuer, MCP_OAUTH_REQUIRED_SCOPES: 'mcp', MCP_OWNER_KEY: 'conformance-owner-key-0123' });
+    children.push(dev.child);
+    const relayPort = await freePort();
+    await started(spawn(process.execPath, [__filename, '--relay', String(relayPort), dev.url, issuer]), /relay on (\S+)/, children);
+    const url = `http://127.0.0.1:${relayPort}/mcp`;
+    const bare = await fetch(dev.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    if (bare.status !== 401 || !/resource_metadata=/.test(bare.headers.get('www-authenticate') ?? '')) throw new Error(`the server does not require a token (HTTP ${bare.status})`);
+    console.log(`dev ${dev.url} requires OAuth (401 with resource_metadata); the suite runs through ${url}`);
+    report(runAll(url));
+  } finally {
+    for (const child of children.reverse()) {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+    }
+  }
+}
+
+function started(child, pattern, children) {
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (d) => {
+      out += d;
+      const m = out.match(pattern);
+      if (m) resolve(m);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited (${code}):\n${out}`)));
+  });
+}
+
+/** The relay: every request to the server, with a fresh-enough token for the URL the suite uses. */
+function relay(port, target, issuer) {
+  const resource = `http://127.0.0.1:${port}/mcp`;
+  let token;
+  let until = 0;
+  const tokenNow = async () => {
+    if (Date.now() < until) return token;
+    const res = await fetch(`${issuer}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('svc:svc-secret-0123456789').toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope: 'mcp tools:admin' }).toString(),
+    });
+    token = (await res.json()).access_token;
+    until = Date.now() + 300_000;
+    return token;
+  };
+  const upstream = new URL(target);
+  http.createServer(async (req, res) => {
+    const headers = { ...req.headers, authorization: `Bearer ${await tokenNow()}` };
+    const out = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers }, (answer) => {
+      res.writeHead(answer.statusCode, answer.headers);
+      answer.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  }).listen(Number(port), '127.0.0.1', () => console.log(`relay on ${resource}`));
+}
