@@ -5,9 +5,9 @@
  */
 import { Client } from '@temporalio/client';
 import * as z from 'zod';
-import { StaticTokenVerifier } from '../src/mcp/auth';
-import { createMcpTasksServer, type McpTasksServer } from '../src/server';
-import type { ToolDefinition } from '../src/tools/registry';
+import { StaticTokenVerifier } from '../src/mcp/http/auth';
+import { createMcpTasksServer, type McpTasksServer } from '../src/mcp/server';
+import type { ToolDefinition } from '../src/tool-definition';
 import { makeKey, startIdentityProvider, stopIdentityProviders, type IdentityProvider } from './support/identity-provider';
 import { PROTOCOL } from './support/mcp';
 import { startTestTemporal, type TestTemporal } from './support/temporal';

@@ -1,11 +1,11 @@
 /** OAuth settings, claims → principal, discovery URLs, per-tool scopes: the pure parts. */
-import { ConfigError, parseServerConfig } from '../../src/config';
+import { ConfigError, parseServerConfig } from '../../src/mcp/config';
 import { clientOf, principalFor, scopesOf } from '../../src/mcp/http/claims';
 import { metadataUrls } from '../../src/mcp/http/discovery';
 import { isPrmPath } from '../../src/mcp/http/protected-resource-metadata';
 import { ToolScopes } from '../../src/mcp/http/tool-scopes';
-import { StaticTokenVerifier } from '../../src/mcp/auth';
-import { parseToolsFile, ToolsFileError } from '../../src/tools/workflow-tools';
+import { StaticTokenVerifier } from '../../src/mcp/http/auth';
+import { parseToolsFile, ToolsFileError } from '../../src/mcp/workflow-tools';
 
 describe('settings', () => {
   test('off unless something names it; defaults when the issuer is given', () => {
