@@ -4,10 +4,11 @@ import type { Client } from '@temporalio/client';
 import { parseServerConfig, type ServerConfig, type ServerConfigInput } from './config';
 import { SEARCH_ATTRIBUTES } from './contract';
 import { createMcpEndpoint, listenHttp, type Readiness, type RunningHttpServer } from './mcp/http-server';
-import { legacyInputResponses } from './mcp/legacy-tasks';
+import { InputReasks, legacyInputResponses } from './mcp/legacy-tasks';
 import { createServerFactory, SERVER_NAME } from './mcp/server-factory';
 import { taskSubscriptions } from './mcp/task-subscriptions';
 import { TaskTools } from './mcp/task-tools';
+import { WatchLimits } from './mcp/watch-limits';
 import { TaskWatcher } from './tasks/task-watcher';
 import { TemporalTaskStore } from './tasks/temporal-task-store';
 import { hasSearchAttributes, namespaceRetentionMs } from './temporal/connection';
@@ -61,15 +62,17 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
   const watcher = new TaskWatcher(client, store, config.temporalTimeoutMs);
   const listing = !!tokenVerifier && searchAttributes;
   // before anything starts: a user tool named like a companion tool is refused here
-  const taskTools = new TaskTools({ store, watcher, listing, settings: config }, tools.map((t) => t.name));
+  const limits = new WatchLimits(config);
+  const reasks = new InputReasks();
+  const taskTools = new TaskTools({ store, watcher, listing, settings: config, limits }, tools.map((t) => t.name));
   const recheck = facts ? undefined : recheckNamespaceFacts(client, config, store, log);
-  const factory = createServerFactory({ registry, store, watcher, pollIntervalMs: config.pollIntervalMs, version: VERSION, listing, taskTools });
-  const subscriptions = taskSubscriptions({ ...config, watcher, serverInfo: { name: SERVER_NAME, version: VERSION } });
+  const factory = createServerFactory({ registry, store, watcher, pollIntervalMs: config.pollIntervalMs, version: VERSION, listing, taskTools, limits, reasks });
+  const subscriptions = taskSubscriptions({ ...config, watcher, limits, serverInfo: { name: SERVER_NAME, version: VERSION } });
   const endpoint = createMcpEndpoint(factory, {
     ...config,
     tokenVerifier,
     // answers to input requests sent on 2025-11-25 tasks/result streams arrive as POSTed responses
-    inFront: [legacyInputResponses(store, (taskId) => taskTools.inputRefused(taskId)), subscriptions.serve],
+    inFront: [legacyInputResponses(store, (taskId) => taskTools.inputRefused(taskId), reasks), subscriptions.serve],
   });
   const ready = () => temporalReadiness(client);
   const readyWith = (also?: () => Promise<Readiness>) => async (): Promise<Readiness> => {

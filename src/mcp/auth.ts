@@ -14,6 +14,13 @@ export class StaticTokenVerifier implements OAuthTokenVerifier {
 
   constructor(pairs: Array<{ principal: string; token: string }>) {
     if (pairs.length === 0) throw new Error('no bearer tokens configured');
+    // one token, two principals: whose would its tasks be? Refused rather than last-one-wins
+    const seen = new Map<string, string>();
+    for (const { principal, token } of pairs) {
+      const other = seen.get(token);
+      if (other !== undefined) throw new Error(`the same bearer token is configured twice (for "${other}" and "${principal}"): every token must be unique`);
+      seen.set(token, principal);
+    }
     this.entries = pairs.map(({ principal, token }) => ({ principal, digest: sha256(token) }));
   }
 

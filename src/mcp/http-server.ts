@@ -12,6 +12,7 @@ import {
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_MAX_JSON_DEPTH, parseBody, type RequestBody, tooDeepResponse } from './http/body';
 
 export interface EndpointOptions {
   /** Host names accepted besides localhost, 127.0.0.1 and [::1] (DNS rebinding protection). */
@@ -26,7 +27,9 @@ export interface EndpointOptions {
    * (POSTed answers to 2025 input requests, task subscriptions). Each resolves undefined when
    * the request is not one of its own.
    */
-  inFront?: Array<(request: Request, authInfo: AuthInfo | undefined) => Promise<Response | undefined>>;
+  inFront?: Array<(request: Request, authInfo: AuthInfo | undefined, body: RequestBody | undefined) => Promise<Response | undefined>>;
+  /** Deepest JSON nesting accepted in a body; deeper is refused before parsing (-32602). */
+  maxJsonDepth?: number;
 }
 
 export interface McpEndpoint {
@@ -60,16 +63,25 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
   const hosts = [...localhostAllowedHostnames(), ...opts.allowedHosts];
   const origins = [...localhostAllowedOrigins(), ...opts.allowedOrigins];
   const gate = opts.tokenVerifier ? requireBearerAuth({ verifier: opts.tokenVerifier }) : undefined;
+  const maxDepth = opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const fetch = async (request: Request) => {
     const rejected = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
     if (rejected) return rejected;
     const auth = gate ? await gate(request) : undefined;
     if (auth instanceof Response) return auth;
+    // the body is read and parsed once (after auth), for the handlers in front and for the SDK
+    let body: RequestBody | undefined;
+    if (request.method === 'POST') {
+      const read = parseBody(await request.text(), maxDepth);
+      if ('tooDeep' in read) return tooDeepResponse(maxDepth);
+      body = read;
+    }
     for (const serve of opts.inFront ?? []) {
-      const answered = await serve(request, auth);
+      const answered = await serve(request, auth, body);
       if (answered) return answered;
     }
-    return mcp.fetch(opts.strictHeaders ? request : await withRoutingHeaders(request), auth ? { authInfo: auth } : undefined);
+    const forward = body ? withBody(request, body, !opts.strictHeaders) : request;
+    return mcp.fetch(forward, { ...(auth ? { authInfo: auth } : {}), ...(body?.json !== undefined ? { parsedBody: body.json } : {}) });
   };
   return { fetch, close: () => mcp.close() };
 }
@@ -130,24 +142,20 @@ export function mcpNameHeaderValue(value: string): string {
 }
 
 /**
- * The default (not --strict-headers): fill in a missing Mcp-Method / Mcp-Name from the body, for
- * clients that omit them (FastMCP 4.1 + fastmcp-tasks sends no Mcp-Name on tasks/*). A header
- * that is present is never touched, so a mismatched one is still refused by the SDK (400 / -32020).
+ * The request again (its body was consumed), with the same signal (a client that leaves must
+ * still abort held calls). By default (not --strict-headers) a missing Mcp-Method / Mcp-Name is
+ * filled in from the body, for clients that omit them (FastMCP 4.1 + fastmcp-tasks sends no
+ * Mcp-Name on tasks/*). A header that is present is never touched, so a mismatched one is still
+ * refused by the SDK (400 / -32020).
  */
-async function withRoutingHeaders(request: Request): Promise<Request> {
-  if (request.method !== 'POST' || (request.headers.has('mcp-method') && request.headers.has('mcp-name'))) return request;
-  const text = await request.text();
+function withBody(request: Request, body: RequestBody, fillRoutingHeaders: boolean): Request {
   const headers = new Headers(request.headers);
-  try {
-    const body = JSON.parse(text) as { method?: unknown; params?: Record<string, unknown> };
-    if (typeof body.method === 'string') {
-      if (!headers.has('mcp-method') && /^[\x21-\x7e]+$/.test(body.method)) headers.set('mcp-method', body.method);
-      const field = Object.hasOwn(MCP_NAME_SOURCE, body.method) ? MCP_NAME_SOURCE[body.method] : undefined;
-      const name = field && body.params !== null && typeof body.params === 'object' ? body.params[field] : undefined;
-      if (typeof name === 'string' && !headers.has('mcp-name')) headers.set('mcp-name', mcpNameHeaderValue(name));
-    }
-  } catch {
-    // not JSON (or not an object): the SDK answers it
+  const message = body.json as { method?: unknown; params?: Record<string, unknown> } | undefined;
+  if (fillRoutingHeaders && message !== null && typeof message === 'object' && typeof message.method === 'string') {
+    if (!headers.has('mcp-method') && /^[\x21-\x7e]+$/.test(message.method)) headers.set('mcp-method', message.method);
+    const field = Object.hasOwn(MCP_NAME_SOURCE, message.method) ? MCP_NAME_SOURCE[message.method] : undefined;
+    const name = field && message.params !== null && typeof message.params === 'object' ? message.params[field] : undefined;
+    if (typeof name === 'string' && !headers.has('mcp-name')) headers.set('mcp-name', mcpNameHeaderValue(name));
   }
-  return new Request(request.url, { method: 'POST', headers, body: text });
+  return new Request(request.url, { method: 'POST', headers, body: body.text, signal: request.signal });
 }

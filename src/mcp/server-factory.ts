@@ -2,12 +2,13 @@ import { McpServer, type McpRequestContext, ProtocolError, ProtocolErrorCode } f
 import type { TaskWatcher } from '../tasks/task-watcher';
 import type { TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { ToolRegistry } from '../tools/registry';
-import { legacyTasksCapability, registerLegacyTasksMethods, TASK_SUPPORT } from './legacy-tasks';
+import { type InputReasks, legacyTasksCapability, registerLegacyTasksMethods, TASK_SUPPORT } from './legacy-tasks';
 import { TASKS_EXTENSION } from './negotiation';
 import { registerTasksMethods } from './tasks-methods';
 import { handleToolsCall } from './tools-call';
 import { installToolsListView } from './task-tools-listing';
 import type { TaskTools } from './task-tools';
+import type { WatchLimits } from './watch-limits';
 
 export const SERVER_NAME = 'mcp-temporal-tasks';
 
@@ -22,6 +23,10 @@ export interface ServerDeps {
   listing: boolean;
   /** Handles and companion tools for callers without Tasks. */
   taskTools: TaskTools;
+  /** Shared by every stream and held call that watches a task. */
+  limits: WatchLimits;
+  /** 2025 questions to ask again (their answer did not fit). */
+  reasks: InputReasks;
 }
 
 type Era = McpRequestContext['era'];

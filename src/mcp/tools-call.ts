@@ -9,6 +9,8 @@ import { toCreateTaskResult, toLegacyTask } from './wire';
 import { declaresTasks, principalOf } from './negotiation';
 import { logger, taskLog } from '../logging';
 import type { TaskTools } from './task-tools';
+import type { WatchLimits } from './watch-limits';
+import { isSecretName, masked } from './masking';
 
 export interface ToolsCallDeps {
   registry: ToolRegistry;
@@ -18,6 +20,8 @@ export interface ToolsCallDeps {
   era: 'modern' | 'legacy';
   /** Handles and companion tools for callers that do not opt in to Tasks. */
   taskTools: TaskTools;
+  /** Held synchronous calls count against the watch limits. */
+  limits: WatchLimits;
   /** This request's transport (2025 input requests go out on the call's stream). */
   transport?: Transport;
 }
@@ -69,7 +73,9 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
       return legacy ? { task: toLegacyTask(task, deps.pollIntervalMs) } : toCreateTaskResult(task, deps.pollIntervalMs);
     }
     if (handle) return complete(await deps.taskTools.callWithHandle(input, ctx, site));
-    return { ...(await deps.store.run(input, ctx.mcpReq.signal)), resultType: 'complete' as const };
+    // a held synchronous call watches its run: it holds a place until the run ends
+    const result = await deps.limits.holding(input.owner, () => deps.store.run(input, ctx.mcpReq.signal));
+    return { ...result, resultType: 'complete' as const };
   } catch (err) {
     return rethrow(err, tool.name);
   }
@@ -87,13 +93,30 @@ function complete(result: unknown): unknown {
   return r.resultType ? r : { ...r, resultType: 'complete' as const };
 }
 
+/** Deepest nesting of tool arguments (HTTP bodies are already bounded before parsing; stdio is not). */
+const MAX_ARGUMENT_DEPTH = 64;
+
 async function parseArguments(tool: ToolDefinition, raw: unknown): Promise<Record<string, unknown>> {
+  // before anything recursive (JSON.stringify, the schema) walks them
+  if (nestsDeeper(raw, MAX_ARGUMENT_DEPTH)) throw new InvalidToolArgumentsError(tool.name, [`arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`]);
   checkArgumentSize(tool, raw);
   const parsed = await tool.inputSchema['~standard'].validate(raw);
   if (parsed.issues) {
     throw new InvalidToolArgumentsError(tool.name, parsed.issues.map((i) => `${pathOf(i.path) || '(arguments)'}: ${i.message}`));
   }
   return parsed.value as Record<string, unknown>;
+}
+
+/** Whether a value nests objects/arrays deeper than max; iterative, so any depth is safe to ask about. */
+function nestsDeeper(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function checkArgumentSize(tool: ToolDefinition, args: unknown): void {
@@ -121,25 +144,17 @@ function pathOf(path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefi
   return (path ?? []).map((p) => String(typeof p === 'object' ? p.key : p)).join('.');
 }
 
-const SECRET_NAME = /pass|secret|token|key|auth|credential|cookie|session/i;
-
 /**
  * A short, safe rendering of the call for the Temporal UI (stored unencrypted): truncated
- * values, and values under names that look secret shown as *** at any depth.
+ * values; secret-looking names and credential-looking values shown as *** at any depth.
  */
 export function summarize(tool: string, args: Record<string, unknown>): string {
   const parts = Object.entries(args).map(([k, raw]) => {
-    if (SECRET_NAME.test(k)) return `${k}=***`;
+    if (isSecretName(k)) return `${k}=***`;
     const v = masked(raw);
     const text = typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : JSON.stringify(v) ?? '';
     return `${k}=${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
   });
   const line = `${tool}(${parts.join(', ')})`;
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
-}
-
-function masked(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(masked);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_NAME.test(k) ? '***' : masked(v)]));
 }

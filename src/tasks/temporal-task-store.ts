@@ -11,6 +11,7 @@ import {
   type CallToolResult,
   inputResponsesSignal,
   type JsonRpcError,
+  MAX_ARGUMENT_BYTES,
   MCP_OWNER,
   MCP_PROTOCOL_ERROR,
   MCP_TASK_STATUS,
@@ -24,10 +25,12 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import { temporal } from '@temporalio/proto';
 import { OwnerHasher } from './owner';
 import { isTerminal, type TaskSnapshot, type TaskState } from './task-snapshot';
-import { whyResponseDoesNotFit } from './input-responses';
+import { UncompilableSchemaError, whyResponseDoesNotFit } from './input-responses';
 import { mintTaskId } from './task-id';
 import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from './orphan-sweeper';
 import { TerminalTaskCache } from './terminal-cache';
+import { ANONYMOUS_OWNER, RunningTaskQuota } from './quotas';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { logger } from '../logging';
 import type { ResultMapping, ToolDefinition } from '../tools/registry';
 
@@ -43,6 +46,12 @@ export interface TaskStoreOptions {
   searchAttributes: boolean;
   /** Key of the owner hash (MCP_OWNER_KEY); shared by every replica. */
   ownerKey?: string;
+  /** Caps on running tasks, counted in Temporal (needs the search attributes); absent or 0: none. */
+  maxRunningTasksPerCaller?: number;
+  maxRunningTasks?: number;
+  quotaLagMs?: number;
+  /** Execution timeout of a synchronous run (run()): its caller holds no handle, so nobody could reach it after a crash. */
+  syncRunTimeoutMs?: number;
 }
 
 export interface StartTaskInput {
@@ -99,7 +108,14 @@ export class TemporalTaskStore {
   /** `tools` (by name) give results their mapping and outputSchema check; without, `auto` and no check. */
   constructor(private readonly client: Client, private opts: TaskStoreOptions, private readonly tools?: { get(name: string): ToolResultSpec | undefined }) {
     this.owners = new OwnerHasher(opts.ownerKey);
+    this.quota = new RunningTaskQuota(client, {
+      maxRunningTasksPerCaller: opts.maxRunningTasksPerCaller ?? 0,
+      maxRunningTasks: opts.maxRunningTasks ?? 0,
+      quotaLagMs: opts.quotaLagMs ?? 3_000,
+    });
   }
+
+  private readonly quota: RunningTaskQuota;
 
   /** What the namespace says (retention cap, search attributes), once it could be read. */
   setNamespaceFacts(facts: Pick<TaskStoreOptions, 'ttlMs' | 'searchAttributes'>): void {
@@ -115,6 +131,8 @@ export class TemporalTaskStore {
     const taskId = mintTaskId();
     const owner = this.owners.hash(input.owner);
     const memo: TaskMemo = { tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner, historyLimit: this.opts.historyLimit, summary: input.summary };
+    // counted from the McpOwner search attribute: without it registered there is nothing to count
+    const giveBack = this.quota.enabled && this.opts.searchAttributes ? await this.bounded(() => this.quota.admit(owner ?? ANONYMOUS_OWNER)) : undefined;
     try {
       const handle = await this.bounded(() =>
         this.client.workflow.start(input.workflowType, {
@@ -134,6 +152,7 @@ export class TemporalTaskStore {
         ttlMs: memo.ttlMs, owner, state: { status: 'working' },
       };
     } catch (err) {
+      giveBack?.();
       this.cancelOrphan(taskId);
       throw err;
     }
@@ -168,7 +187,7 @@ export class TemporalTaskStore {
    * read its result.
    */
   async run(input: StartTaskInput, signal?: AbortSignal): Promise<CallToolResult> {
-    const { taskId } = await this.start(input);
+    const { taskId } = await this.start({ ...input, executionTimeout: syncTimeout(input.executionTimeout, this.opts.syncRunTimeoutMs) });
     const handle = this.client.workflow.getHandle(taskId);
     const onAbort = () => void this.toRunning(taskId, (h) => h.cancel().then(() => undefined)).catch(() => this.cancelOrphan(taskId));
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -190,7 +209,8 @@ export class TemporalTaskStore {
     const owner = this.owners.hash(principal);
     const cached = this.finished.get(taskId);
     if (cached && Date.now() > Date.parse(cached.createdAt) + cached.ttlMs) this.finished.delete(taskId);
-    else if (cached) return cached.owner === owner ? cached : undefined;
+    else if (cached?.owner === owner) return cached;
+    // a foreign task (cached or not) takes the path of an unknown id: one describe, then undefined
     return this.readFromTemporal(taskId, owner);
   }
 
@@ -276,8 +296,11 @@ export class TemporalTaskStore {
     const pending = task.state.inputRequests;
     const answers = Object.fromEntries(Object.entries(responses).filter(([key]) => key in pending));
     for (const [key, answer] of Object.entries(answers)) {
-      const why = whyResponseDoesNotFit(pending[key], answer);
+      const why = checkedAnswer(taskId, key, pending[key], answer);
       if (why) throw new InputResponseError(key, why);
+      // a signal is a Temporal payload: past its limit Temporal refuses it, which is the caller's doing, not an outage
+      const bytes = Buffer.byteLength(JSON.stringify(answer) ?? '');
+      if (bytes > MAX_ARGUMENT_BYTES) throw new InputResponseError(key, `the answer is ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of a Temporal payload`);
     }
     if (Object.keys(answers).length === 0) return task;
     const delivered = await this.toRunning(taskId, (h) => h.signal(inputResponsesSignal, answers));
@@ -290,7 +313,7 @@ export class TemporalTaskStore {
    * second or so; each task is then read like tasks/get, so expired ones are left out.
    */
   async listOwned(principal: string, cursor?: string, pageSize = 50): Promise<TaskPage> {
-    const nextPageToken = cursor === undefined ? undefined : decodeCursor(cursor);
+    const nextPageToken = cursor === undefined ? undefined : this.decodeCursor(cursor, principal);
     const page = await this.bounded(() =>
       this.client.workflowService.listWorkflowExecutions({
         namespace: this.client.options.namespace,
@@ -304,9 +327,34 @@ export class TemporalTaskStore {
       throw err;
     });
     const ids = (page.executions ?? []).map((e) => e.execution?.workflowId).filter((id): id is string => !!id);
-    const tasks = (await Promise.all(ids.map((id) => this.read(id, principal)))).filter((t): t is TaskSnapshot => t !== undefined);
+    // one task that cannot be read (e.g. a payload this server cannot decode) is left out, not the page
+    let failures = 0;
+    const read = await Promise.all(ids.map((id) => this.read(id, principal).catch((err: Error) => {
+      failures++;
+      logger.warn({ event: 'tasks.list.unreadable', taskId: id, err: err.message }, 'a task on a tasks/list page could not be read: left out');
+      if (failures === ids.length) throw err; // every one failed: Temporal itself, most likely
+      return undefined;
+    })));
+    const tasks = read.filter((t): t is TaskSnapshot => t !== undefined);
     const token = page.nextPageToken;
-    return { tasks, ...(token && token.length > 0 ? { nextCursor: Buffer.from(token).toString('base64url') } : {}) };
+    return { tasks, ...(token && token.length > 0 ? { nextCursor: this.encodeCursor(Buffer.from(token), principal) } : {}) };
+  }
+
+  /**
+   * A cursor is Temporal's page token with a MAC over it and the caller (keyed like owners):
+   * a cursor that is not ours, or another caller's, is refused at once instead of going to
+   * Temporal, which waits out its deadline on a token it cannot read.
+   */
+  private encodeCursor(token: Buffer, principal: string): string {
+    return `${token.toString('base64url')}.${this.owners.mac(Buffer.concat([Buffer.from(`${principal}\0`), token]))}`;
+  }
+
+  private decodeCursor(cursor: string, principal: string): Uint8Array {
+    const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor);
+    if (!m) throw new InvalidCursorError();
+    const token = Buffer.from(m[1], 'base64url');
+    if (!this.owners.verifyMac(Buffer.concat([Buffer.from(`${principal}\0`), token]), m[2])) throw new InvalidCursorError();
+    return token;
   }
 
   /** Requests cooperative cancellation; a no-op for a task that already ended. Undefined when unknown. */
@@ -414,7 +462,8 @@ export class TemporalTaskStore {
     return [
       { key: MCP_TOOL, value: tool },
       { key: MCP_TASK_STATUS, value: 'working' },
-      ...(owner ? [{ key: MCP_OWNER, value: owner }] : []),
+      // every task has one, so quotas count callers without authentication (one caller) too
+      { key: MCP_OWNER, value: owner ?? ANONYMOUS_OWNER },
     ];
   }
 
@@ -437,10 +486,6 @@ const CODE_FAILURES = new Set<number>([
 const ANSWERS_PAGE = 50;
 const GRPC_INVALID_ARGUMENT = 3;
 
-function decodeCursor(cursor: string): Uint8Array {
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new InvalidCursorError();
-  return Buffer.from(cursor, 'base64url');
-}
 
 /**
  * A workflow's result as a CallToolResult: one that already has that shape passes through; with
@@ -486,6 +531,23 @@ function failureToError(cause: Error | undefined): JsonRpcError {
   if (cause instanceof TerminatedFailure) return { code: -32603, message: `The task was terminated in Temporal${cause.message && cause.message !== 'Terminated' ? `: ${cause.message}` : ''}` };
   if (cause instanceof TimeoutFailure) return { code: -32603, message: 'The task timed out in Temporal' };
   return { code: -32603, message: `The task failed: ${cause?.message ?? 'unknown error'}` };
+}
+
+/** Why an answer does not fit its request; one whose form schema this server cannot compile passes unchecked (warned, naming the key). */
+function checkedAnswer(taskId: string, key: string, request: Parameters<typeof whyResponseDoesNotFit>[0], answer: unknown): string | undefined {
+  try {
+    return whyResponseDoesNotFit(request, answer);
+  } catch (err) {
+    if (!(err instanceof UncompilableSchemaError)) throw err;
+    logger.warn({ event: 'task.input.schema_uncompilable', taskId, key, err: err.message }, `the form schema of input request "${key}" cannot be compiled here: its answer goes to the workflow unchecked`);
+    return undefined;
+  }
+}
+
+/** A synchronous run's execution timeout: the tool's own, bounded by the server's cap for runs nobody holds a handle to. */
+function syncTimeout(tool: Duration | undefined, capMs: number | undefined): Duration | undefined {
+  if (capMs === undefined) return tool;
+  return tool === undefined ? capMs : Math.min(msToNumber(tool), capMs);
 }
 
 /** A Set that forgets its oldest entries past `max` (insertion order). */

@@ -1,0 +1,64 @@
+/**
+ * One read and one parse of a POST body per request, shared by the handlers in front of the
+ * SDK and the SDK itself (its handler takes `parsedBody`). Before parsing, a linear scan
+ * refuses bodies nested deeper than a limit: JSON.parse and the schema checks after it
+ * recurse, and a few MB of `[` stalls the event loop for everyone (or overflows the stack).
+ */
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+
+/** Default deepest nesting of a request body: the JSON-RPC envelope takes 3, tool arguments the rest. */
+export const DEFAULT_MAX_JSON_DEPTH = 64;
+
+/** A POST body read once: its text and, when it is JSON, its value (undefined when it is not). */
+export interface RequestBody {
+  text: string;
+  json: unknown;
+}
+
+const OPEN_OBJECT = 0x7b; // {
+const OPEN_ARRAY = 0x5b; // [
+const CLOSE_OBJECT = 0x7d; // }
+const CLOSE_ARRAY = 0x5d; // ]
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Whether the JSON text nests objects/arrays deeper than `max` (brackets inside strings do
+ * not count). One pass over the characters, no allocation: a 4 MB body takes milliseconds.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
+  }
+  return false;
+}
+
+/** Parses the text unless it nests too deep (then `tooDeep`); JSON that does not parse is left to the SDK. */
+export function parseBody(text: string, maxDepth: number): RequestBody | { tooDeep: true } {
+  if (nestsDeeperThan(text, maxDepth)) return { tooDeep: true };
+  let json: unknown;
+  try {
+    json = text.length > 0 ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined; // the SDK answers -32700
+  }
+  return { text, json };
+}
+
+/**
+ * The answer to a body nested too deep: -32602 (the envelope itself is shallow, so the excess
+ * is always in params), with the limit in `data`. HTTP 400, id null: the body was not parsed.
+ */
+export function tooDeepResponse(maxDepth: number): Response {
+  const error = { code: ProtocolErrorCode.InvalidParams, message: `Invalid params: the request nests JSON deeper than ${maxDepth} levels`, data: { maxDepth } };
+  return Response.json({ jsonrpc: '2.0', id: null, error }, { status: 400 });
+}

@@ -1,0 +1,116 @@
+/**
+ * Caps on running tasks, per caller and per server, counted where they live: Temporal's
+ * visibility store (the McpOwner search attribute, set on every task; "anonymous" for callers
+ * without authentication, who are one caller), so the caps hold across replicas.
+ *
+ * Visibility lags behind starts (milliseconds on SQL visibility, about a second on
+ * Elasticsearch). The lag is bounded locally: a count is cached for `refreshMs`, and every
+ * start of this replica made since `lagMs` before that count was taken is added to it. So
+ * this replica never lets a caller past its cap; it may refuse a little early right after a
+ * burst (a start already visible can count twice within the lag window). Starts made by other
+ * replicas within the lag are the only ones that can be missed.
+ */
+import type { Client } from '@temporalio/client';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { MCP_OWNER } from '../contract';
+
+/** The McpOwner value of tasks started without authentication (owner hashes start with `o1_`). */
+export const ANONYMOUS_OWNER = 'anonymous';
+
+export interface QuotaOptions {
+  /** Running tasks one caller owns at once; 0: no cap. */
+  maxRunningTasksPerCaller: number;
+  /** Running tasks of this server's tools at once; 0: no cap. */
+  maxRunningTasks: number;
+  /** Starts this recent (before a count was taken) are added to it. */
+  quotaLagMs: number;
+  /** How long a count is reused. */
+  refreshMs?: number;
+}
+
+/** -32603: a start past a cap of running tasks; scope, limit and the count in `data`. */
+export class RunningTaskQuotaError extends ProtocolError {
+  constructor(scope: 'caller' | 'server', limit: number, running: number) {
+    super(ProtocolErrorCode.InternalError, `Task quota reached: at most ${limit} running tasks per ${scope}; end or cancel one first`, { scope, limit, running });
+  }
+}
+
+const SERVER = '*';
+
+export class RunningTaskQuota {
+  private readonly counts = new Map<string, { visible: number; asOf: number } | Promise<{ visible: number; asOf: number }>>();
+  private readonly starts = new Map<string, number[]>();
+  private readonly refreshMs: number;
+
+  constructor(private readonly client: Client, private readonly opts: QuotaOptions) {
+    this.refreshMs = opts.refreshMs ?? 1_000;
+  }
+
+  get enabled(): boolean {
+    return this.opts.maxRunningTasksPerCaller > 0 || this.opts.maxRunningTasks > 0;
+  }
+
+  /**
+   * Takes a place for one more start of `owner` (its McpOwner value), or throws
+   * RunningTaskQuotaError. The returned function gives it back (the start failed).
+   */
+  async admit(owner: string): Promise<() => void> {
+    const now = Date.now();
+    const scopes: Array<['caller' | 'server', string, number]> = [
+      ['caller', owner, this.opts.maxRunningTasksPerCaller],
+      ['server', SERVER, this.opts.maxRunningTasks],
+    ];
+    const active = scopes.filter(([, , limit]) => limit > 0);
+    // recorded before the counts are read, so concurrent admits see each other
+    for (const [, key] of active) this.record(key, now);
+    const undo = () => active.forEach(([, key]) => this.forget(key, now));
+    try {
+      for (const [scope, key, limit] of active) {
+        const { visible, asOf } = await this.count(key);
+        const recent = (this.starts.get(key) ?? []).filter((t) => t >= asOf - this.opts.quotaLagMs).length;
+        if (visible + recent > limit) throw new RunningTaskQuotaError(scope, limit, visible + recent - 1);
+      }
+    } catch (err) {
+      undo();
+      throw err;
+    }
+    return undo;
+  }
+
+  private count(key: string): Promise<{ visible: number; asOf: number }> {
+    const cached = this.counts.get(key);
+    if (cached instanceof Promise) return cached;
+    if (cached && Date.now() - cached.asOf < this.refreshMs) return Promise.resolve(cached);
+    const asOf = Date.now();
+    const query = `${key === SERVER ? `${MCP_OWNER.name} IS NOT NULL` : `${MCP_OWNER.name} = "${key}"`} AND ExecutionStatus = "Running"`;
+    const pending = this.client.workflowService
+      .countWorkflowExecutions({ namespace: this.client.options.namespace, query })
+      .then((r) => {
+        const fresh = { visible: Number(r.count ?? 0), asOf };
+        this.counts.set(key, fresh);
+        return fresh;
+      })
+      .catch((err) => {
+        this.counts.delete(key);
+        throw err;
+      });
+    this.counts.set(key, pending);
+    return pending;
+  }
+
+  private record(key: string, at: number): void {
+    const list = this.starts.get(key) ?? [];
+    // older starts are in every count taken since: drop them
+    const horizon = at - this.opts.quotaLagMs - 2 * this.refreshMs;
+    while (list.length > 0 && list[0] < horizon) list.shift();
+    list.push(at);
+    this.starts.set(key, list);
+  }
+
+  private forget(key: string, at: number): void {
+    const list = this.starts.get(key);
+    const i = list?.indexOf(at) ?? -1;
+    if (list && i >= 0) list.splice(i, 1);
+    if (list?.length === 0) this.starts.delete(key);
+  }
+}
