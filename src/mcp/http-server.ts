@@ -12,7 +12,7 @@ import {
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_MAX_JSON_DEPTH, parseBody, type RequestBody, tooDeepResponse } from './http/body';
+import { DEFAULT_MAX_JSON_DEPTH, malformedRequestResponse, parseBody, type RequestBody, tooDeepResponse } from './http/body';
 
 export interface EndpointOptions {
   /** Host names accepted besides localhost, 127.0.0.1 and [::1] (DNS rebinding protection). */
@@ -75,6 +75,8 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
       const read = parseBody(await request.text(), maxDepth);
       if ('tooDeep' in read) return tooDeepResponse(maxDepth);
       body = read;
+      const malformed = malformedRequestResponse(body);
+      if (malformed) return malformed;
     }
     for (const serve of opts.inFront ?? []) {
       const answered = await serve(request, auth, body);

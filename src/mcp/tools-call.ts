@@ -27,14 +27,16 @@ export interface ToolsCallDeps {
 }
 
 
-const CallParamsSchema = z.looseObject({ name: z.unknown(), arguments: z.unknown().optional(), task: z.unknown().optional() });
+const CallParamsSchema = z.looseObject({ name: z.unknown().optional(), arguments: z.unknown().optional(), task: z.unknown().optional() });
 
 /**
  * tools/call: validate, negotiate, then either start the tool's workflow as a task
  * (CreateTaskResult after Temporal acknowledged the start) or run it and wait.
  */
 export async function handleToolsCall(params: unknown, ctx: ServerContext, deps: ToolsCallDeps) {
-  const { name, arguments: rawArgs, task: legacyOptIn } = CallParamsSchema.parse(params ?? {});
+  const parsed = CallParamsSchema.safeParse(params ?? {});
+  if (!parsed.success || parsed.data.name === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: tools/call needs params.name, the name of a tool');
+  const { name, arguments: rawArgs, task: legacyOptIn } = parsed.data;
   const legacy = deps.era === 'legacy';
   const optedIn = legacy ? typeof legacyOptIn === 'object' && legacyOptIn !== null : declaresTasks(ctx); // modern: params.task is ignored
   // companion tools exist only for callers without Tasks (a 2025 request cannot say: always)

@@ -36,10 +36,11 @@ export class RunningTaskQuotaError extends ProtocolError {
 }
 
 const SERVER = '*';
+const MAX_CACHED_COUNTS = 10_000;
 
 export class RunningTaskQuota {
   private readonly counts = new Map<string, { visible: number; asOf: number } | Promise<{ visible: number; asOf: number }>>();
-  private readonly starts = new Map<string, number[]>();
+  private readonly starts = new Map<string, Array<{ at: number }>>();
   private readonly refreshMs: number;
 
   constructor(private readonly client: Client, private readonly opts: QuotaOptions) {
@@ -61,13 +62,15 @@ export class RunningTaskQuota {
       ['server', SERVER, this.opts.maxRunningTasks],
     ];
     const active = scopes.filter(([, , limit]) => limit > 0);
-    // recorded before the counts are read, so concurrent admits see each other
-    for (const [, key] of active) this.record(key, now);
-    const undo = () => active.forEach(([, key]) => this.forget(key, now));
+    // recorded before the counts are read, in arrival order: each admit counts the ones before it
+    const mine = active.map(([, key]) => this.record(key, now));
+    const undo = () => active.forEach(([, key], i) => this.forget(key, mine[i]));
     try {
-      for (const [scope, key, limit] of active) {
+      for (const [i, [scope, key, limit]] of active.entries()) {
         const { visible, asOf } = await this.count(key);
-        const recent = (this.starts.get(key) ?? []).filter((t) => t >= asOf - this.opts.quotaLagMs).length;
+        const list = this.starts.get(key) ?? [];
+        const upToMine = list.slice(0, list.indexOf(mine[i]) + 1);
+        const recent = upToMine.filter((s) => s.at >= asOf - this.opts.quotaLagMs).length;
         if (visible + recent > limit) throw new RunningTaskQuotaError(scope, limit, visible + recent - 1);
       }
     } catch (err) {
@@ -81,6 +84,7 @@ export class RunningTaskQuota {
     const cached = this.counts.get(key);
     if (cached instanceof Promise) return cached;
     if (cached && Date.now() - cached.asOf < this.refreshMs) return Promise.resolve(cached);
+    if (this.counts.size > MAX_CACHED_COUNTS) this.counts.clear(); // many callers: forget, recount on demand
     const asOf = Date.now();
     const query = `${key === SERVER ? `${MCP_OWNER.name} IS NOT NULL` : `${MCP_OWNER.name} = "${key}"`} AND ExecutionStatus = "Running"`;
     const pending = this.client.workflowService
@@ -98,18 +102,20 @@ export class RunningTaskQuota {
     return pending;
   }
 
-  private record(key: string, at: number): void {
+  private record(key: string, at: number): { at: number } {
     const list = this.starts.get(key) ?? [];
     // older starts are in every count taken since: drop them
     const horizon = at - this.opts.quotaLagMs - 2 * this.refreshMs;
-    while (list.length > 0 && list[0] < horizon) list.shift();
-    list.push(at);
+    while (list.length > 0 && list[0].at < horizon) list.shift();
+    const entry = { at };
+    list.push(entry);
     this.starts.set(key, list);
+    return entry;
   }
 
-  private forget(key: string, at: number): void {
+  private forget(key: string, entry: { at: number }): void {
     const list = this.starts.get(key);
-    const i = list?.indexOf(at) ?? -1;
+    const i = list?.indexOf(entry) ?? -1;
     if (list && i >= 0) list.splice(i, 1);
     if (list?.length === 0) this.starts.delete(key);
   }

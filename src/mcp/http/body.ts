@@ -62,3 +62,16 @@ export function tooDeepResponse(maxDepth: number): Response {
   const error = { code: ProtocolErrorCode.InvalidParams, message: `Invalid params: the request nests JSON deeper than ${maxDepth} levels`, data: { maxDepth } };
   return Response.json({ jsonrpc: '2.0', id: null, error }, { status: 400 });
 }
+
+/**
+ * Requests the SDK would answer with -32603 and a zod dump: `initialize` without params (or
+ * with params that are not an object). Answered -32602 here, short; undefined for the rest.
+ */
+export function malformedRequestResponse(body: RequestBody | undefined): Response | undefined {
+  const message = body?.json as { id?: unknown; method?: unknown; params?: unknown } | undefined;
+  if (message === null || typeof message !== 'object' || message.method !== 'initialize') return undefined;
+  if (message.params !== null && typeof message.params === 'object' && !Array.isArray(message.params)) return undefined;
+  const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+  const error = { code: ProtocolErrorCode.InvalidParams, message: 'Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}' };
+  return Response.json({ jsonrpc: '2.0', id, error }, { status: 200 });
+}
