@@ -30,6 +30,7 @@ import { mintTaskId } from './task-id';
 import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from './orphan-sweeper';
 import { TerminalTaskCache } from './terminal-cache';
 import { ANONYMOUS_OWNER, RunningTaskQuota } from './quotas';
+import { MissPacing } from './miss-pacing';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { logger } from '../logging';
 import type { ResultMapping, ToolDefinition } from '../tools/registry';
@@ -116,6 +117,7 @@ export class TemporalTaskStore {
   }
 
   private readonly quota: RunningTaskQuota;
+  private readonly missPacing = new MissPacing();
 
   /** What the namespace says (retention cap, search attributes), once it could be read. */
   setNamespaceFacts(facts: Pick<TaskStoreOptions, 'ttlMs' | 'searchAttributes'>): void {
@@ -210,8 +212,12 @@ export class TemporalTaskStore {
     const cached = this.finished.get(taskId);
     if (cached && Date.now() > Date.parse(cached.createdAt) + cached.ttlMs) this.finished.delete(taskId);
     else if (cached?.owner === owner) return cached;
-    // a foreign task (cached or not) takes the path of an unknown id: one describe, then undefined
-    return this.readFromTemporal(taskId, owner);
+    // a foreign task (cached or not) takes the path of an unknown id: one describe, then
+    // undefined, answered at the same paced time (MissPacing)
+    const startedAt = performance.now();
+    const task = await this.readFromTemporal(taskId, owner);
+    if (!task) await this.missPacing.pad(startedAt);
+    return task;
   }
 
   private async readFromTemporal(taskId: string, owner: string | undefined): Promise<TaskSnapshot | undefined> {
@@ -388,11 +394,15 @@ export class TemporalTaskStore {
   }
 
   private async describe(handle: WorkflowHandle): Promise<WorkflowExecutionDescription | undefined> {
+    const startedAt = performance.now();
     try {
-      return await this.bounded(() => handle.describe());
+      const description = await this.bounded(() => handle.describe());
+      this.missPacing.record(performance.now() - startedAt);
+      return description;
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return undefined;
-      throw err;
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      this.missPacing.record(performance.now() - startedAt);
+      return undefined;
     }
   }
 
