@@ -21,7 +21,7 @@ const VALUE_RULES: Array<[RegExp, string]> = [
   // scheme://user:password@host
   [/([a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:)[^/\s@]+@/gi, '$1***@'],
   // NAME=value where the name looks secret (AWS_SECRET_ACCESS_KEY=…, DB_PASSWORD=…)
-  [/\b([A-Za-z0-9_.-]*(?:pass|secret|token|key|pwd|auth|credential)[A-Za-z0-9_.-]*\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s,;&]+)/gi, '$1***'],
+  [/\b([A-Za-z0-9_.-]*(?:pass|secret|token|key|pwd|auth|credential)[A-Za-z0-9_.-]*\s*=\s*)("[^"]*"|'[^']*'|[^\s,;&]+)/gi, '$1***'],
   // Authorization: Bearer …
   [/\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 ***'],
   // a JWT
