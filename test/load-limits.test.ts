@@ -4,7 +4,7 @@
  * task quotas counted in Temporal; precise errors for bad inputs.
  */
 import { call, DECLARING, rpc, startServe, startWorker, subscribe } from './support/mcp';
-import { stopAllAfter } from './support/processes';
+import { spawnCli, stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
 import { waitFor } from './support/wait';
 
@@ -262,3 +262,75 @@ async function legacyPost(url: string, message: object, headers: Record<string, 
 }
 
 void DECLARING;
+
+describe('item 2: the body is parsed once per request, shared by the handlers in front and the SDK', () => {
+  test('tasks/get without routing headers, subscriptions/listen, tools/call: each body text goes through JSON.parse once', async () => {
+    const { createMcpTasksServer } = await import('../src/server');
+    const { tools } = await import('../build/examples/demo/index.js');
+    const server = await createMcpTasksServer({ client: temporal.client, tools, log: () => undefined, maxRunningTasksPerCaller: 0, maxRunningTasks: 0 });
+    const parse = JSON.parse;
+    const texts: string[] = [];
+    JSON.parse = ((text: string, reviver?: never) => {
+      texts.push(text);
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    try {
+      const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': DECLARING };
+      const send = async (method: string, params: object, headers: Record<string, string>) => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } });
+        const res = await server.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', ...headers }, body }));
+        const text = await res.text();
+        return { parses: texts.filter((t) => t === body).length, text };
+      };
+      const created = await send('tools/call', { name: 'wait_and_echo', arguments: { text: 'once', seconds: 0 } }, { 'mcp-method': 'tools/call', 'mcp-name': 'wait_and_echo' });
+      expect(created.parses).toBe(1);
+      const taskId = parse(created.text.startsWith('{') ? created.text : created.text.split('data:').pop()!).result.taskId;
+      expect((await send('tasks/get', { taskId }, {})).parses).toBe(1); // Mcp-Method / Mcp-Name filled from the same parse
+      expect((await send('subscriptions/listen', { notifications: { taskIds: [taskId] } }, { 'mcp-method': 'subscriptions/listen' })).parses).toBe(1);
+    } finally {
+      JSON.parse = parse;
+      await server.close();
+    }
+  });
+});
+
+test('item 9: two principals with the same static token: serve refuses to start, naming both', async () => {
+  const proc = spawnCli(['serve', '--port', '0'], { TEMPORAL_ADDRESS: temporal.address, MCP_AUTH_TOKENS: 'alice:tok-shared-0123456789,bob:tok-shared-0123456789' });
+  await proc.waitFor(/the same bearer token is configured twice \(for "alice" and "bob"\)/);
+  expect(await proc.stop()).not.toBe(0);
+});
+
+test('item 7: a 2025 answer that does not fit is refused visibly (the POST says why) and the question comes again on the stream', async () => {
+  const taskId = (await call(syncUrl, 'tools/call', { name: 'approve_expense', arguments: { amount: 7, description: 'reask' } }, { headers: alice })).taskId;
+  const abort = new AbortController();
+  const res = await fetch(syncUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...LEGACY, ...alice }, body: JSON.stringify(legacyResult(taskId, 50)), signal: abort.signal });
+  const reader = res.body!.getReader();
+  let buffer = '';
+  const nextMessage = async (match: (m: any) => boolean) => {
+    for (;;) {
+      const cut = buffer.indexOf('\n\n');
+      if (cut >= 0) {
+        const frame = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const data = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('');
+        if (data && match(JSON.parse(data))) return JSON.parse(data);
+        continue;
+      }
+      const { done, value } = await reader.read();
+      if (done) throw new Error('the stream ended');
+      buffer += new TextDecoder().decode(value);
+    }
+  };
+  const asked = await nextMessage((m) => m.method === 'elicitation/create');
+  expect(asked.id).toBe(`mcp-task-input:${taskId}:approval`);
+  const answer = (result: object) => fetch(syncUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...LEGACY, ...alice }, body: JSON.stringify({ jsonrpc: '2.0', id: asked.id, result }) });
+  const bad = await answer({ action: 'accept', content: { approved: 'certainly' } });
+  expect(bad.status).toBe(400);
+  expect(await bad.json()).toMatchObject({ id: asked.id, error: { code: -32602, message: expect.stringMatching(/^Invalid input response: inputResponses\.approval: content does not fit/), data: { key: 'approval' } } });
+  const again = await nextMessage((m) => m.method === 'elicitation/create');
+  expect(again).toEqual(asked);
+  expect((await answer({ action: 'accept', content: { approved: true } })).status).toBe(202);
+  const end = await nextMessage((m) => m.id === 50);
+  expect(end.result.content[0].text).toBe('Expense of 7 for "reask" was approved.');
+  abort.abort();
+});
