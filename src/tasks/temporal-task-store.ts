@@ -211,7 +211,7 @@ export class TemporalTaskStore {
     const owner = this.owners.hash(principal);
     const cached = this.finished.get(taskId);
     if (cached && Date.now() > Date.parse(cached.createdAt) + cached.ttlMs) this.finished.delete(taskId);
-    else if (cached?.owner === owner) return cached;
+    else if (cached && cached.owner === owner) return cached;
     // a foreign task (cached or not) takes the path of an unknown id: one describe, then
     // undefined, answered at the same paced time (MissPacing)
     const startedAt = performance.now();
