@@ -169,6 +169,15 @@ describe('item 2: a nesting-depth limit before parsing, one parse per request', 
     expect(elapsed).toBeLessThan(1000); // parsing it took 0.6-1.7 s of event loop before
   });
 
+  test('a streamed body (no content-length) over the size limit is cut off at the limit: 413', async () => {
+    const piece = new TextEncoder().encode(`"${'x'.repeat(1024 * 1024 - 2)}"`);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({ pull: (c) => (sent++ < 5 ? c.enqueue(piece) : c.close()) });
+    const res = await fetch(syncUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...MODERN('tools/call'), ...alice }, body, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${4 * 1024 * 1024} bytes` } });
+  });
+
   test('tool arguments nested 10,000 deep (as JSON, or past the limit by one): -32602, short; 60 deep is a normal call', async () => {
     const deep = `${'{"a":'.repeat(10_000)}"x"${'}'.repeat(10_000)}`;
     const rawBody = JSON.stringify(modernCall('wait_and_echo', { text: '@', seconds: 0 }, DECLARING, 40)).replace('"@"', deep);

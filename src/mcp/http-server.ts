@@ -12,7 +12,7 @@ import {
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_MAX_JSON_DEPTH, malformedRequestResponse, parseBody, type RequestBody, tooDeepResponse } from './http/body';
+import { DEFAULT_MAX_JSON_DEPTH, DepthScanner, malformedRequestResponse, parseBody, type RequestBody, tooDeepResponse } from './http/body';
 
 export interface EndpointOptions {
   /** Host names accepted besides localhost, 127.0.0.1 and [::1] (DNS rebinding protection). */
@@ -94,11 +94,21 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
  */
 export async function listenHttp(
   endpoint: McpEndpoint,
-  opts: { host: string; port: number; maxBodyBytes: number; ready: () => Promise<Readiness> },
+  opts: { host: string; port: number; maxBodyBytes: number; maxJsonDepth?: number; ready: () => Promise<Readiness> },
 ): Promise<RunningHttpServer> {
   const node = toNodeHandler(endpoint, { maxRequestBodySize: opts.maxBodyBytes });
+  const maxDepth = opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    // a declared length over the limit goes straight to the SDK's adapter, which answers 413 unread
+    if (pathname === MCP_PATH && req.method === 'POST' && !(Number(req.headers['content-length']) > opts.maxBodyBytes)) {
+      // a body nested too deep is refused while it arrives: a few bytes of `[[[` are enough
+      void readScanned(req, maxDepth, opts.maxBodyBytes).then((read) => {
+        if (read.kind === 'read') return node(replayed(req, read.chunks), res);
+        void sendResponse(res, read.kind === 'deep' ? tooDeepResponse(maxDepth) : tooLargeResponse(opts.maxBodyBytes), true);
+      }, () => res.destroy());
+      return;
+    }
     if (pathname === MCP_PATH) return void node(req, res);
     if ((pathname === HEALTH_PATH || pathname === READY_PATH) && (req.method === 'GET' || req.method === 'HEAD')) {
       const answer = pathname === HEALTH_PATH ? Promise.resolve<Readiness>({ ok: true }) : opts.ready().catch((err: Error) => ({ ok: false, reason: err.message }));
@@ -125,6 +135,42 @@ export async function listenHttp(
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/** The body's chunks, scanned for nesting as they arrive; the rest is left unread once it is too deep or too large. */
+async function readScanned(req: http.IncomingMessage, maxDepth: number, maxBytes: number): Promise<{ kind: 'read'; chunks: Buffer[] } | { kind: 'deep' | 'large' }> {
+  const scanner = new DepthScanner(maxDepth);
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > maxBytes) return { kind: 'large' };
+    if (scanner.feed(chunk)) return { kind: 'deep' };
+    chunks.push(chunk);
+  }
+  return { kind: 'read', chunks };
+}
+
+/** As the SDK's adapter answers a body over the limit. */
+function tooLargeResponse(maxBytes: number): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${maxBytes} bytes` }, id: null }, { status: 413 });
+}
+
+/** The request again, its body served from the chunks already read (the SDK's adapter reads it as a stream). */
+function replayed(req: http.IncomingMessage, chunks: Buffer[]): http.IncomingMessage {
+  return Object.assign(Object.create(req) as http.IncomingMessage, {
+    async *[Symbol.asyncIterator]() {
+      yield* chunks;
+    },
+  });
+}
+
+/** Writes a fetch Response to Node's response; `close`: end the connection (its request was left unread). */
+async function sendResponse(res: http.ServerResponse, response: Response, close: boolean): Promise<void> {
+  const headers: Record<string, string> = Object.fromEntries(response.headers);
+  if (close) headers.connection = 'close';
+  res.writeHead(response.status, headers);
+  res.end(Buffer.from(await response.arrayBuffer()));
 }
 
 /** The body field each method's Mcp-Name mirrors (the SDK's table, SEP-2243 + SEP-2663). */
