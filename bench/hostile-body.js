@@ -9,10 +9,14 @@
  *   flat 4 MB        8 attackers, each POSTing a 4 MB flat JSON string argument (parsed, then refused by the tool's schema):
  *                    the cost any big body has, for comparison
  *
+ * The attackers run in a worker thread (their sending would otherwise stall the victim's own
+ * event loop); on a 2-core machine they still compete with serve for CPU.
+ *
  *   npm run build && node bench/hostile-body.js          15 s per phase
  *   BENCH_PHASE_S=5 node bench/hostile-body.js
  */
-const { Cleanup, machineInfo, machineBusyPercent, startInfra, startSampler } = require('./infra');
+const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
+const { Cleanup, machineInfo, machineBusyPercent, readCpuSeconds, startInfra, startSampler } = require('./infra');
 const { mcpTasks, PROTOCOL } = require('./mcp');
 const { fmt, markdownTable, summarize } = require('./stats');
 
@@ -48,6 +52,15 @@ async function attack(url, body, until) {
   return { answers, statuses };
 }
 
+/** The attackers run in a worker thread: their own encoding and sending must not stall the victim's event loop here. */
+function attackFromThread(url, phase, until) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(__filename, { workerData: { url, phase, until } });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+}
+
 async function victim(mcp, taskId, until) {
   const latencies = [];
   while (Date.now() < until) {
@@ -73,21 +86,27 @@ async function main() {
     for (const phase of ['idle', 'nested 4 MB', 'flat 4 MB']) {
       log(`phase ${phase}, ${PHASE_S} s`);
       const until = Date.now() + PHASE_S * 1000;
-      const [v, a] = await Promise.all([victim(mcp, taskId, until), phase === 'idle' ? { answers: 0, statuses: {} } : attack(infra.url, BODIES[phase], until)]);
-      rows.push([phase, v.n, v.p50, v.p95, v.p99, v.max, `${fmt(a.answers / PHASE_S)} (${Object.entries(a.statuses).map(([s, n]) => `${s}×${n}`).join(', ') || '–'})`]);
+      const cpuBefore = readCpuSeconds(infra.pids.server);
+      const [v, a] = await Promise.all([victim(mcp, taskId, until), phase === 'idle' ? { answers: 0, statuses: {} } : attackFromThread(infra.url, phase, until)]);
+      const serveCpu = (100 * (readCpuSeconds(infra.pids.server) - cpuBefore)) / PHASE_S;
+      rows.push([phase, v.n, v.p50, v.p95, v.p99, v.max, serveCpu, `${fmt(a.answers / PHASE_S)} (${Object.entries(a.statuses).map(([s, n]) => `${s}×${n}`).join(', ') || '–'})`]);
     }
     const peak = { serveRssPeakMb: Math.round(sampler.peak().serve) };
     sampler.stop();
     await mcp.cancelTask(taskId).catch(() => undefined);
     console.log(`\n## Another caller under hostile bodies (${ATTACKERS} attackers, ${PHASE_S} s per phase)\n`);
-    console.log(markdownTable(['phase', 'victim requests', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'attacker answers/s (HTTP status × n)'], rows));
+    console.log(markdownTable(['phase', 'victim requests', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'serve CPU %', 'attacker answers/s (HTTP status × n)'], rows));
     console.log(`\nmachine: ${JSON.stringify({ ...machineInfo(), backgroundCpuPercentAtStart: busy })}; serve sampler: ${JSON.stringify(peak)}`);
   } finally {
     await cleanup.run();
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+if (isMainThread) {
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+} else {
+  attack(workerData.url, BODIES[workerData.phase], workerData.until).then((r) => parentPort.postMessage(r));
+}
