@@ -136,7 +136,7 @@ async function namespaceFacts(client: Client, config: ServerConfig, log: (m: str
     const searchAttributes = await client.withDeadline(Date.now() + 5000, () => hasSearchAttributes(client, names));
     const ttlMs = retention ? Math.min(config.ttlMs, retention) : config.ttlMs;
     if (ttlMs < config.ttlMs) log(`ttlMs capped to the namespace retention: ${ttlMs} ms`);
-    if (!searchAttributes) log(`search attributes ${names.join(', ')} are not registered; tasks start without them`);
+    if (!searchAttributes) log(`search attributes ${names.join(', ')} are not registered; tasks start without them, and running-task quotas (counted by McpOwner) are not enforced`);
     return { ttlMs, searchAttributes };
   } catch (err) {
     log(`Temporal did not answer (${(err as Error).message}); serving anyway, requests will report it, the namespace is read again later`);

@@ -11,6 +11,7 @@ import { logger, taskLog } from '../logging';
 import type { TaskTools } from './task-tools';
 import type { WatchLimits } from './watch-limits';
 import { isSecretName, masked } from './masking';
+import { valueNestsDeeperThan } from './http/body';
 
 export interface ToolsCallDeps {
   registry: ToolRegistry;
@@ -100,25 +101,13 @@ const MAX_ARGUMENT_DEPTH = 64;
 
 async function parseArguments(tool: ToolDefinition, raw: unknown): Promise<Record<string, unknown>> {
   // before anything recursive (JSON.stringify, the schema) walks them
-  if (nestsDeeper(raw, MAX_ARGUMENT_DEPTH)) throw new InvalidToolArgumentsError(tool.name, [`arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`]);
+  if (valueNestsDeeperThan(raw, MAX_ARGUMENT_DEPTH)) throw new InvalidToolArgumentsError(tool.name, [`arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`]);
   checkArgumentSize(tool, raw);
   const parsed = await tool.inputSchema['~standard'].validate(raw);
   if (parsed.issues) {
     throw new InvalidToolArgumentsError(tool.name, parsed.issues.map((i) => `${pathOf(i.path) || '(arguments)'}: ${i.message}`));
   }
   return parsed.value as Record<string, unknown>;
-}
-
-/** Whether a value nests objects/arrays deeper than max; iterative, so any depth is safe to ask about. */
-function nestsDeeper(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth > max) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
 }
 
 function checkArgumentSize(tool: ToolDefinition, args: unknown): void {

@@ -1,5 +1,6 @@
 /** Issue 24: the pieces that need no Temporal (depth scan, masking, static tokens, log redaction, watch limits). */
-import { nestsDeeperThan, parseBody } from '../../src/mcp/http/body';
+import { nestsDeeperThan, parseBody, valueNestsDeeperThan } from '../../src/mcp/http/body';
+import { UncompilableSchemaError, whyResponseDoesNotFit } from '../../src/tasks/input-responses';
 import { isSecretName, maskSecretValues } from '../../src/mcp/masking';
 import { StaticTokenVerifier } from '../../src/mcp/auth';
 import { summarize } from '../../src/mcp/tools-call';
@@ -107,4 +108,19 @@ test('miss pacing: no floor until enough describes, then their 95th percentile',
   expect(p.floorMs()).toBe(0);
   for (let i = 1; i <= 100; i++) p.record(i);
   expect(p.floorMs()).toBeGreaterThanOrEqual(90);
+});
+
+describe('inputs other SDKs or other transports bring', () => {
+  test('a form schema this server cannot compile is told apart (the store passes the answer unchecked, naming the key)', () => {
+    const request = { method: 'elicitation/create', params: { mode: 'form', message: 'm', requestedSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } } } as never;
+    expect(() => whyResponseDoesNotFit(request, { action: 'accept', content: { a: 1 } })).toThrow(UncompilableSchemaError);
+    expect(whyResponseDoesNotFit(request, { action: 'decline' })).toBeUndefined(); // nothing to check
+  });
+  test('argument depth over stdio (no body scan there): iterative, any depth', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(valueNestsDeeperThan(deep, 64)).toBe(true);
+    expect(valueNestsDeeperThan({ a: [{ b: 1 }] }, 3)).toBe(false);
+    expect(valueNestsDeeperThan({ a: [{ b: {} }] }, 3)).toBe(true);
+  });
 });

@@ -57,6 +57,18 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return new DepthScanner(max).feed(text);
 }
 
+/** Whether a parsed value nests objects/arrays deeper than max; iterative, so any depth is safe to ask about. */
+export function valueNestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Parses the text unless it nests too deep (then `tooDeep`); JSON that does not parse is left to the SDK. */
 export function parseBody(text: string, maxDepth: number): RequestBody | { tooDeep: true } {
   if (nestsDeeperThan(text, maxDepth)) return { tooDeep: true };
