@@ -114,7 +114,7 @@ export class TaskTools {
     let outcome: FollowOutcome;
     let task: TaskSnapshot;
     try {
-      task = await this.deps.store.start(input);
+      task = await this.deps.store.start({ ...input, claimWithinMs: this.claimWithinMs() });
       taskLog(task).info({ event: 'task.created', handle: true }, 'task created for a caller without Tasks');
       if (ctx.mcpReq.signal.aborted) return await this.abandon(task.taskId, input.owner);
       outcome = await this.follow(task.taskId, ctx, site, true);
@@ -124,7 +124,15 @@ export class TaskTools {
     if (outcome.kind === 'aborted') return this.abandon(task.taskId, input.owner);
     if (outcome.kind === 'gone') return notFoundResult();
     if (isTerminal(outcome.task)) return syncOutcome(outcome.task);
+    // the handle is about to reach its caller: from now on the run is reachable, so it must not cancel itself
+    await this.deps.store.claim(task.taskId);
     return this.answerPending(outcome.task, ctx, site, true);
+  }
+
+  /** How long a run waits for its handle to be claimed: the bounded wait plus a grace for a slow answer. */
+  private claimWithinMs(): number {
+    const wait = this.deps.settings.handleWaitMs;
+    return wait + Math.min(30_000, Math.max(5_000, wait));
   }
 
   /** A companion tool's call. */

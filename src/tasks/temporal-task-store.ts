@@ -9,6 +9,7 @@ import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { ApplicationFailure, CancelledFailure, type Duration, SearchAttributePair, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
 import {
   type CallToolResult,
+  claimedSignal,
   inputResponsesSignal,
   type JsonRpcError,
   MAX_ARGUMENT_BYTES,
@@ -65,6 +66,8 @@ export interface StartTaskInput {
   taskQueue?: string;
   /** Temporal's workflow execution timeout. */
   executionTimeout?: Duration;
+  /** The run cancels itself unless claim() reaches it within this many ms (its caller gets a handle only after a bounded wait). */
+  claimWithinMs?: number;
 }
 
 /** What the store needs to know of a tool to turn its workflow's result into a CallToolResult. */
@@ -132,7 +135,10 @@ export class TemporalTaskStore {
   async start(input: StartTaskInput): Promise<TaskSnapshot> {
     const taskId = mintTaskId();
     const owner = this.owners.hash(input.owner);
-    const memo: TaskMemo = { tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner, historyLimit: this.opts.historyLimit, summary: input.summary };
+    const memo: TaskMemo = {
+      tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner, historyLimit: this.opts.historyLimit, summary: input.summary,
+      ...(input.claimWithinMs !== undefined ? { claimWithinMs: input.claimWithinMs } : {}),
+    };
     // counted from the McpOwner search attribute: without it registered there is nothing to count
     const giveBack = this.quota.enabled && this.opts.searchAttributes ? await this.bounded(() => this.quota.admit(owner ?? ANONYMOUS_OWNER)) : undefined;
     try {
@@ -181,6 +187,11 @@ export class TemporalTaskStore {
   /** Stops the orphan sweeper (the server's close). */
   close(): void {
     this.orphans.stop();
+  }
+
+  /** Tells a run started with claimWithinMs that its handle reached the caller; a run that ended already needs nothing. */
+  async claim(taskId: string): Promise<void> {
+    await this.toRunning(taskId, (h) => h.signal(claimedSignal));
   }
 
   /**
