@@ -102,7 +102,8 @@ export async function listenHttp(
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
     // a declared length over the limit goes straight to the SDK's adapter, which answers 413 unread
     if (pathname === MCP_PATH && req.method === 'POST' && !(Number(req.headers['content-length']) > opts.maxBodyBytes)) {
-      // a body nested too deep is refused while it arrives: a few bytes of `[[[` are enough
+      // a body nested too deep is refused while it arrives: a few bytes of `[[[` are enough (this
+      // runs before Host/Origin and auth, which read no body: refusing early reveals nothing)
       void readScanned(req, maxDepth, opts.maxBodyBytes).then((read) => {
         if (read.kind === 'read') return node(replayed(req, read.chunks), res);
         void sendResponse(res, read.kind === 'deep' ? tooDeepResponse(maxDepth) : tooLargeResponse(opts.maxBodyBytes), true);
