@@ -32,6 +32,9 @@ export const SEARCH_ATTRIBUTES = [MCP_TOOL, MCP_TASK_STATUS, MCP_OWNER];
 
 /** tasks/update answers, `{ key: response }`, for keys of the pending inputRequests. */
 export const inputResponsesSignal = defineSignal<[Record<string, unknown>]>('mcp.inputResponses');
+
+/** A task's handle reached its caller (see TaskMemo.claimWithinMs). */
+export const claimedSignal = defineSignal('mcp.claimed');
 /** The fresh progress, for the moments the memo lags (a signal not yet applied). */
 export const taskProgressQuery = defineQuery<TaskProgress>('mcp.taskProgress');
 
@@ -116,4 +119,10 @@ export interface TaskMemo {
   historyLimit?: number;
   /** The start's summary (masked arguments): continue-as-new carries no summary, so every run shows this in its details. */
   summary?: string;
+  /**
+   * Set on runs whose caller gets a handle only after a bounded wait: unless the server signals
+   * `claimedSignal` (the handle reached its caller) within this many ms, nobody can reach the
+   * task (its server died mid-call) and it cancels itself.
+   */
+  claimWithinMs?: number;
 }

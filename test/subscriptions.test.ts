@@ -182,7 +182,7 @@ describe("only the caller's own tasks, with a clear error otherwise", () => {
     const ids = await Promise.all(Array.from({ length: 4 }, () => start('wait_and_echo', { text: 'l', seconds: 600 }, limitedUrl, alice)));
     const bobs = await Promise.all(Array.from({ length: 2 }, () => start('wait_and_echo', { text: 'l', seconds: 600 }, limitedUrl, bob)));
     const tooMany = await subscribe(limitedUrl, ids.slice(0, 3), { headers: alice });
-    expect(tooMany.error).toMatchObject({ code: -32603, message: 'Subscription limit reached: at most 2 subscribed tasks per caller at once', data: { scope: 'caller', limit: 2 } });
+    expect(tooMany.error).toMatchObject({ code: -32603, message: 'Watch limit reached: at most 2 watched tasks (subscriptions, tasks/result streams, held calls) per caller at once', data: { scope: 'caller', limit: 2 } });
     const held = await subscribe(limitedUrl, ids.slice(0, 2), { headers: alice });
     await held.next();
     expect((await subscribe(limitedUrl, ids.slice(2, 3), { headers: alice })).error?.data).toEqual({ scope: 'caller', limit: 2 });

@@ -38,6 +38,11 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--history-limit <events>', 'history length after which long tools continue as new (MCP_HISTORY_LIMIT)')
     .option('--max-subscribed-tasks <n>', 'tasks subscribed at once on this replica (MCP_MAX_SUBSCRIBED_TASKS, default 10000)')
     .option('--max-subscribed-tasks-per-caller <n>', 'tasks one caller subscribes at once (MCP_MAX_SUBSCRIBED_TASKS_PER_CALLER, default 1000)')
+    .option('--max-json-depth <n>', 'deepest JSON nesting accepted in a request body (MCP_MAX_JSON_DEPTH, default 64)')
+    .option('--max-running-tasks-per-caller <n>', 'running tasks one caller owns at once, counted in Temporal; 0: no cap (MCP_MAX_RUNNING_TASKS_PER_CALLER, default 1000)')
+    .option('--max-running-tasks <n>', 'running tasks of this server\'s tools at once, counted in Temporal; 0: no cap (MCP_MAX_RUNNING_TASKS, default 10000)')
+    .option('--quota-lag-ms <ms>', 'starts this recent are added to the visibility count (MCP_QUOTA_LAG_MS, default 3000)')
+    .option('--sync-run-timeout-ms <ms>', 'execution timeout of a synchronous run that gets no task handle (MCP_SYNC_RUN_TIMEOUT_MS, default 1800000)')
     .option('--strict-headers', 'refuse requests without Mcp-Method/Mcp-Name (MCP_STRICT_HEADERS=true; default: take them from the body)')
     .addOption(new Option('--lenient-headers', 'take a missing Mcp-Method/Mcp-Name from the body (the default; overrides MCP_STRICT_HEADERS=true)').hideHelp())
     .option('--no-task-handles', 'callers without Tasks get -32021 / wait unboundedly, as before handles (MCP_TASK_HANDLES=false)')
@@ -76,6 +81,11 @@ function configFrom(opts: Record<string, unknown>): ServerConfig {
     historyLimit: opts.historyLimit,
     maxSubscribedTasks: opts.maxSubscribedTasks,
     maxSubscribedTasksPerCaller: opts.maxSubscribedTasksPerCaller,
+    maxJsonDepth: opts.maxJsonDepth,
+    maxRunningTasksPerCaller: opts.maxRunningTasksPerCaller,
+    maxRunningTasks: opts.maxRunningTasks,
+    quotaLagMs: opts.quotaLagMs,
+    syncRunTimeoutMs: opts.syncRunTimeoutMs,
     strictHeaders: opts.strictHeaders ? true : opts.lenientHeaders ? false : undefined,
     // commander defaults a --no-x flag to true: only an explicit --no-task-handles overrides the environment
     taskHandles: opts.taskHandles === false ? false : undefined,

@@ -45,11 +45,26 @@ export function bridgeLogLevel({ level, message, meta = {} }: Pick<LogEntry, 'le
   return fromCore && own === 'warn' && BENIGN_CORE_WARNINGS.some((re) => re.test(message)) ? 'debug' : own;
 }
 
+/** Log fields that carry text from payloads (a tool's statusMessage is built from its arguments). */
+const PAYLOAD_FIELDS = ['statusMessage'];
+
+/**
+ * With a payload codec (TEMPORAL_PAYLOAD_CODEC: payloads are encrypted, so their text must
+ * not leak through logs), payload-derived fields are hidden at info and above; debug keeps them.
+ */
+export function redactPayloadFields(fields: Record<string, unknown>, level: BridgeLevel, codecOn: boolean): Record<string, unknown> {
+  if (!codecOn || level === 'debug' || level === 'trace') return fields;
+  const out = { ...fields };
+  for (const name of PAYLOAD_FIELDS) if (out[name] !== undefined) out[name] = '[hidden: payload codec on]';
+  return out;
+}
+
 /** The SDK's log entries (workflows, activities, worker) as our JSON lines, with taskId/tool/runId. */
 function toJsonLog(entry: LogEntry): void {
   const { workflowId, workflowType, runId, workflowRunId, ...rest } = (entry.meta ?? {}) as Record<string, unknown>;
   const fields = workflowId ? { taskId: workflowId, tool: workflowType, runId: runId ?? workflowRunId, ...rest } : rest;
-  logger[bridgeLogLevel(entry)](fields, entry.message);
+  const level = bridgeLogLevel(entry);
+  logger[level](redactPayloadFields(fields, level, !!process.env.TEMPORAL_PAYLOAD_CODEC), entry.message);
 }
 
 /** The worker's connection (native: the CLI's worker and the worker side of `dev`). */

@@ -45,6 +45,16 @@ export const ServerConfigSchema = z.object({
   maxSubscribedTasks: z.coerce.number().int().positive().default(10_000),
   /** Tasks one caller subscribes at once on one replica (without auth, all callers count as one). */
   maxSubscribedTasksPerCaller: z.coerce.number().int().positive().default(1_000),
+  /** Deepest JSON nesting accepted in a request body; deeper is refused before parsing (-32602). */
+  maxJsonDepth: z.coerce.number().int().min(8).max(1_000).default(64),
+  /** Running tasks one caller owns at once, counted in Temporal across replicas (without auth, all callers are one); 0: no cap. */
+  maxRunningTasksPerCaller: z.coerce.number().int().min(0).default(1_000),
+  /** Running tasks started through this server's tools at once, counted in Temporal across replicas; 0: no cap. */
+  maxRunningTasks: z.coerce.number().int().min(0).default(10_000),
+  /** How long a visibility count may miss a start: starts of this replica that recent are added to it. */
+  quotaLagMs: z.coerce.number().int().min(0).default(3_000),
+  /** Execution timeout of a synchronous run (a call that gets no task handle): if its server dies, nobody can reach it. */
+  syncRunTimeoutMs: z.coerce.number().int().positive().default(30 * 60 * 1000),
   /** Key of the keyed hash that stands for a task's owner in Temporal; the same on every replica. */
   ownerKey: z.string().min(16, 'use at least 16 characters').optional(),
   /** Callers that do not declare Tasks get a task handle (and the companion tools) instead of an error or an unbounded wait. */
@@ -75,6 +85,11 @@ export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {
   ownerKey: 'MCP_OWNER_KEY',
   maxSubscribedTasks: 'MCP_MAX_SUBSCRIBED_TASKS',
   maxSubscribedTasksPerCaller: 'MCP_MAX_SUBSCRIBED_TASKS_PER_CALLER',
+  maxJsonDepth: 'MCP_MAX_JSON_DEPTH',
+  maxRunningTasksPerCaller: 'MCP_MAX_RUNNING_TASKS_PER_CALLER',
+  maxRunningTasks: 'MCP_MAX_RUNNING_TASKS',
+  quotaLagMs: 'MCP_QUOTA_LAG_MS',
+  syncRunTimeoutMs: 'MCP_SYNC_RUN_TIMEOUT_MS',
   taskHandles: 'MCP_TASK_HANDLES',
   handleWaitMs: 'MCP_HANDLE_WAIT_MS',
   taskToolsPrefix: 'MCP_TASK_TOOLS_PREFIX',

@@ -43,10 +43,13 @@ export class TaskStoreUnavailableError extends ProtocolError {
   }
 }
 
-/** -32603 for a subscription past a limit (the SDK's own listen router answers its limit alike). */
-export class SubscriptionLimitError extends ProtocolError {
+/**
+ * -32603 for a watch past a limit: a subscribed task, a 2025 tasks/result stream or a held call
+ * (the SDK's own listen router answers its limit alike); the limit and its scope in `data`.
+ */
+export class WatchLimitError extends ProtocolError {
   constructor(scope: 'caller' | 'server', limit: number) {
-    super(ProtocolErrorCode.InternalError, `Subscription limit reached: at most ${limit} subscribed tasks per ${scope} at once`, { scope, limit });
+    super(ProtocolErrorCode.InternalError, `Watch limit reached: at most ${limit} watched tasks (subscriptions, tasks/result streams, held calls) per ${scope} at once`, { scope, limit });
   }
 }
 

@@ -11,6 +11,8 @@ import type { TaskWatcher } from '../tasks/task-watcher';
 import type { TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { TaskMode, ToolDefinition } from '../tool-definition';
 import type { ServerConfig } from './config';
+import type { RequestBody } from './http/body';
+import type { WatchLimits } from './watch-limits';
 
 export type Era = McpRequestContext['era'];
 
@@ -20,6 +22,8 @@ export interface RevisionMethodsDeps {
   pollIntervalMs: number;
   /** tasks/list (2025) and the list tool exist only with authentication and the McpOwner search attribute. */
   listing: boolean;
+  /** Every stream or held call that follows a task holds one place. */
+  limits: WatchLimits;
 }
 
 export interface RevisionFrontDeps {
@@ -27,12 +31,13 @@ export interface RevisionFrontDeps {
   store: TemporalTaskStore;
   watcher: TaskWatcher;
   serverInfo: { name: string; version: string };
+  limits: WatchLimits;
   /** A refused or dismissed input request: a call of this replica waiting on it need not wait out its bound. */
   inputRefused(taskId: string, key: string): void;
 }
 
 /** A handler in front of the SDK's (HTTP): a Response, or undefined to let the SDK serve the request. */
-export type FrontHandler = (request: Request, authInfo: AuthInfo | undefined) => Promise<Response | undefined>;
+export type FrontHandler = (request: Request, authInfo: AuthInfo | undefined, body?: RequestBody) => Promise<Response | undefined>;
 
 export interface ProtocolRevision {
   readonly era: Era;

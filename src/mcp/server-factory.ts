@@ -8,6 +8,7 @@ import { handleToolsCall } from './tools-call';
 import { installToolsListView } from './task-tools-listing';
 import type { TaskTools } from './task-tools';
 import type { ToolScopes } from './http/tool-scopes';
+import type { WatchLimits } from './watch-limits';
 
 export const SERVER_NAME = 'mcp-temporal-tasks';
 
@@ -24,6 +25,8 @@ export interface ServerDeps {
   taskTools: TaskTools;
   /** Per-tool OAuth scopes (listing and the 403 challenge). */
   toolScopes: ToolScopes;
+  /** Shared by every stream and held call that watches a task. */
+  limits: WatchLimits;
 }
 
 /** Idle servers kept per kind; past it a released one is dropped. */

@@ -13,6 +13,7 @@ import { TemporalTaskStore } from '../tasks/temporal-task-store';
 import { hasSearchAttributes, namespaceRetentionMs } from '../tasks/connection';
 import type { ToolDefinition } from '../tool-definition';
 import { ToolRegistry } from './tool-registry';
+import { WatchLimits } from './watch-limits';
 
 const VERSION: string = require('../../package.json').version;
 
@@ -71,11 +72,12 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
   const watcher = new TaskWatcher(client, store, config.temporalTimeoutMs);
   const listing = (!!tokenVerifier || !!config.oauth) && searchAttributes;
   // before anything starts: a user tool named like a companion tool is refused here
-  const taskTools = new TaskTools({ store, watcher, listing, settings: config }, tools.map((t) => t.name));
+  const limits = new WatchLimits(config);
+  const taskTools = new TaskTools({ store, watcher, listing, settings: config, limits }, tools.map((t) => t.name));
   const recheck = facts ? undefined : recheckNamespaceFacts(client, config, store, log);
-  const factory = createServerFactory({ registry, store, watcher, pollIntervalMs: config.pollIntervalMs, version: VERSION, listing, taskTools, toolScopes: auth.scopes });
+  const factory = createServerFactory({ registry, store, watcher, pollIntervalMs: config.pollIntervalMs, version: VERSION, listing, taskTools, toolScopes: auth.scopes, limits });
   // each revision's HTTP handlers in front of the SDK's (2025: input answers POSTed as responses; 2026: subscriptions/listen)
-  const fronts = REVISIONS.flatMap((r) => r.front?.({ config, store, watcher, serverInfo: { name: SERVER_NAME, version: VERSION }, inputRefused: (taskId) => taskTools.inputRefused(taskId) }) ?? []);
+  const fronts = REVISIONS.flatMap((r) => r.front?.({ config, store, watcher, limits, serverInfo: { name: SERVER_NAME, version: VERSION }, inputRefused: (taskId) => taskTools.inputRefused(taskId) }) ?? []);
   const endpoint = createMcpEndpoint(factory, { ...config, auth: auth.enabled ? auth : undefined, inFront: fronts.map((f) => f.serve) });
   const ready = () => temporalReadiness(client);
   const readyWith = (also?: () => Promise<Readiness>) => async (): Promise<Readiness> => {
@@ -85,7 +87,7 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
   return {
     fetch: endpoint.fetch,
     listen: (at = {}) =>
-      listenHttp(endpoint, { host: at.host ?? config.host, port: at.port ?? config.port, maxBodyBytes: config.maxBodyBytes, ready: readyWith(at.alsoReady) }),
+      listenHttp(endpoint, { host: at.host ?? config.host, port: at.port ?? config.port, maxBodyBytes: config.maxBodyBytes, maxJsonDepth: config.maxJsonDepth, ready: readyWith(at.alsoReady) }),
     ready,
     serveStdio: () =>
       new Promise<void>((resolve) => {
@@ -139,7 +141,7 @@ async function namespaceFacts(client: Client, config: ServerConfig, log: (m: str
     const searchAttributes = await client.withDeadline(Date.now() + 5000, () => hasSearchAttributes(client, names));
     const ttlMs = retention ? Math.min(config.ttlMs, retention) : config.ttlMs;
     if (ttlMs < config.ttlMs) log(`ttlMs capped to the namespace retention: ${ttlMs} ms`);
-    if (!searchAttributes) log(`search attributes ${names.join(', ')} are not registered; tasks start without them`);
+    if (!searchAttributes) log(`search attributes ${names.join(', ')} are not registered; tasks start without them, and running-task quotas (counted by McpOwner) are not enforced`);
     return { ttlMs, searchAttributes };
   } catch (err) {
     log(`Temporal did not answer (${(err as Error).message}); serving anyway, requests will report it, the namespace is read again later`);

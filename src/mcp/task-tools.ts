@@ -18,6 +18,7 @@ import { followTask, type FollowOutcome } from './task-follow';
 import { errorResult, handleResult, notFoundResult, outcomeResult, type TaskToolNames, taskToolNames } from './task-handle-text';
 import { principalOf } from './negotiation';
 import type { ProtocolRevision } from './revision';
+import type { WatchLimits } from './watch-limits';
 
 export interface TaskHandleSettings {
   taskHandles: boolean;
@@ -32,6 +33,8 @@ export interface TaskToolsDeps {
   /** The list tool exists only where tasks/list would (authentication and the McpOwner search attribute). */
   listing: boolean;
   settings: TaskHandleSettings;
+  /** Each bounded wait (a call's, task_wait's, task_respond's) holds one place while it follows its task. */
+  limits: WatchLimits;
 }
 
 /** What a call needs besides its context: its protocol revision, and (2025 HTTP) the transport its stream is on. */
@@ -106,14 +109,30 @@ export class TaskTools {
   async callWithHandle(input: StartTaskInput, ctx: ServerContext, site: CallSite): Promise<unknown> {
     const state = ctx.mcpReq.requestState();
     if (typeof state === 'string' && state.startsWith(REQUEST_STATE_PREFIX)) return this.wait(state.slice(REQUEST_STATE_PREFIX.length), ctx, site, true, true);
-    const task = await this.deps.store.start(input);
-    taskLog(task).info({ event: 'task.created', handle: true }, 'task created for a caller without Tasks');
-    if (ctx.mcpReq.signal.aborted) return this.abandon(task.taskId, input.owner);
-    const outcome = await this.follow(task.taskId, ctx, site);
+    // the place is taken before the start: a call refused by the limit starts nothing
+    const release = this.deps.limits.reserve(principalOf(ctx));
+    let outcome: FollowOutcome;
+    let task: TaskSnapshot;
+    try {
+      task = await this.deps.store.start({ ...input, claimWithinMs: this.claimWithinMs() });
+      taskLog(task).info({ event: 'task.created', handle: true }, 'task created for a caller without Tasks');
+      if (ctx.mcpReq.signal.aborted) return await this.abandon(task.taskId, input.owner);
+      outcome = await this.follow(task.taskId, ctx, site, true);
+    } finally {
+      release();
+    }
     if (outcome.kind === 'aborted') return this.abandon(task.taskId, input.owner);
     if (outcome.kind === 'gone') return notFoundResult();
     if (isTerminal(outcome.task)) return syncOutcome(outcome.task);
+    // the handle is about to reach its caller: from now on the run is reachable, so it must not cancel itself
+    await this.deps.store.claim(task.taskId);
     return this.answerPending(outcome.task, ctx, site, true);
+  }
+
+  /** How long a run waits for its handle to be claimed: the bounded wait plus a grace for a slow answer. */
+  private claimWithinMs(): number {
+    const wait = this.deps.settings.handleWaitMs;
+    return wait + Math.min(30_000, Math.max(5_000, wait));
   }
 
   /** A companion tool's call. */
@@ -221,8 +240,9 @@ export class TaskTools {
    * requests go out on this call's stream (answers come back as POSTed responses routed by
    * their id) and the wait goes on; 2026: input needed ends the wait, to be asked in the answer.
    */
-  private async follow(taskId: string, ctx: ServerContext, site: CallSite): Promise<FollowOutcome> {
+  private async follow(taskId: string, ctx: ServerContext, site: CallSite, placeHeld = false): Promise<FollowOutcome> {
     if (!isTaskId(taskId)) return { kind: 'gone' };
+    if (!placeHeld) return this.deps.limits.holding(principalOf(ctx), () => this.follow(taskId, ctx, site, true));
     const sent = new Set<string>();
     const pushInput = site.revision.handleInput === 'stream';
     const refused = new AbortController();

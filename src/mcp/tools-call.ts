@@ -1,4 +1,4 @@
-import { acceptedContent, inputRequired, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import type { TemporalTaskStore } from '../tasks/temporal-task-store';
 import { PreTaskInput, ToolDefinition, workflowTypeOf } from '../tool-definition';
@@ -11,6 +11,9 @@ import type { ProtocolRevision } from './revision';
 import { logger, taskLog } from '../tasks/logging';
 import type { TaskTools } from './task-tools';
 import type { ToolScopes } from './http/tool-scopes';
+import type { WatchLimits } from './watch-limits';
+import { isSecretName, masked } from './masking';
+import { valueNestsDeeperThan } from './http/body';
 
 export interface ToolsCallDeps {
   registry: ToolRegistry;
@@ -20,6 +23,8 @@ export interface ToolsCallDeps {
   revision: ProtocolRevision;
   /** Handles and companion tools for callers that do not opt in to Tasks. */
   taskTools: TaskTools;
+  /** Held synchronous calls count against the watch limits. */
+  limits: WatchLimits;
   /** This request's transport (2025 input requests go out on the call's stream). */
   transport?: Transport;
   /** Per-tool OAuth scopes; the SDK's challenge answers 403 first, this is the backstop. */
@@ -27,14 +32,16 @@ export interface ToolsCallDeps {
 }
 
 
-const CallParamsSchema = z.looseObject({ name: z.unknown(), arguments: z.unknown().optional(), task: z.unknown().optional() });
+const CallParamsSchema = z.looseObject({ name: z.unknown().optional(), arguments: z.unknown().optional(), task: z.unknown().optional() });
 
 /**
  * tools/call: validate, negotiate, then either start the tool's workflow as a task
  * (CreateTaskResult after Temporal acknowledged the start) or run it and wait.
  */
 export async function handleToolsCall(params: unknown, ctx: ServerContext, deps: ToolsCallDeps) {
-  const { name, arguments: rawArgs, task: legacyOptIn } = CallParamsSchema.parse(params ?? {});
+  const parsed = CallParamsSchema.safeParse(params ?? {});
+  if (!parsed.success || parsed.data.name === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: tools/call needs params.name, the name of a tool');
+  const { name, arguments: rawArgs, task: legacyOptIn } = parsed.data;
   const { revision } = deps;
   const optedIn = revision.requestsTask({ task: legacyOptIn }, ctx);
   // companion tools exist only for callers without Tasks (a 2025 request cannot say: always)
@@ -72,7 +79,9 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
       return revision.createTaskResult(task, deps.pollIntervalMs);
     }
     if (handle) return complete(await deps.taskTools.callWithHandle(input, ctx, site));
-    return { ...(await deps.store.run(input, ctx.mcpReq.signal)), resultType: 'complete' as const };
+    // a held synchronous call watches its run: it holds a place until the run ends
+    const result = await deps.limits.holding(input.owner, () => deps.store.run(input, ctx.mcpReq.signal));
+    return { ...result, resultType: 'complete' as const };
   } catch (err) {
     return rethrow(err, tool.name);
   }
@@ -90,7 +99,12 @@ function complete(result: unknown): unknown {
   return r.resultType ? r : { ...r, resultType: 'complete' as const };
 }
 
+/** Deepest nesting of tool arguments (HTTP bodies are already bounded before parsing; stdio is not). */
+const MAX_ARGUMENT_DEPTH = 64;
+
 async function parseArguments(tool: ToolDefinition, raw: unknown): Promise<Record<string, unknown>> {
+  // before anything recursive (JSON.stringify, the schema) walks them
+  if (valueNestsDeeperThan(raw, MAX_ARGUMENT_DEPTH)) throw new InvalidToolArgumentsError(tool.name, [`arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`]);
   checkArgumentSize(tool, raw);
   const parsed = await tool.inputSchema['~standard'].validate(raw);
   if (parsed.issues) {
@@ -124,25 +138,17 @@ function pathOf(path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefi
   return (path ?? []).map((p) => String(typeof p === 'object' ? p.key : p)).join('.');
 }
 
-const SECRET_NAME = /pass|secret|token|key|auth|credential|cookie|session/i;
-
 /**
  * A short, safe rendering of the call for the Temporal UI (stored unencrypted): truncated
- * values, and values under names that look secret shown as *** at any depth.
+ * values; secret-looking names and credential-looking values shown as *** at any depth.
  */
 export function summarize(tool: string, args: Record<string, unknown>): string {
   const parts = Object.entries(args).map(([k, raw]) => {
-    if (SECRET_NAME.test(k)) return `${k}=***`;
+    if (isSecretName(k)) return `${k}=***`;
     const v = masked(raw);
     const text = typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : JSON.stringify(v) ?? '';
     return `${k}=${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
   });
   const line = `${tool}(${parts.join(', ')})`;
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
-}
-
-function masked(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(masked);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_NAME.test(k) ? '***' : masked(v)]));
 }

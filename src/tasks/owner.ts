@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * Who owns a task, as Temporal stores it: a keyed one-way hash of the principal, never the
@@ -16,5 +16,16 @@ export class OwnerHasher {
   hash(principal: string | undefined): string | undefined {
     if (principal === undefined) return undefined;
     return 'o1_' + createHmac('sha256', this.key).update(principal).digest('base64url');
+  }
+
+  /** A MAC of data under the same key (e.g. for tasks/list cursors). */
+  mac(data: Buffer): string {
+    return createHmac('sha256', this.key).update('cursor\0').update(data).digest('base64url').slice(0, 22);
+  }
+
+  verifyMac(data: Buffer, mac: string): boolean {
+    const want = Buffer.from(this.mac(data));
+    const got = Buffer.from(mac);
+    return want.length === got.length && timingSafeEqual(want, got);
   }
 }

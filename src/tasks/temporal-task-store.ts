@@ -9,8 +9,10 @@ import { isCallToolResult as isSpecCallToolResult, type StandardSchemaWithJSON }
 import { ApplicationFailure, CancelledFailure, type Duration, SearchAttributePair, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
 import {
   type CallToolResult,
+  claimedSignal,
   inputResponsesSignal,
   type JsonRpcError,
+  MAX_ARGUMENT_BYTES,
   MCP_OWNER,
   MCP_PROTOCOL_ERROR,
   MCP_TASK_STATUS,
@@ -25,10 +27,13 @@ import { temporal } from '@temporalio/proto';
 import { activityRunning, freshestActivityProgress } from './activity-progress';
 import { OwnerHasher } from './owner';
 import { isTerminal, type TaskSnapshot, type TaskState } from './task-snapshot';
-import { whyResponseDoesNotFit } from './input-responses';
+import { UncompilableSchemaError, whyResponseDoesNotFit } from './input-responses';
 import { mintTaskId } from './task-id';
 import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from './orphan-sweeper';
 import { TerminalTaskCache } from './terminal-cache';
+import { ANONYMOUS_OWNER, RunningTaskQuota } from './quotas';
+import { MissPacing } from './miss-pacing';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { logger } from './logging';
 import type { ResultMapping, ToolDefinition } from '../tool-definition';
 
@@ -44,6 +49,12 @@ export interface TaskStoreOptions {
   searchAttributes: boolean;
   /** Key of the owner hash (MCP_OWNER_KEY); shared by every replica. */
   ownerKey?: string;
+  /** Caps on running tasks, counted in Temporal (needs the search attributes); absent or 0: none. */
+  maxRunningTasksPerCaller?: number;
+  maxRunningTasks?: number;
+  quotaLagMs?: number;
+  /** Execution timeout of a synchronous run (run()): its caller holds no handle, so nobody could reach it after a crash. */
+  syncRunTimeoutMs?: number;
 }
 
 export interface StartTaskInput {
@@ -56,6 +67,8 @@ export interface StartTaskInput {
   taskQueue?: string;
   /** Temporal's workflow execution timeout. */
   executionTimeout?: Duration;
+  /** The run cancels itself unless claim() reaches it within this many ms (its caller gets a handle only after a bounded wait). */
+  claimWithinMs?: number;
 }
 
 /** What the store needs to know of a tool to turn its workflow's result into a CallToolResult. */
@@ -100,7 +113,15 @@ export class TemporalTaskStore {
   /** `tools` (by name) give results their mapping and outputSchema check; without, `auto` and no check. */
   constructor(private readonly client: Client, private opts: TaskStoreOptions, private readonly tools?: { get(name: string): ToolResultSpec | undefined }) {
     this.owners = new OwnerHasher(opts.ownerKey);
+    this.quota = new RunningTaskQuota(client, {
+      maxRunningTasksPerCaller: opts.maxRunningTasksPerCaller ?? 0,
+      maxRunningTasks: opts.maxRunningTasks ?? 0,
+      quotaLagMs: opts.quotaLagMs ?? 3_000,
+    });
   }
+
+  private readonly quota: RunningTaskQuota;
+  private readonly missPacing = new MissPacing();
 
   /** What the namespace says (retention cap, search attributes), once it could be read. */
   setNamespaceFacts(facts: Pick<TaskStoreOptions, 'ttlMs' | 'searchAttributes'>): void {
@@ -115,7 +136,12 @@ export class TemporalTaskStore {
   async start(input: StartTaskInput): Promise<TaskSnapshot> {
     const taskId = mintTaskId();
     const owner = this.owners.hash(input.owner);
-    const memo: TaskMemo = { tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner, historyLimit: this.opts.historyLimit, summary: input.summary };
+    const memo: TaskMemo = {
+      tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner, historyLimit: this.opts.historyLimit, summary: input.summary,
+      ...(input.claimWithinMs !== undefined ? { claimWithinMs: input.claimWithinMs } : {}),
+    };
+    // counted from the McpOwner search attribute: without it registered there is nothing to count
+    const giveBack = this.quota.enabled && this.opts.searchAttributes ? await this.bounded(() => this.quota.admit(owner ?? ANONYMOUS_OWNER)) : undefined;
     try {
       const handle = await this.bounded(() =>
         this.client.workflow.start(input.workflowType, {
@@ -135,6 +161,7 @@ export class TemporalTaskStore {
         ttlMs: memo.ttlMs, owner, state: { status: 'working' },
       };
     } catch (err) {
+      giveBack?.();
       this.cancelOrphan(taskId);
       throw err;
     }
@@ -163,13 +190,18 @@ export class TemporalTaskStore {
     this.orphans.stop();
   }
 
+  /** Tells a run started with claimWithinMs that its handle reached the caller; a run that ended already needs nothing. */
+  async claim(taskId: string): Promise<void> {
+    await this.toRunning(taskId, (h) => h.signal(claimedSignal));
+  }
+
   /**
    * The synchronous path: the same durable workflow, awaited. Throws ToolProtocolError for a
    * failed one. When the caller goes away (`signal`), the workflow is cancelled: nobody could
    * read its result.
    */
   async run(input: StartTaskInput, signal?: AbortSignal): Promise<CallToolResult> {
-    const { taskId } = await this.start(input);
+    const { taskId } = await this.start({ ...input, executionTimeout: syncTimeout(input.executionTimeout, this.opts.syncRunTimeoutMs) });
     const handle = this.client.workflow.getHandle(taskId);
     const onAbort = () => void this.toRunning(taskId, (h) => h.cancel().then(() => undefined)).catch(() => this.cancelOrphan(taskId));
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -191,8 +223,13 @@ export class TemporalTaskStore {
     const owner = this.owners.hash(principal);
     const cached = this.finished.get(taskId);
     if (cached && Date.now() > Date.parse(cached.createdAt) + cached.ttlMs) this.finished.delete(taskId);
-    else if (cached) return cached.owner === owner ? cached : undefined;
-    return this.readFromTemporal(taskId, owner);
+    else if (cached && cached.owner === owner) return cached;
+    // a foreign task (cached or not) takes the path of an unknown id: one describe, then
+    // undefined, answered at the same paced time (MissPacing)
+    const startedAt = performance.now();
+    const task = await this.readFromTemporal(taskId, owner);
+    if (!task) await this.missPacing.pad(startedAt);
+    return task;
   }
 
   private async readFromTemporal(taskId: string, owner: string | undefined): Promise<TaskSnapshot | undefined> {
@@ -287,8 +324,11 @@ export class TemporalTaskStore {
     const pending = task.state.inputRequests;
     const answers = Object.fromEntries(Object.entries(responses).filter(([key]) => key in pending));
     for (const [key, answer] of Object.entries(answers)) {
-      const why = whyResponseDoesNotFit(pending[key], answer);
+      const why = checkedAnswer(taskId, key, pending[key], answer);
       if (why) throw new InputResponseError(key, why);
+      // a signal is a Temporal payload: past its limit Temporal refuses it, which is the caller's doing, not an outage
+      const bytes = Buffer.byteLength(JSON.stringify(answer) ?? '');
+      if (bytes > MAX_ARGUMENT_BYTES) throw new InputResponseError(key, `the answer is ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of a Temporal payload`);
     }
     if (Object.keys(answers).length === 0) return task;
     const delivered = await this.toRunning(taskId, (h) => h.signal(inputResponsesSignal, answers));
@@ -301,7 +341,7 @@ export class TemporalTaskStore {
    * second or so; each task is then read like tasks/get, so expired ones are left out.
    */
   async listOwned(principal: string, cursor?: string, pageSize = 50): Promise<TaskPage> {
-    const nextPageToken = cursor === undefined ? undefined : decodeCursor(cursor);
+    const nextPageToken = cursor === undefined ? undefined : this.decodeCursor(cursor, principal);
     const page = await this.bounded(() =>
       this.client.workflowService.listWorkflowExecutions({
         namespace: this.client.options.namespace,
@@ -315,9 +355,34 @@ export class TemporalTaskStore {
       throw err;
     });
     const ids = (page.executions ?? []).map((e) => e.execution?.workflowId).filter((id): id is string => !!id);
-    const tasks = (await Promise.all(ids.map((id) => this.read(id, principal)))).filter((t): t is TaskSnapshot => t !== undefined);
+    // one task that cannot be read (e.g. a payload this server cannot decode) is left out, not the page
+    let failures = 0;
+    const read = await Promise.all(ids.map((id) => this.read(id, principal).catch((err: Error) => {
+      failures++;
+      logger.warn({ event: 'tasks.list.unreadable', taskId: id, err: err.message }, 'a task on a tasks/list page could not be read: left out');
+      if (failures === ids.length) throw err; // every one failed: Temporal itself, most likely
+      return undefined;
+    })));
+    const tasks = read.filter((t): t is TaskSnapshot => t !== undefined);
     const token = page.nextPageToken;
-    return { tasks, ...(token && token.length > 0 ? { nextCursor: Buffer.from(token).toString('base64url') } : {}) };
+    return { tasks, ...(token && token.length > 0 ? { nextCursor: this.encodeCursor(Buffer.from(token), principal) } : {}) };
+  }
+
+  /**
+   * A cursor is Temporal's page token with a MAC over it and the caller (keyed like owners):
+   * a cursor that is not ours, or another caller's, is refused at once instead of going to
+   * Temporal, which waits out its deadline on a token it cannot read.
+   */
+  private encodeCursor(token: Buffer, principal: string): string {
+    return `${token.toString('base64url')}.${this.owners.mac(Buffer.concat([Buffer.from(`${principal}\0`), token]))}`;
+  }
+
+  private decodeCursor(cursor: string, principal: string): Uint8Array {
+    const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor);
+    if (!m) throw new InvalidCursorError();
+    const token = Buffer.from(m[1], 'base64url');
+    if (!this.owners.verifyMac(Buffer.concat([Buffer.from(`${principal}\0`), token]), m[2])) throw new InvalidCursorError();
+    return token;
   }
 
   /** Requests cooperative cancellation; a no-op for a task that already ended. Undefined when unknown. */
@@ -349,11 +414,15 @@ export class TemporalTaskStore {
   }
 
   private async describe(handle: WorkflowHandle): Promise<WorkflowExecutionDescription | undefined> {
+    const startedAt = performance.now();
     try {
-      return await this.bounded(() => handle.describe());
+      const description = await this.bounded(() => handle.describe());
+      this.missPacing.record(performance.now() - startedAt);
+      return description;
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return undefined;
-      throw err;
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      this.missPacing.record(performance.now() - startedAt);
+      return undefined;
     }
   }
 
@@ -423,7 +492,8 @@ export class TemporalTaskStore {
     return [
       { key: MCP_TOOL, value: tool },
       { key: MCP_TASK_STATUS, value: 'working' },
-      ...(owner ? [{ key: MCP_OWNER, value: owner }] : []),
+      // every task has one, so quotas count callers without authentication (one caller) too
+      { key: MCP_OWNER, value: owner ?? ANONYMOUS_OWNER },
     ];
   }
 
@@ -446,10 +516,6 @@ const CODE_FAILURES = new Set<number>([
 const ANSWERS_PAGE = 50;
 const GRPC_INVALID_ARGUMENT = 3;
 
-function decodeCursor(cursor: string): Uint8Array {
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new InvalidCursorError();
-  return Buffer.from(cursor, 'base64url');
-}
 
 /**
  * A workflow's result as a CallToolResult: one that already has that shape passes through; with
@@ -493,6 +559,23 @@ function failureToError(cause: Error | undefined): JsonRpcError {
   if (cause instanceof TerminatedFailure) return { code: -32603, message: `The task was terminated in Temporal${cause.message && cause.message !== 'Terminated' ? `: ${cause.message}` : ''}` };
   if (cause instanceof TimeoutFailure) return { code: -32603, message: 'The task timed out in Temporal' };
   return { code: -32603, message: `The task failed: ${cause?.message ?? 'unknown error'}` };
+}
+
+/** Why an answer does not fit its request; one whose form schema this server cannot compile passes unchecked (warned, naming the key). */
+function checkedAnswer(taskId: string, key: string, request: Parameters<typeof whyResponseDoesNotFit>[0], answer: unknown): string | undefined {
+  try {
+    return whyResponseDoesNotFit(request, answer);
+  } catch (err) {
+    if (!(err instanceof UncompilableSchemaError)) throw err;
+    logger.warn({ event: 'task.input.schema_uncompilable', taskId, key, err: err.message }, `the form schema of input request "${key}" cannot be compiled here: its answer goes to the workflow unchecked`);
+    return undefined;
+  }
+}
+
+/** A synchronous run's execution timeout: the tool's own, bounded by the server's cap for runs nobody holds a handle to. */
+function syncTimeout(tool: Duration | undefined, capMs: number | undefined): Duration | undefined {
+  if (capMs === undefined) return tool;
+  return tool === undefined ? capMs : Math.min(msToNumber(tool), capMs);
 }
 
 /** A Set that forgets its oldest entries past `max` (insertion order). */

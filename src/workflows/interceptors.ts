@@ -14,12 +14,14 @@ import {
 } from '@temporalio/workflow';
 import { TASK_MEMO_KEY, type TaskMemo } from '../contract';
 import { type RuntimeCarry, runAsTask } from './runtime';
+import { armClaimGuard } from './claim-guard';
 
 class TaskRuntimeInterceptor implements WorkflowInboundCallsInterceptor {
   execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     if (!workflowInfo().memo?.[TASK_MEMO_KEY]) return next(input);
     // a continued run gets the runtime's state as a second argument; the tool sees only its own
     const [args, carry] = input.args as [unknown, RuntimeCarry | undefined];
+    armClaimGuard(carry === undefined);
     return runAsTask(() => next({ ...input, args: [args] }), carry);
   }
 }

@@ -11,4 +11,6 @@ export const PATCHES = {
   bugsRetry: 'mcp-tasks.bugs-retry',
   /** waitOrContinueAsNew: a pinned task waiting for input continues as new onto a new target build when woken. */
   upgradeWhileWaiting: 'mcp-tasks.upgrade-while-waiting',
+  /** A run started with claimWithinMs cancels itself unless its handle was claimed in time. */
+  claimGuard: 'mcp-tasks.claim-guard',
 } as const;

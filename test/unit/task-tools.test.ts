@@ -23,7 +23,7 @@ test.each([
 });
 
 const settings = { taskHandles: true, handleWaitMs: 20_000, taskToolsPrefix: 'task_', requiredToolsNeedTasks: false };
-const deps = (listing: boolean, s = settings) => ({ store: {} as never, watcher: {} as never, listing, settings: s });
+const deps = (listing: boolean, s = settings) => ({ store: {} as never, watcher: {} as never, listing, settings: s, limits: {} as never });
 const tool = (name: string, taskMode: ToolDefinition['taskMode']): ToolDefinition => ({ name, description: 'd', inputSchema: z.object({}), taskMode, workflowType: 'w' });
 
 test('companion tools: list only with listing; a user tool of the same name is refused; none when handles are off', () => {

@@ -12,6 +12,7 @@ import {
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_MAX_JSON_DEPTH, DepthScanner, malformedRequestResponse, parseBody, type RequestBody, tooDeepResponse } from './body';
 
 export interface EndpointOptions {
   /** Host names accepted besides localhost, 127.0.0.1 and [::1] (DNS rebinding protection). */
@@ -31,7 +32,9 @@ export interface EndpointOptions {
    * (POSTed answers to 2025 input requests, task subscriptions). Each resolves undefined when
    * the request is not one of its own.
    */
-  inFront?: Array<(request: Request, authInfo: AuthInfo | undefined) => Promise<Response | undefined>>;
+  inFront?: Array<(request: Request, authInfo: AuthInfo | undefined, body: RequestBody | undefined) => Promise<Response | undefined>>;
+  /** Deepest JSON nesting accepted in a body; deeper is refused before parsing (-32602). */
+  maxJsonDepth?: number;
 }
 
 export interface McpEndpoint {
@@ -65,6 +68,7 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
   const hosts = [...localhostAllowedHostnames(), ...opts.allowedHosts];
   const origins = [...localhostAllowedOrigins(), ...opts.allowedOrigins];
   const gate = opts.auth ? (r: Request) => opts.auth!.gate(r) : opts.tokenVerifier ? requireBearerAuth({ verifier: opts.tokenVerifier }) : undefined;
+  const maxDepth = opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const fetch = async (request: Request) => {
     const rejected = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
     if (rejected) return rejected;
@@ -73,11 +77,21 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
     if (new URL(request.url).pathname.startsWith('/.well-known/')) return new Response('Not found\n', { status: 404 });
     const auth = gate ? await gate(request) : undefined;
     if (auth instanceof Response) return auth;
+    // the body is read and parsed once (after auth), for the handlers in front and for the SDK
+    let body: RequestBody | undefined;
+    if (request.method === 'POST') {
+      const read = parseBody(await request.text(), maxDepth);
+      if ('tooDeep' in read) return tooDeepResponse(maxDepth);
+      body = read;
+      const malformed = malformedRequestResponse(body);
+      if (malformed) return malformed;
+    }
     for (const serve of opts.inFront ?? []) {
-      const answered = await serve(request, auth);
+      const answered = await serve(request, auth, body);
       if (answered) return answered;
     }
-    return mcp.fetch(opts.strictHeaders ? request : await withRoutingHeaders(request), auth ? { authInfo: auth } : undefined);
+    const forward = body ? withBody(request, body, !opts.strictHeaders) : request;
+    return mcp.fetch(forward, { ...(auth ? { authInfo: auth } : {}), ...(body?.json !== undefined ? { parsedBody: body.json } : {}) });
   };
   return { fetch, close: () => mcp.close() };
 }
@@ -88,11 +102,22 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
  */
 export async function listenHttp(
   endpoint: McpEndpoint,
-  opts: { host: string; port: number; maxBodyBytes: number; ready: () => Promise<Readiness> },
+  opts: { host: string; port: number; maxBodyBytes: number; maxJsonDepth?: number; ready: () => Promise<Readiness> },
 ): Promise<RunningHttpServer> {
   const node = toNodeHandler(endpoint, { maxRequestBodySize: opts.maxBodyBytes });
+  const maxDepth = opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    // a declared length over the limit goes straight to the SDK's adapter, which answers 413 unread
+    if (pathname === MCP_PATH && req.method === 'POST' && !(Number(req.headers['content-length']) > opts.maxBodyBytes)) {
+      // a body nested too deep is refused while it arrives: a few bytes of `[[[` are enough (this
+      // runs before Host/Origin and auth, which read no body: refusing early reveals nothing)
+      void readScanned(req, maxDepth, opts.maxBodyBytes).then((read) => {
+        if (read.kind === 'read') return node(replayed(req, read.chunks), res);
+        void sendResponse(res, read.kind === 'deep' ? tooDeepResponse(maxDepth) : tooLargeResponse(opts.maxBodyBytes), true);
+      }, () => res.destroy());
+      return;
+    }
     if (pathname === MCP_PATH || pathname.startsWith('/.well-known/oauth-protected-resource')) return void node(req, res);
     if ((pathname === HEALTH_PATH || pathname === READY_PATH) && (req.method === 'GET' || req.method === 'HEAD')) {
       const answer = pathname === HEALTH_PATH ? Promise.resolve<Readiness>({ ok: true }) : opts.ready().catch((err: Error) => ({ ok: false, reason: err.message }));
@@ -121,6 +146,42 @@ export async function listenHttp(
   };
 }
 
+/** The body's chunks, scanned for nesting as they arrive; the rest is left unread once it is too deep or too large. */
+async function readScanned(req: http.IncomingMessage, maxDepth: number, maxBytes: number): Promise<{ kind: 'read'; chunks: Buffer[] } | { kind: 'deep' | 'large' }> {
+  const scanner = new DepthScanner(maxDepth);
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > maxBytes) return { kind: 'large' };
+    if (scanner.feed(chunk)) return { kind: 'deep' };
+    chunks.push(chunk);
+  }
+  return { kind: 'read', chunks };
+}
+
+/** As the SDK's adapter answers a body over the limit. */
+function tooLargeResponse(maxBytes: number): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${maxBytes} bytes` }, id: null }, { status: 413 });
+}
+
+/** The request again, its body served from the chunks already read (the SDK's adapter reads it as a stream). */
+function replayed(req: http.IncomingMessage, chunks: Buffer[]): http.IncomingMessage {
+  return Object.assign(Object.create(req) as http.IncomingMessage, {
+    async *[Symbol.asyncIterator]() {
+      yield* chunks;
+    },
+  });
+}
+
+/** Writes a fetch Response to Node's response; `close`: end the connection (its request was left unread). */
+async function sendResponse(res: http.ServerResponse, response: Response, close: boolean): Promise<void> {
+  const headers: Record<string, string> = Object.fromEntries(response.headers);
+  if (close) headers.connection = 'close';
+  res.writeHead(response.status, headers);
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
+
 /** The body field each method's Mcp-Name mirrors (the SDK's table, SEP-2243 + SEP-2663). */
 const MCP_NAME_SOURCE: Record<string, string> = {
   'tools/call': 'name',
@@ -138,24 +199,20 @@ export function mcpNameHeaderValue(value: string): string {
 }
 
 /**
- * The default (not --strict-headers): fill in a missing Mcp-Method / Mcp-Name from the body, for
- * clients that omit them (FastMCP 4.1 + fastmcp-tasks sends no Mcp-Name on tasks/*). A header
- * that is present is never touched, so a mismatched one is still refused by the SDK (400 / -32020).
+ * The request again (its body was consumed), with the same signal (a client that leaves must
+ * still abort held calls). By default (not --strict-headers) a missing Mcp-Method / Mcp-Name is
+ * filled in from the body, for clients that omit them (FastMCP 4.1 + fastmcp-tasks sends no
+ * Mcp-Name on tasks/*). A header that is present is never touched, so a mismatched one is still
+ * refused by the SDK (400 / -32020).
  */
-async function withRoutingHeaders(request: Request): Promise<Request> {
-  if (request.method !== 'POST' || (request.headers.has('mcp-method') && request.headers.has('mcp-name'))) return request;
-  const text = await request.text();
+function withBody(request: Request, body: RequestBody, fillRoutingHeaders: boolean): Request {
   const headers = new Headers(request.headers);
-  try {
-    const body = JSON.parse(text) as { method?: unknown; params?: Record<string, unknown> };
-    if (typeof body.method === 'string') {
-      if (!headers.has('mcp-method') && /^[\x21-\x7e]+$/.test(body.method)) headers.set('mcp-method', body.method);
-      const field = Object.hasOwn(MCP_NAME_SOURCE, body.method) ? MCP_NAME_SOURCE[body.method] : undefined;
-      const name = field && body.params !== null && typeof body.params === 'object' ? body.params[field] : undefined;
-      if (typeof name === 'string' && !headers.has('mcp-name')) headers.set('mcp-name', mcpNameHeaderValue(name));
-    }
-  } catch {
-    // not JSON (or not an object): the SDK answers it
+  const message = body.json as { method?: unknown; params?: Record<string, unknown> } | undefined;
+  if (fillRoutingHeaders && message !== null && typeof message === 'object' && typeof message.method === 'string') {
+    if (!headers.has('mcp-method') && /^[\x21-\x7e]+$/.test(message.method)) headers.set('mcp-method', message.method);
+    const field = Object.hasOwn(MCP_NAME_SOURCE, message.method) ? MCP_NAME_SOURCE[message.method] : undefined;
+    const name = field && message.params !== null && typeof message.params === 'object' ? message.params[field] : undefined;
+    if (typeof name === 'string' && !headers.has('mcp-name')) headers.set('mcp-name', mcpNameHeaderValue(name));
   }
-  return new Request(request.url, { method: 'POST', headers, body: text });
+  return new Request(request.url, { method: 'POST', headers, body: body.text, signal: request.signal });
 }

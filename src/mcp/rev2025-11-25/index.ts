@@ -1,7 +1,10 @@
 /** The 2025-11-25 revision: experimental Tasks (a `task` param; tasks/get|result|list|cancel). */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ProtocolRevision } from '../revision';
-import { inputRequestMessage, legacyInputResponses, legacyTasksCapability, registerLegacyTasksMethods, TASK_SUPPORT } from './legacy-tasks';
+import { InputReasks, inputRequestMessage, legacyInputResponses, legacyTasksCapability, registerLegacyTasksMethods, TASK_SUPPORT } from './legacy-tasks';
+
+/** This process's tasks/result streams, to ask again a question whose POSTed answer did not fit. */
+const reasks = new InputReasks();
 import { toLegacyTask } from './wire';
 
 export const rev2025_11_25: ProtocolRevision = {
@@ -10,7 +13,7 @@ export const rev2025_11_25: ProtocolRevision = {
   methodHeader: false,
   // clients pick task mode per tool from tools/list (registerTool takes no `execution`)
   toolExecution: (mode) => ({ taskSupport: TASK_SUPPORT[mode] }),
-  registerMethods: registerLegacyTasksMethods,
+  registerMethods: (server, deps) => registerLegacyTasksMethods(server, { ...deps, reasks }),
   // a 2025 request cannot say whether its client speaks Tasks (the server is stateless)
   callerSpeaksTasks: () => false,
   requestsTask: (params) => typeof params.task === 'object' && params.task !== null,
@@ -21,5 +24,5 @@ export const rev2025_11_25: ProtocolRevision = {
   handleInput: 'stream',
   inputRequestMessage,
   // answers to input requests sent on tasks/result streams arrive as POSTed responses
-  front: ({ store, inputRefused }) => ({ serve: legacyInputResponses(store, inputRefused) }),
+  front: ({ store, inputRefused }) => ({ serve: legacyInputResponses(store, inputRefused, reasks) }),
 };

@@ -34,6 +34,8 @@ import type { InputRequest } from '../../contract';
 import { TaskNotFoundError, toProtocolError } from '../errors';
 import { principalOf, principalOfAuth } from '../negotiation';
 import { TaskIdParamsSchema } from '../task-params';
+import type { RequestBody } from '../http/body';
+import type { WatchLimits } from '../watch-limits';
 
 const INPUT_ID_PREFIX = 'mcp-task-input:';
 /**
@@ -61,6 +63,32 @@ export interface LegacyTasksDeps {
   pollIntervalMs: number;
   /** tasks/list is served only with authentication and the McpOwner search attribute. */
   listing: boolean;
+  /** A tasks/result stream holds one place while it follows its task. */
+  limits: WatchLimits;
+  /** Questions to ask again on this replica's streams (their answer did not fit). */
+  reasks: InputReasks;
+}
+
+/**
+ * The tasks/result streams of this replica, by task: when a POSTed answer does not fit its
+ * request, the streams that asked forget they did and ask again, so the client sees the
+ * question come back instead of waiting for ever. (The POST itself is answered with the reason.)
+ */
+export class InputReasks {
+  private readonly waiting = new Map<string, Set<(key: string) => void>>();
+
+  on(taskId: string, reask: (key: string) => void): () => void {
+    const set = this.waiting.get(taskId) ?? this.waiting.set(taskId, new Set()).get(taskId)!;
+    set.add(reask);
+    return () => {
+      set.delete(reask);
+      if (set.size === 0) this.waiting.delete(taskId);
+    };
+  }
+
+  reask(taskId: string, key: string): void {
+    for (const reask of this.waiting.get(taskId) ?? []) reask(key);
+  }
 }
 
 export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksDeps): void {
@@ -88,8 +116,10 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
     const transport = low.transport;
     const sent = new Set<string>();
     let shown = toLegacyTask(task, deps.pollIntervalMs);
+    let latest = task;
     // on this request's SSE stream: each status change, and each pending input request once
     const onChange = async (task: TaskSnapshot) => {
+      latest = task;
       const now = toLegacyTask(task, deps.pollIntervalMs);
       if (now.status !== shown.status || now.statusMessage !== shown.statusMessage) await ctx.mcpReq.notify({ method: 'notifications/tasks/status', params: now });
       shown = now;
@@ -101,7 +131,16 @@ export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksD
         taskLog(task).info({ event: 'task.input.sent', key }, 'input request sent on the tasks/result stream');
       }
     };
-    return outcome(await untilTerminal(deps.watcher, task, principalOf(ctx), ctx.mcpReq.signal, onChange));
+    const off = deps.reasks.on(task.taskId, (key) => {
+      sent.delete(key);
+      void onChange(latest).catch(() => undefined);
+    });
+    try {
+      const followed = await deps.limits.holding(principalOf(ctx), () => untilTerminal(deps.watcher, task, principalOf(ctx), ctx.mcpReq.signal, onChange));
+      return outcome(followed);
+    } finally {
+      off();
+    }
   });
   low.setRequestHandler('tasks/list', { params: z.looseObject({ cursor: z.string().optional() }) }, async (params, ctx) => {
     const principal = principalOf(ctx);
@@ -180,17 +219,11 @@ function parseInputRequestId(id: unknown): { taskId: string; key: string; viaHan
  * a client's answer to an input request sent on a tasks/result stream goes to its task, as
  * tasks/update would send it. Resolves undefined for anything else (the SDK serves it).
  */
-export function legacyInputResponses(store: TemporalTaskStore, onRefused?: (taskId: string, key: string) => void) {
-  return async (request: Request, authInfo: AuthInfo | undefined): Promise<Response | undefined> => {
-    if (request.method !== 'POST' || request.headers.has('mcp-method')) return undefined; // responses carry no method
-    const text = await request.clone().text();
-    if (!text.includes(INPUT_ID_PREFIX) && !text.includes(HANDLE_INPUT_ID_PREFIX)) return undefined;
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      return undefined; // the SDK answers the parse error
-    }
+export function legacyInputResponses(store: TemporalTaskStore, onRefused?: (taskId: string, key: string) => void, reasks?: InputReasks) {
+  return async (request: Request, authInfo: AuthInfo | undefined, body: RequestBody | undefined): Promise<Response | undefined> => {
+    if (request.method !== 'POST' || request.headers.has('mcp-method') || !body) return undefined; // responses carry no method
+    if (!body.text.includes(INPUT_ID_PREFIX) && !body.text.includes(HANDLE_INPUT_ID_PREFIX)) return undefined;
+    const message = body.json; // undefined when not JSON: the SDK answers the parse error
     if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return undefined;
     const accepted = new Response(null, { status: 202 });
     const target = parseInputRequestId(message.id);
@@ -221,6 +254,11 @@ export function legacyInputResponses(store: TemporalTaskStore, onRefused?: (task
         return new Response(null, { status: 503 });
       }
       log.info({ event: 'task.input.invalid', reason: err.message }, 'an input response that does not fit its request');
+      // visible: the question comes again (a handle call answers with it as text), and the POST is answered with why
+      if (target.viaHandle) onRefused?.(target.taskId, target.key);
+      else reasks?.reask(target.taskId, target.key);
+      const error = { code: ProtocolErrorCode.InvalidParams, message: `Invalid input response: ${err.message}; the request is asked again`, data: { key: err.key, reason: err.reason } };
+      return Response.json({ jsonrpc: '2.0', id: message.id, error }, { status: 400 });
     }
     return accepted;
   };

@@ -18,8 +18,8 @@ export const rev2026_07_28: ProtocolRevision = {
   taskRequired: () => tasksCapabilityRequired(),
   createTaskResult: toCreateTaskResult,
   handleInput: 'answer',
-  front: ({ config, watcher, serverInfo }) => {
-    const subscriptions = taskSubscriptions({ ...config, watcher, serverInfo });
+  front: ({ config, watcher, serverInfo, limits }) => {
+    const subscriptions = taskSubscriptions({ ...config, watcher, serverInfo, limits });
     return { serve: subscriptions.serve, close: subscriptions.closeAll };
   },
 };

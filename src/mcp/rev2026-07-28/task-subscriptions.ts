@@ -25,18 +25,18 @@ import { logger } from '../../tasks/logging';
 import { isTaskId } from '../../tasks/task-id';
 import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
 import type { TaskWatch, TaskWatcher } from '../../tasks/task-watcher';
-import { toProtocolError, SubscriptionLimitError, tasksCapabilityRequired } from '../errors';
+import { toProtocolError, tasksCapabilityRequired } from '../errors';
 import { declaresTasksIn, principalOfAuth } from '../negotiation';
 import { toDetailedTask } from './wire';
+import type { RequestBody } from '../http/body';
+import type { WatchLimits } from '../watch-limits';
 
 export interface TaskSubscriptionOptions {
   watcher: TaskWatcher;
   pollIntervalMs: number;
   strictHeaders: boolean;
-  /** Tasks subscribed at once on this replica, over all streams. */
-  maxSubscribedTasks: number;
-  /** Tasks one caller (principal; without auth, all callers are one) subscribes at once here. */
-  maxSubscribedTasksPerCaller: number;
+  /** Shared with tasks/result streams and held calls: each subscribed task holds one place. */
+  limits: WatchLimits;
   serverInfo: { name: string; version: string };
 }
 
@@ -55,31 +55,12 @@ type TaskAcknowledgement = Omit<SubscriptionsAcknowledgedNotification, 'params'>
 };
 
 export function taskSubscriptions(opts: TaskSubscriptionOptions) {
-  const perCaller = new Map<string, number>();
-  let total = 0;
   const open = new Set<() => void>();
-
-  /** Holds n places; the returned release gives back some (or, without an argument, all that are left). */
-  const reserve = (caller: string, n: number): ((some?: number) => void) => {
-    const mine = perCaller.get(caller) ?? 0;
-    if (mine + n > opts.maxSubscribedTasksPerCaller) throw new SubscriptionLimitError('caller', opts.maxSubscribedTasksPerCaller);
-    if (total + n > opts.maxSubscribedTasks) throw new SubscriptionLimitError('server', opts.maxSubscribedTasks);
-    perCaller.set(caller, mine + n);
-    total += n;
-    let left = n;
-    return (some = left) => {
-      const k = Math.min(some, left);
-      left -= k;
-      total -= k;
-      const now = (perCaller.get(caller) ?? 0) - k;
-      if (now > 0) perCaller.set(caller, now);
-      else perCaller.delete(caller);
-    };
-  };
+  const reserve = (caller: string, n: number) => opts.limits.reserve(caller, n);
 
   /** Resolves undefined for anything that is not a task subscription: the SDK serves it. */
-  const serve = async (request: Request, authInfo: AuthInfo | undefined): Promise<Response | undefined> => {
-    const message = await listenRequest(request, opts.strictHeaders);
+  const serve = async (request: Request, authInfo: AuthInfo | undefined, body: RequestBody | undefined): Promise<Response | undefined> => {
+    const message = listenRequest(request, opts.strictHeaders, body);
     if (!message) return undefined;
     const { id, params } = message;
     const meta = params._meta ?? {};
@@ -198,19 +179,13 @@ function sseWriter() {
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 
 /** The listen request, when this POST is one that asks for task notifications. */
-async function listenRequest(request: Request, strictHeaders: boolean) {
-  if (request.method !== 'POST') return undefined;
+function listenRequest(request: Request, strictHeaders: boolean, read: RequestBody | undefined) {
+  if (request.method !== 'POST' || !read) return undefined;
   const method = request.headers.get('mcp-method');
   // a missing header under --strict-headers, or a mismatched one, is the SDK's to refuse
   if (method === null ? strictHeaders : method !== 'subscriptions/listen') return undefined;
-  const text = await request.clone().text();
-  if (!text.includes('taskIds')) return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  if (!read.text.includes('taskIds') || read.json === undefined) return undefined;
+  const body = read.json;
   const checked = specTypeSchemas.SubscriptionsListenRequest['~standard'].validate(body);
   const id = RequestIdSchema.safeParse((body as { id?: unknown }).id);
   if (checked.issues || !id.success) return undefined;

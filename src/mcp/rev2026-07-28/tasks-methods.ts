@@ -5,7 +5,7 @@ import { toGetTaskResult } from './wire';
 import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
 import { isTaskId } from '../../tasks/task-id';
 import type { TemporalTaskStore } from '../../tasks/temporal-task-store';
-import { TaskNotFoundError, TaskStoreUnavailableError, tasksCapabilityRequired, toProtocolError } from '../errors';
+import { InvalidInputResponseError, TaskNotFoundError, TaskStoreUnavailableError, tasksCapabilityRequired, toProtocolError } from '../errors';
 import { declaresTasks, principalOf } from '../negotiation';
 
 export interface TasksMethodsDeps {
@@ -31,6 +31,8 @@ export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps):
       // outstanding key answered badly is refused while unknown keys stay ignored
       const dropped = Object.fromEntries((ctx.mcpReq.droppedInputResponseKeys ?? []).map((k) => [k, null]));
       const responses = { ...dropped, ...ctx.mcpReq.inputResponses };
+      // missing, or not an object (the SDK reads a string, array or null as no answers): say so, do nothing
+      if (Object.keys(responses).length === 0) throw new InvalidInputResponseError('Invalid params: inputResponses must be an object that maps each answered key to its answer');
       const task = await deps.store.sendInput(taskId, principalOf(ctx), responses);
       if (!task) throw new TaskNotFoundError();
       taskLog(task).info({ event: 'task.input', keys: Object.keys(responses) }, 'input responses received');

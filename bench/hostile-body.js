@@ -1,0 +1,112 @@
+'use strict';
+/**
+ * Another caller's latency while an attacker POSTs hostile bodies (issue 24 item 2). A victim
+ * sends tools/list and tasks/get one after another; for each phase the victim's latency
+ * percentiles and the attacker's answers are printed:
+ *
+ *   idle             no attacker
+ *   nested 4 MB      8 attackers, each POSTing 4 MB of `[` in a loop (refused by the depth limit before parsing)
+ *   flat 4 MB        8 attackers, each POSTing a 4 MB flat JSON string argument (parsed, then refused by the tool's schema):
+ *                    the cost any big body has, for comparison
+ *
+ * The attackers run in a worker thread (their sending would otherwise stall the victim's own
+ * event loop); on a 2-core machine they still compete with serve for CPU.
+ *
+ *   npm run build && node bench/hostile-body.js          15 s per phase
+ *   BENCH_PHASE_S=5 node bench/hostile-body.js
+ */
+const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
+const { Cleanup, machineInfo, machineBusyPercent, readCpuSeconds, startInfra, startSampler } = require('./infra');
+const { mcpTasks, PROTOCOL } = require('./mcp');
+const { fmt, markdownTable, summarize } = require('./stats');
+
+const PHASE_S = Number(process.env.BENCH_PHASE_S ?? 15);
+const ATTACKERS = 8;
+const MB4 = 4 * 1024 * 1024 - 1024;
+const log = (msg) => console.error(`[bench:hostile-body ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL, 'mcp-method': 'tools/call', 'mcp-name': 'wait_and_echo' };
+const META = { 'io.modelcontextprotocol/protocolVersion': PROTOCOL, 'io.modelcontextprotocol/clientInfo': { name: 'attacker', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const BODIES = {
+  'nested 4 MB': '['.repeat(MB4),
+  'flat 4 MB': JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait_and_echo', arguments: { text: 'x'.repeat(MB4 - 300), seconds: 'no' }, _meta: META } }),
+};
+
+async function attack(url, body, until) {
+  const statuses = {};
+  let answers = 0;
+  await Promise.all(
+    Array.from({ length: ATTACKERS }, async () => {
+      while (Date.now() < until) {
+        try {
+          const res = await fetch(url, { method: 'POST', headers: HEADERS, body });
+          await res.arrayBuffer();
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+          answers++;
+        } catch {
+          statuses.error = (statuses.error ?? 0) + 1;
+        }
+      }
+    }),
+  );
+  return { answers, statuses };
+}
+
+/** The attackers run in a worker thread: their own encoding and sending must not stall the victim's event loop here. */
+function attackFromThread(url, phase, until) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(__filename, { workerData: { url, phase, until } });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+}
+
+async function victim(mcp, taskId, until) {
+  const latencies = [];
+  while (Date.now() < until) {
+    for (const op of [() => mcp.listTools(), () => mcp.getTask(taskId)]) {
+      const started = performance.now();
+      await op();
+      latencies.push(performance.now() - started);
+    }
+  }
+  return summarize(latencies);
+}
+
+async function main() {
+  const cleanup = new Cleanup();
+  process.on('exit', () => cleanup.killLeftovers());
+  const busy = await machineBusyPercent();
+  try {
+    const infra = await startInfra(cleanup, { pollIntervalMs: 1000 });
+    const mcp = mcpTasks(infra.url);
+    const { taskId } = await mcp.createWaitAndEcho(3600, 'victim');
+    const sampler = startSampler({ serve: infra.pids.server });
+    const rows = [];
+    for (const phase of ['idle', 'nested 4 MB', 'flat 4 MB']) {
+      log(`phase ${phase}, ${PHASE_S} s`);
+      const until = Date.now() + PHASE_S * 1000;
+      const cpuBefore = readCpuSeconds(infra.pids.server);
+      const [v, a] = await Promise.all([victim(mcp, taskId, until), phase === 'idle' ? { answers: 0, statuses: {} } : attackFromThread(infra.url, phase, until)]);
+      const serveCpu = (100 * (readCpuSeconds(infra.pids.server) - cpuBefore)) / PHASE_S;
+      rows.push([phase, v.n, v.p50, v.p95, v.p99, v.max, serveCpu, `${fmt(a.answers / PHASE_S)} (${Object.entries(a.statuses).map(([s, n]) => `${s}×${n}`).join(', ') || '–'})`]);
+    }
+    const peak = { serveRssPeakMb: Math.round(sampler.peak().serve) };
+    sampler.stop();
+    await mcp.cancelTask(taskId).catch(() => undefined);
+    console.log(`\n## Another caller under hostile bodies (${ATTACKERS} attackers, ${PHASE_S} s per phase)\n`);
+    console.log(markdownTable(['phase', 'victim requests', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'serve CPU %', 'attacker answers/s (HTTP status × n)'], rows));
+    console.log(`\nmachine: ${JSON.stringify({ ...machineInfo(), backgroundCpuPercentAtStart: busy })}; serve sampler: ${JSON.stringify(peak)}`);
+  } finally {
+    await cleanup.run();
+  }
+}
+
+if (isMainThread) {
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+} else {
+  attack(workerData.url, BODIES[workerData.phase], workerData.until).then((r) => parentPort.postMessage(r));
+}

@@ -1,0 +1,217 @@
+'use strict';
+/**
+ * Soak (issue 24 item 10): an hour of mixed traffic compressed into a few minutes, to see leaks
+ * as a slope. Many authenticated callers at once, each looping over: tasks started (short
+ * timers and approvals) and answered or cancelled, tasks/get, tools/list, 2026 subscriptions
+ * and 2025 tasks/result streams opened and dropped at random moments, and hostile requests
+ * mixed in (4 MB of `[`, bodies over the size limit, garbage, foreign cursors and ids).
+ * serve's RSS and open file descriptors are sampled every second; the printout compares the
+ * first and the last window (RSS, fds, p50/p99 of the well-formed requests) and fits a slope.
+ *
+ *   npm run build && node bench/soak.js                  180 s, 24 callers
+ *   SOAK_S=600 SOAK_CALLERS=48 node bench/soak.js
+ *   SOAK_HOSTILE=0 node bench/soak.js                    the same without hostile requests
+ */
+const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { Cleanup, machineInfo, machineBusyPercent, startInfra } = require('./infra');
+const { PROTOCOL } = require('./mcp');
+const { fmt, markdownTable, summarize } = require('./stats');
+
+const SECONDS = Number(process.env.SOAK_S ?? 180);
+const CALLERS = Number(process.env.SOAK_CALLERS ?? 24);
+/** SOAK_HOSTILE=0: no hostile requests (to tell their share of a slope). */
+const HOSTILE = process.env.SOAK_HOSTILE !== '0';
+const WINDOW_S = Math.min(30, Math.floor(SECONDS / 4));
+const log = (msg) => console.error(`[bench:soak ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': PROTOCOL,
+  'io.modelcontextprotocol/clientInfo': { name: 'soak', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+};
+
+function fdCount(pid) {
+  try {
+    return fs.readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return NaN;
+  }
+}
+
+function rssMb(pid) {
+  const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+)\s+kB/m);
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Least-squares slope of y over x. */
+function slope(points) {
+  const n = points.length;
+  const mx = points.reduce((a, p) => a + p[0], 0) / n;
+  const my = points.reduce((a, p) => a + p[1], 0) / n;
+  const num = points.reduce((a, p) => a + (p[0] - mx) * (p[1] - my), 0);
+  const den = points.reduce((a, p) => a + (p[0] - mx) ** 2, 0);
+  return den ? num / den : NaN;
+}
+
+function caller(url, token, stats, until) {
+  let id = 1;
+  const headers = (method, name) => ({
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': PROTOCOL,
+    'mcp-method': method,
+    ...(name !== undefined ? { 'mcp-name': String(name) } : {}),
+    authorization: `Bearer ${token}`,
+  });
+  /** A timed, well-formed request: its latency counts (a JSON-RPC error is counted too). */
+  const rpc = async (method, params = {}) => {
+    const started = performance.now();
+    const res = await fetch(url, { method: 'POST', headers: headers(method, params.taskId ?? params.name), body: JSON.stringify({ jsonrpc: '2.0', id: id++, method, params: { ...params, _meta: META } }) });
+    const text = await res.text();
+    stats.latencies.push([Date.now(), performance.now() - started]);
+    const body = text.startsWith('{') ? JSON.parse(text) : JSON.parse(text.split('\ndata:').pop() || 'null');
+    if (body?.error) {
+      stats.errors[body.error.code] = (stats.errors[body.error.code] ?? 0) + 1;
+      return undefined;
+    }
+    return body?.result;
+  };
+  const mine = [];
+  /** A stream opened and dropped after a random time (a client that goes away). */
+  const dropAfter = async (method, body, extra, ms) => {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), ms);
+    try {
+      const res = await fetch(url, { method: 'POST', headers: { ...headers(method), ...extra }, body: JSON.stringify(body), signal: abort.signal });
+      await res.text();
+    } catch {
+      // dropped by us
+    } finally {
+      clearTimeout(timer);
+      stats.streams++;
+    }
+  };
+  const actions = [
+    async () => {
+      const created = await rpc('tools/call', { name: 'wait_and_echo', arguments: { text: 'soak', seconds: 1 + Math.floor(Math.random() * 5) } });
+      if (created?.taskId) mine.push(created.taskId);
+    },
+    async () => {
+      const created = await rpc('tools/call', { name: 'approve_expense', arguments: { amount: 1, description: 'soak' } });
+      if (!created?.taskId) return;
+      await sleep(300 + Math.random() * 700);
+      if (Math.random() < 0.7) await rpc('tasks/update', { taskId: created.taskId, inputResponses: { approval: { action: 'accept', content: { approved: true } } } });
+      else await rpc('tasks/cancel', { taskId: created.taskId });
+    },
+    async () => mine.length && (await rpc('tasks/get', { taskId: pick(mine) })),
+    async () => mine.length && (await rpc('tasks/get', { taskId: pick(mine).replace(/.$/, 'Q') })), // unknown id
+    async () => rpc('tools/list'),
+    async () => mine.length && (await dropAfter('subscriptions/listen', { jsonrpc: '2.0', id: `s${id++}`, method: 'subscriptions/listen', params: { notifications: { taskIds: mine.slice(-3) }, _meta: META } }, {}, 200 + Math.random() * 3000)),
+    async () => mine.length && (await dropAfter('tasks/result', { jsonrpc: '2.0', id: id++, method: 'tasks/result', params: { taskId: pick(mine) } }, { 'mcp-protocol-version': '2025-11-25' }, 200 + Math.random() * 3000)),
+    async () => mine.length && (await rpc('tasks/cancel', { taskId: pick(mine) })),
+  ];
+  return (async () => {
+    while (Date.now() < until) {
+      await pick(actions)().catch(() => stats.failures++);
+      if (mine.length > 50) mine.splice(0, 25);
+      await sleep(Math.random() * 100);
+    }
+  })();
+}
+
+/**
+ * Hostile requests, from a worker thread (building and sending 4 MB bodies would stall the
+ * measuring event loop): 4 MB of `[`, a body over the size limit, cut-off JSON, a 2025
+ * tasks/list with a cursor that is not ours.
+ */
+async function hostileLoop({ url, token, until, lanes }) {
+  const bodies = [Buffer.from('['.repeat(4 * 1024 * 1024 - 10)), Buffer.from(`"${'x'.repeat(5 * 1024 * 1024)}"`), Buffer.from('{"jsonrpc":"2.0","id":1,'), Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/list', params: { cursor: 'AAAA.BBBB' } }))];
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      while (Date.now() < until) {
+        const i = Math.floor(Math.random() * bodies.length);
+        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, 'mcp-protocol-version': i === 3 ? '2025-11-25' : PROTOCOL, ...(i === 3 ? {} : { 'mcp-method': 'tools/call', 'mcp-name': 'wait_and_echo' }) };
+        try {
+          await (await fetch(url, { method: 'POST', headers, body: bodies[i] })).arrayBuffer();
+        } catch {
+          // the server may cut a body it refused
+        }
+        sent++;
+        await sleep(Math.random() * 200);
+      }
+    }),
+  );
+  return sent;
+}
+
+async function main() {
+  const cleanup = new Cleanup();
+  process.on('exit', () => cleanup.killLeftovers());
+  const busy = await machineBusyPercent();
+  const tokens = Array.from({ length: CALLERS }, (_, i) => [`caller-${i}`, `soak-token-${i}-0123456789`]);
+  const tokensFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'soak-')), 'tokens');
+  fs.writeFileSync(tokensFile, tokens.map(([p, t]) => `${p}:${t}`).join('\n'));
+  try {
+    const infra = await startInfra(cleanup, { pollIntervalMs: 1000, serveArgs: ['--auth-tokens-file', tokensFile] });
+    const pid = infra.pids.server;
+    const samples = [];
+    const sampler = setInterval(() => samples.push({ t: Date.now(), rss: rssMb(pid), fds: fdCount(pid) }), 1000);
+    const stats = { latencies: [], errors: {}, streams: 0, hostile: 0, failures: 0 };
+    const startedAt = Date.now();
+    const until = startedAt + SECONDS * 1000;
+    log(`${CALLERS} callers for ${SECONDS} s`);
+    const hostile = !HOSTILE ? Promise.resolve(0) : new Promise((resolve, reject) => {
+      const worker = new Worker(__filename, { workerData: { url: infra.url, token: tokens[0][1], until, lanes: Math.max(2, Math.floor(CALLERS / 6)) } });
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    await Promise.all(tokens.map(([, token]) => caller(infra.url, token, stats, until)));
+    stats.hostile = await hostile;
+    await sleep(8000); // the last tasks end, streams close
+    samples.push({ t: Date.now(), rss: rssMb(pid), fds: fdCount(pid) });
+    clearInterval(sampler);
+
+    const windowOf = (from, to) => {
+      const s = samples.filter((x) => x.t >= from && x.t < to);
+      const l = stats.latencies.filter(([t]) => t >= from && t < to).map(([, ms]) => ms);
+      const sum = summarize(l);
+      return { rss: s.reduce((a, x) => a + x.rss, 0) / s.length, fds: s.reduce((a, x) => a + x.fds, 0) / s.length, p50: sum.p50, p99: sum.p99, rate: l.length / WINDOW_S };
+    };
+    const first = windowOf(startedAt, startedAt + WINDOW_S * 1000);
+    const last = windowOf(until - WINDOW_S * 1000, until);
+    const after = samples[samples.length - 1];
+    const pts = (key) => samples.filter((x) => x.t < until).map((x) => [(x.t - startedAt) / 60_000, x[key]]);
+    console.log(`\n## Soak: ${CALLERS} callers, ${SECONDS} s, windows of ${WINDOW_S} s\n`);
+    console.log(
+      markdownTable(
+        ['', `first ${WINDOW_S} s`, `last ${WINDOW_S} s`, '8 s after the load', 'slope over the run'],
+        [
+          ['serve RSS (MB)', first.rss, last.rss, after.rss, `${fmt(slope(pts('rss')), 2)} MB/min`],
+          ['serve open fds', first.fds, last.fds, after.fds, `${fmt(slope(pts('fds')), 2)} /min`],
+          ['p50 latency, well-formed requests (ms)', first.p50, last.p50, '–', '–'],
+          ['p99 latency, well-formed requests (ms)', first.p99, last.p99, '–', '–'],
+          ['well-formed requests/s', first.rate, last.rate, '–', '–'],
+        ],
+      ),
+    );
+    console.log(`\nstreams opened and dropped: ${stats.streams}; hostile requests: ${stats.hostile}; JSON-RPC errors by code: ${JSON.stringify(stats.errors)}; transport failures: ${stats.failures}`);
+    console.log(`machine: ${JSON.stringify({ ...machineInfo(), backgroundCpuPercentAtStart: busy })}`);
+  } finally {
+    await cleanup.run();
+  }
+}
+
+if (isMainThread) {
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+} else {
+  hostileLoop(workerData).then((sent) => parentPort.postMessage(sent));
+}
