@@ -153,8 +153,15 @@ describe('item 1: every open stream or held call that watches a task counts', ()
   });
 });
 
+/** Running workflows in the namespace, once visibility has caught up (two reads 500 ms apart agree). */
 async function runningCount(): Promise<number> {
-  return Number((await temporal.client.workflowService.countWorkflowExecutions({ namespace: 'default', query: 'ExecutionStatus = "Running"' })).count);
+  const read = async () => Number((await temporal.client.workflowService.countWorkflowExecutions({ namespace: 'default', query: 'ExecutionStatus = "Running"' })).count);
+  for (let last = await read(); ; ) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = await read();
+    if (now === last) return now;
+    last = now;
+  }
 }
 
 describe('item 2: a nesting-depth limit before parsing, one parse per request', () => {
@@ -273,7 +280,7 @@ void DECLARING;
 
 describe('item 2: the body is parsed once per request, shared by the handlers in front and the SDK', () => {
   test('tasks/get without routing headers, subscriptions/listen, tools/call: each body text goes through JSON.parse once', async () => {
-    const { createMcpTasksServer } = await import('../src/server');
+    const { createMcpTasksServer } = await import('../src/mcp/server');
     const { tools } = await import('../build/examples/demo/index.js');
     const server = await createMcpTasksServer({ client: temporal.client, tools, log: () => undefined, maxRunningTasksPerCaller: 0, maxRunningTasks: 0 });
     const parse = JSON.parse;

@@ -146,18 +146,33 @@ export async function listenHttp(
   };
 }
 
-/** The body's chunks, scanned for nesting as they arrive; the rest is left unread once it is too deep or too large. */
-async function readScanned(req: http.IncomingMessage, maxDepth: number, maxBytes: number): Promise<{ kind: 'read'; chunks: Buffer[] } | { kind: 'deep' | 'large' }> {
-  const scanner = new DepthScanner(maxDepth);
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    if (bytes > maxBytes) return { kind: 'large' };
-    if (scanner.feed(chunk)) return { kind: 'deep' };
-    chunks.push(chunk);
-  }
-  return { kind: 'read', chunks };
+/**
+ * The body's chunks, scanned for nesting as they arrive. A body found too deep is read to its
+ * end without scanning or keeping it (a client still sending would otherwise get a broken pipe
+ * instead of the answer); past the size limit nothing more is read.
+ */
+function readScanned(req: http.IncomingMessage, maxDepth: number, maxBytes: number): Promise<{ kind: 'read'; chunks: Buffer[] } | { kind: 'deep' | 'large' }> {
+  return new Promise((resolve, reject) => {
+    const scanner = new DepthScanner(maxDepth);
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let deep = false;
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > maxBytes) {
+        req.off('data', onData);
+        req.pause();
+        return resolve({ kind: 'large' });
+      }
+      if (deep) return;
+      deep = scanner.feed(chunk);
+      if (deep) chunks.length = 0;
+      else chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(deep ? { kind: 'deep' } : { kind: 'read', chunks }));
+    req.once('error', reject);
+  });
 }
 
 /** As the SDK's adapter answers a body over the limit. */
