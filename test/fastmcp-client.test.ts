@@ -3,7 +3,7 @@
  * .venv-clients/) against the DEFAULT server. FastMCP never sends Mcp-Name on tasks/*: a server
  * that refuses missing routing headers fails every one of these with -32020.
  */
-import { spawn } from 'node:child_process';
+import { runPythonClient } from './support/python-client';
 import path from 'node:path';
 import { ROOT } from './support/processes';
 import { useStack } from './support/stack';
@@ -25,19 +25,7 @@ const stack = useStack();
 
 /** Runs one scenario of the Python client; resolves with its JSON output, or rejects with its stderr. */
 function fastmcp(scenario: string): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(python, [SCRIPT, stack.url, scenario], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 100_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(JSON.parse(out.trim().split('\n').pop()!));
-      else reject(new Error(`fastmcp_client.py ${scenario} exited ${code}:\n${err.split('\n').slice(-15).join('\n')}`));
-    });
-  });
+  return runPythonClient(python, SCRIPT, [stack.url, scenario]);
 }
 
 test('call_tool runs a wait_and_echo task to completion (polling transparently)', async () => {

@@ -2,7 +2,7 @@
  * The Python MCP SDK (2.3.0, from PyPI into the git-ignored .venv-clients/) completes the MCP
  * authorization flow from the 401 on its own, against a real oidc-provider, and calls a tool.
  */
-import { spawn } from 'node:child_process';
+import { runPythonClient } from './support/python-client';
 import path from 'node:path';
 import { makeKey, oauthEnv, startIdentityProvider, stopIdentityProviders, type IdentityProvider } from './support/identity-provider';
 import { startServe, startWorker } from './support/mcp';
@@ -28,19 +28,7 @@ afterAll(() => stopIdentityProviders());
 stopAllAfter(() => temporal);
 
 function pythonClient(user: string): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(python, [path.join(ROOT, 'test', 'clients', 'oauth_client.py'), url, user], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 100_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(JSON.parse(out.trim().split('\n').pop()!));
-      else reject(new Error(`oauth_client.py exited ${code}:\n${err.split('\n').slice(-20).join('\n')}`));
-    });
-  });
+  return runPythonClient(python, path.join(ROOT, 'test', 'clients', 'oauth_client.py'), [url, user]);
 }
 
 test('401 → metadata → registration → login → token → tools/list and tools/call', async () => {

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { forgeHs256WithPublicKey, forgeNone, forgeRs256, makeKey, oauthEnv, startIdentityProvider, stopIdentityProviders, type IdentityProvider } from './support/identity-provider';
-import { call, PROTOCOL, rpc, startServe, startWorker, subscribe } from './support/mcp';
+import { call, inRealmFetch, PROTOCOL, rpc, startServe, startWorker, subscribe } from './support/mcp';
 import { HeadlessOAuthProvider } from './support/oauth-client';
 import { stopAllAfter } from './support/processes';
 import { startTestTemporal, type TestTemporal } from './support/temporal';
@@ -291,17 +291,6 @@ describe('key rotation', () => {
   });
 });
 
-/** fetch whose Response.json() parses in the test's realm (ext-tasks checks plain objects; see support/mcp.ts). */
-const inRealmFetch: typeof fetch = async (input, init) => {
-  const res = await fetch(input, init);
-  return new Proxy(res, {
-    get(target, prop) {
-      if (prop === 'json') return async () => JSON.parse(await target.text());
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-};
 
 /** Connects the SDK client; on the 401 it runs the authorization flow, then connects again with the tokens. */
 async function authorizedClient(provider: HeadlessOAuthProvider): Promise<Client> {

@@ -2,7 +2,7 @@
  * Python clients that do not speak Tasks (the SDK's `mcp.Client` 2.3.0 and FastMCP 4.1.4's plain
  * `Client`, from PyPI into the git-ignored .venv-clients/) following task handles with task_*.
  */
-import { spawn } from 'node:child_process';
+import { runPythonClient } from './support/python-client';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,19 +24,7 @@ beforeAll(() => {
 const stack = useStack({ serveArgs: ['--handle-wait-ms', '2000'], workerEnv: { MCP_TASKS_LEDGER_DIR: ledger } });
 
 function plain(client: string, scenario: string): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(python, [SCRIPT, stack.url, client, scenario], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 100_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(JSON.parse(out.trim().split('\n').pop()!));
-      else reject(new Error(`plain_client.py ${client} ${scenario} exited ${code}:\n${err.split('\n').slice(-15).join('\n')}`));
-    });
-  });
+  return runPythonClient(python, SCRIPT, [stack.url, client, scenario]);
 }
 
 describe.each(['mcp', 'fastmcp'])('%s plain client', (client) => {

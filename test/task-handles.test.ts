@@ -9,7 +9,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { call, PROTOCOL, rpc, startServe, startWorker } from './support/mcp';
+import { call, inRealmFetch, PROTOCOL, rpc, startServe, startWorker } from './support/mcp';
 import { stopAllAfter } from './support/processes';
 import { waitFor } from './support/wait';
 import { startTestTemporal, TestTemporal } from './support/temporal';
@@ -55,17 +55,6 @@ async function v1Client(opts: { onElicit?: Elicit } = {}): Promise<V1Client> {
   return client;
 }
 
-/** Jest's vm realm vs fetch's objects (see support/mcp.ts). */
-const inRealmFetch: typeof fetch = async (input, init) => {
-  const res = await fetch(input, init);
-  return new Proxy(res, {
-    get(target, prop) {
-      if (prop === 'json') return async () => JSON.parse(await target.text());
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-};
 
 const running = (result: any) => ['working', 'input_required'].includes(result.structuredContent?.status);
 type AnyClient = { callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<any> };

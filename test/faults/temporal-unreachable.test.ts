@@ -26,7 +26,7 @@ test('Temporal unreachable: tools/call and tasks/get answer -32603 within the bo
   const get = await rpc(url, 'tasks/get', { taskId });
   expect(get.body.error.code).toBe(-32603);
   expect(Date.now() - started).toBeLessThan(10_000);
-  const update = await rpc(url, 'tasks/update', { taskId, inputResponses: {} });
+  const update = await rpc(url, 'tasks/update', { taskId, inputResponses: { approval: { action: 'decline' } } });
   expect(update.body.error.code).toBe(-32603);
   // the same through task handles, for a caller without Tasks: -32603, never "no such task"
   for (const [name, args] of [

@@ -72,7 +72,7 @@ export async function connectClient(url: string, era: 'modern' | 'legacy' = 'mod
  * Jest runs tests in a vm realm, but fetch's Response.json() builds objects of the outer realm,
  * which ext-tasks' plain-object checks reject. Parse JSON in this realm instead.
  */
-const inRealmFetch: typeof fetch = async (input, init) => {
+export const inRealmFetch: typeof fetch = async (input, init) => {
   const res = await fetch(input, init);
   return new Proxy(res, {
     get(target, prop) {
