@@ -76,6 +76,16 @@ test('a bad setting is refused with a clear message and exit code 2', () => {
   expect(out.stderr).toMatch(/pollIntervalMs \(--poll-interval-ms or MCP_POLL_INTERVAL_MS\)/);
 });
 
+test.each([
+  [['serve'], { MCP_LOG_LEVEL: 'loud' }, /logLevel \(--log-level or MCP_LOG_LEVEL\)/],
+  [['worker', '--build-id', 'r1'], { MCP_VERSIONING_BEHAVIOR: 'SOMETIMES' }, /versioningBehavior \(--versioning-behavior or MCP_VERSIONING_BEHAVIOR\)/],
+])('the CLI\'s own settings go through the same merge: %j %j exits 2 naming flag and variable', (args, env, message) => {
+  const out = spawnSync(process.execPath, ['dist/cli/index.js', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1', ...env } });
+  expect(out.status).toBe(2);
+  expect(out.stderr).toMatch(/Invalid configuration:/);
+  expect(out.stderr).toMatch(message);
+});
+
 test('a worker whose Temporal does not answer exits with a clear message', async () => {
   const address = `127.0.0.1:${await freePort()}`;
   const out = spawnSync(process.execPath, ['dist/cli/index.js', 'worker'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: address } });

@@ -1,6 +1,6 @@
 import dns from 'node:dns/promises';
 import { SEARCH_ATTRIBUTES } from '../contract';
-import type { DevServer, DevServerOptions } from './dev-server';
+import type { DevServer, DevServerOptions } from './dev-server-options';
 
 /**
  * The last resort when no Temporal CLI is installed: the Temporal SDK downloads the CLI and runs

@@ -10,6 +10,7 @@ import { addVersioningOptions, parseVersioning, setCurrentVersion } from './work
 import { checkWorkerHealth, startHealthServer } from './worker-health';
 import { ConfigError, ENV_VARS, parseServerConfig, parseSettings, ServerConfig, ServerConfigSchema } from '../mcp/config';
 import { LOG_LEVELS, setLogLevel } from '../tasks/logging';
+import { parseCliSettings } from './cli-settings';
 import { StaticTokenVerifier } from '../mcp/http/auth';
 import { addOAuthOptions, oauthFlags } from '../mcp/http/oauth-cli';
 import type { Readiness } from '../mcp/http/http-server';
@@ -21,9 +22,9 @@ import { connectWorkerConnection, installWorkerRuntime } from './worker-runtime'
 
 const program = new Command('mcp-temporal-tasks')
   .description('An MCP server whose tool calls are durable Temporal workflows')
-  .addOption(new Option('--log-level <level>', 'JSON log level on stderr (MCP_LOG_LEVEL)').choices(LOG_LEVELS).default(process.env.MCP_LOG_LEVEL ?? 'info'))
+  .addOption(new Option('--log-level <level>', 'JSON log level on stderr (MCP_LOG_LEVEL, default info)').choices(LOG_LEVELS))
   .hook('preAction', (cmd) => {
-    setLogLevel(cmd.opts().logLevel);
+    setLogLevel(parseCliSettings(cmd.opts()).logLevel);
     releaseHeldMemory(); // long-running commands give back what a burst of load made V8 hold
   });
 
@@ -59,15 +60,11 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
 
 /** `serve`/`dev`: workflows of any SDK as tools, from a JSON tools file (alongside --tools-module). */
 function toolsFileOption(): Option {
-  return new Option('--tools <file>', 'JSON tools file: workflows of any SDK, started by type name on their task queue (MCP_TOOLS_FILE)').default(
-    process.env.MCP_TOOLS_FILE || undefined,
-  );
+  return new Option('--tools <file>', 'JSON tools file: workflows of any SDK, started by type name on their task queue (MCP_TOOLS_FILE)');
 }
 
 function toolsModuleOption(): Option {
-  return new Option('--tools-module <file>', 'module exporting `tools` (and workflowsPath, activities for the worker) (MCP_TOOLS_MODULE)').default(
-    process.env.MCP_TOOLS_MODULE,
-  );
+  return new Option('--tools-module <file>', 'module exporting `tools` (and workflowsPath, activities for the worker) (MCP_TOOLS_MODULE)');
 }
 
 function configFrom(opts: Record<string, unknown>): ServerConfig {
@@ -105,7 +102,7 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
   .addOption(new Option('--sqlite-synchronous <mode>', 'SQLite (WAL) durability: full syncs every commit; normal is faster, and a power loss may drop the last commits').choices(['full', 'normal']).default('full'))
   .action(async (opts) => {
     const config = configFrom(opts);
-    const tools = loadServedTools(opts.toolsModule, opts.tools);
+    const tools = servedTools(opts);
     const dev = await startDevServer({
       dbFile: opts.dbFile,
       host: '127.0.0.1',
@@ -153,15 +150,21 @@ async function serveHttp(config: ServerConfig, settings: TemporalSettings, tools
 /** Bearer tokens from --auth-tokens-file or MCP_AUTH_TOKENS; none means no authentication. */
 function tokenVerifierFrom(opts: Record<string, unknown>): StaticTokenVerifier | undefined {
   if (typeof opts.authTokensFile === 'string') return StaticTokenVerifier.fromFile(opts.authTokensFile);
-  if (process.env.MCP_AUTH_TOKENS) return StaticTokenVerifier.parse(process.env.MCP_AUTH_TOKENS, 'MCP_AUTH_TOKENS');
-  return undefined;
+  const { authTokens } = parseCliSettings(opts);
+  return authTokens ? StaticTokenVerifier.parse(authTokens, 'MCP_AUTH_TOKENS') : undefined;
+}
+
+/** `serve`/`dev`: the tools module and/or tools file, from flags or MCP_TOOLS_MODULE / MCP_TOOLS_FILE. */
+function servedTools(opts: Record<string, unknown>): ReturnType<typeof loadServedTools> {
+  const { toolsModule, tools } = parseCliSettings(opts);
+  return loadServedTools(toolsModule, tools);
 }
 
 serverOptions(program.command('serve').description('MCP endpoint only, on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE'), '3000')
   .option('--stdio', 'serve MCP over stdin/stdout (desktop clients) instead of HTTP')
   .action(async (opts) => {
     const config = configFrom(opts);
-    const tools = loadServedTools(opts.toolsModule, opts.tools);
+    const tools = servedTools(opts);
     if (opts.stdio) {
       const client = await connectClient(temporalSettings());
       const server = await createMcpTasksServer({ ...config, client, tools: tools.tools });
@@ -184,7 +187,7 @@ addWorkerConfigOptions(addVersioningOptions(program
     // the server's setting, through the same merge (flag, MCP_TASK_QUEUE, default)
     const taskQueue = parseSettings({ schema: ServerConfigSchema.pick({ taskQueue: true }), envVars: { taskQueue: ENV_VARS.taskQueue }, title: 'Invalid worker configuration' }, { taskQueue: opts.taskQueue }).taskQueue;
     const versioning = parseVersioning(opts);
-    const tools = loadToolsModule(opts.toolsModule);
+    const tools = loadToolsModule(parseCliSettings(opts).toolsModule);
     const metricsAddress = production.metricsPort ? hostPort(production.metricsHost, production.metricsPort) : undefined;
     installWorkerRuntime({ metricsBindAddress: metricsAddress });
     const settings = temporalSettings();

@@ -2,6 +2,7 @@ import type { NativeConnection, WorkerDeploymentOptions } from '@temporalio/work
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { ConfigError } from '../mcp/config';
+import { parseCliSettings } from './cli-settings';
 
 /**
  * Worker Versioning of the `worker` command (Temporal Worker Deployments): with a build id, the
@@ -23,32 +24,29 @@ export const DEFAULT_DEPLOYMENT_NAME = 'mcp-temporal-tasks';
 
 export function addVersioningOptions(cmd: Command): Command {
   return cmd
-    .option('--build-id <id>', 'Worker Versioning: this build\'s id, e.g. the release or git sha (MCP_BUILD_ID); tasks are pinned to it', process.env.MCP_BUILD_ID || undefined)
-    .option('--deployment-name <name>', `Worker Deployment name (MCP_DEPLOYMENT_NAME, default ${DEFAULT_DEPLOYMENT_NAME})`, process.env.MCP_DEPLOYMENT_NAME || DEFAULT_DEPLOYMENT_NAME)
+    .option('--build-id <id>', 'Worker Versioning: this build\'s id, e.g. the release or git sha (MCP_BUILD_ID); tasks are pinned to it')
+    .option('--deployment-name <name>', `Worker Deployment name (MCP_DEPLOYMENT_NAME, default ${DEFAULT_DEPLOYMENT_NAME})`)
     .addOption(
-      new Option('--versioning-behavior <behavior>', 'with --build-id: PINNED keeps a task on its version; AUTO_UPGRADE moves it to the current one (MCP_VERSIONING_BEHAVIOR)')
-        .choices(['PINNED', 'AUTO_UPGRADE'])
-        .default(process.env.MCP_VERSIONING_BEHAVIOR || 'PINNED'),
+      new Option('--versioning-behavior <behavior>', 'with --build-id: PINNED (default) keeps a task on its version; AUTO_UPGRADE moves it to the current one (MCP_VERSIONING_BEHAVIOR)')
+        .choices(['PINNED', 'AUTO_UPGRADE']),
     )
     .option('--set-current', 'with --build-id: a new version becomes current once it polls, so new tasks go to it (MCP_SET_CURRENT_VERSION=true)');
 }
 
+/** The flags over MCP_BUILD_ID, MCP_DEPLOYMENT_NAME, MCP_VERSIONING_BEHAVIOR, MCP_SET_CURRENT_VERSION (one merge). */
 export function parseVersioning(
   opts: { buildId?: string; deploymentName?: string; versioningBehavior?: string; setCurrent?: boolean },
   env: NodeJS.ProcessEnv = process.env,
 ): WorkerVersioning | undefined {
-  const buildId = opts.buildId?.trim();
+  const { buildId, deploymentName = DEFAULT_DEPLOYMENT_NAME, versioningBehavior: behavior, setCurrent } = parseCliSettings(opts, env);
   if (!buildId) {
     // the variable alone is ignored (compose sets it for whenever a build id is given); the flag is a mistake
     if (opts.setCurrent) throw new ConfigError('--set-current needs --build-id (MCP_BUILD_ID)');
     return undefined;
   }
-  const deploymentName = opts.deploymentName?.trim() || DEFAULT_DEPLOYMENT_NAME;
   // Temporal names a version "<deployment>.<build id>": the deployment name cannot hold a "."
   if (deploymentName.length > 255 || /[.\s]/.test(deploymentName)) throw new ConfigError(`--deployment-name (MCP_DEPLOYMENT_NAME): "${deploymentName}" must be at most 255 characters without "." or spaces`);
   if (buildId.length > 255 || /\s/.test(buildId) || buildId === '__unversioned__') throw new ConfigError(`--build-id (MCP_BUILD_ID): "${buildId}" must be at most 255 characters without spaces`);
-  const behavior = opts.versioningBehavior === 'AUTO_UPGRADE' ? 'AUTO_UPGRADE' : 'PINNED';
-  const setCurrent = opts.setCurrent === true || /^(1|true|yes)$/i.test(env.MCP_SET_CURRENT_VERSION ?? '');
   return { deploymentName, buildId, behavior, setCurrent };
 }
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { mergeOAuthSources, OAuthSettingsSchema, oauthHint } from './http/oauth-config';
+import { OAUTH_ENV_VARS, OAuthSettingsSchema, oauthHint } from './http/oauth-config';
 
 /**
  * The one duration grammar (worker flags, tools files): a number of milliseconds, or a number
@@ -101,8 +101,9 @@ const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set(['strictHeaders', 'taskHan
 export class ConfigError extends Error {}
 
 export function parseServerConfig(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  // the OAuth settings are a nested object: their own flags and variables, merged first
-  const oauth = mergeOAuthSources(flags.oauth as Record<string, unknown> | undefined, env);
+  // the OAuth settings are a nested object: their own flags and variables, merged the same way first
+  const merged = mergeSources(OAUTH_ENV_VARS, undefined, (flags.oauth ?? {}) as Record<string, unknown>, env);
+  const oauth = Object.keys(merged).length ? merged : undefined; // neither names any OAuth setting: OAuth is off
   const spec = { schema: ServerConfigSchema, envVars: ENV_VARS, booleans: BOOLEAN_SETTINGS, nestedHints: { oauth: oauthHint }, title: 'Invalid configuration' };
   return parseSettings(spec, { ...flags, oauth }, env);
 }
@@ -117,12 +118,7 @@ export function parseSettings<S extends z.ZodObject>(
   flags: Record<string, unknown>,
   env: NodeJS.ProcessEnv = process.env,
 ): z.infer<S> {
-  const merged: Record<string, unknown> = {};
-  for (const [key, envName] of Object.entries(spec.envVars)) {
-    const value = envName ? env[envName] : undefined;
-    if (value !== undefined && value !== '') merged[key] = spec.booleans?.has(key) ? value === 'true' || value === '1' : value;
-  }
-  for (const [key, value] of Object.entries(flags)) if (value !== undefined && key in spec.schema.shape) merged[key] = value;
+  const merged = mergeSources(spec.envVars, spec.booleans, flags, env, spec.schema.shape);
   const parsed = spec.schema.safeParse(merged);
   if (!parsed.success) {
     const hint = (path: PropertyKey[]) => (spec.nestedHints?.[String(path[0])]?.(String(path[1] ?? '')) ?? envHint(spec.envVars, String(path[0])));
@@ -130,6 +126,23 @@ export function parseSettings<S extends z.ZodObject>(
     throw new ConfigError(`${spec.title}:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/** Environment values (empty ones unset, booleans read `true`/`1`), then the defined flags over them. */
+function mergeSources(
+  envVars: Partial<Record<string, string>>,
+  booleans: ReadonlySet<string> | undefined,
+  flags: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  known?: Record<string, unknown>,
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  for (const [key, envName] of Object.entries(envVars)) {
+    const value = envName ? env[envName] : undefined;
+    if (value !== undefined && value !== '') merged[key] = booleans?.has(key) ? value === 'true' || value === '1' : value;
+  }
+  for (const [key, value] of Object.entries(flags)) if (value !== undefined && (!known || key in known)) merged[key] = value;
+  return merged;
 }
 
 function envHint(envVars: Partial<Record<string, string>>, key: string): string {

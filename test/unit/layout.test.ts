@@ -108,3 +108,33 @@ test('a protocol revision is its folder plus one line: only mcp/revisions.ts imp
   }
   expect(offending).toEqual([]);
 });
+
+/** Every import cycle among src/ modules, type-only imports included, as `a -> b -> a`. */
+export function importCycles(src: string = SRC): string[] {
+  const resolve = (from: string, spec: string) => {
+    const base = path.resolve(path.dirname(from), spec.replace(/\.js$/, ''));
+    return [`${base}.ts`, path.join(base, 'index.ts')].find((f) => fs.existsSync(f));
+  };
+  const graph = new Map(sourceFiles(src).map((file) => [file, [...fs.readFileSync(file, 'utf8').matchAll(IMPORT)].flatMap(([, , spec]) => resolve(file, spec) ?? [])]));
+  const cycles: string[] = [];
+  const done = new Set<string>();
+  const visit = (file: string, trail: string[]) => {
+    if (trail.includes(file)) return void cycles.push([...trail.slice(trail.indexOf(file)), file].map((f) => path.relative(src, f)).join(' -> '));
+    if (done.has(file)) return;
+    for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
+    done.add(file);
+  };
+  for (const file of graph.keys()) visit(file, []);
+  return cycles;
+}
+
+test('no import cycles, type-only imports included', () => {
+  expect(importCycles()).toEqual([]);
+});
+
+test('the cycle scan catches a type-only cycle', () => {
+  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'cycle-'));
+  fs.writeFileSync(path.join(dir, 'a.ts'), "import type { B } from './b';\nexport interface A { b: B }\n");
+  fs.writeFileSync(path.join(dir, 'b.ts'), "import type { A } from './a';\nexport interface B { a?: A }\n");
+  expect(importCycles(dir)).toEqual(['a.ts -> b.ts -> a.ts']);
+});

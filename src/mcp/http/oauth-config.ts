@@ -96,17 +96,6 @@ export const OAUTH_ENV_VARS: Record<keyof OAuthSettings, string> = {
   taskBinding: 'MCP_OAUTH_TASK_BINDING',
 };
 
-/**
- * The raw OAuth settings from environment and flags/options (these win), or undefined when
- * neither names an issuer nor any other OAuth setting: OAuth is off.
- */
-export function mergeOAuthSources(given: Record<string, unknown> | undefined, env: NodeJS.ProcessEnv): Record<string, unknown> | undefined {
-  const merged: Record<string, unknown> = {};
-  for (const [key, name] of Object.entries(OAUTH_ENV_VARS)) if (env[name] !== undefined && env[name] !== '') merged[key] = env[name];
-  for (const [key, value] of Object.entries(given ?? {})) if (value !== undefined) merged[key] = value;
-  return Object.keys(merged).length ? merged : undefined;
-}
-
 /** `--oauth-foo-bar` for `fooBar`, and its variable: for error messages. */
 export function oauthHint(key: string): string {
   const name = OAUTH_ENV_VARS[key as keyof OAuthSettings];

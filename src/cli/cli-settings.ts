@@ -1,0 +1,39 @@
+import * as z from 'zod';
+import { parseSettings } from '../mcp/config';
+import { LOG_LEVELS } from '../tasks/logging';
+
+/**
+ * The CLI's own settings (not the server's, not the worker's tuning): through the same
+ * flag/environment merge, so a flag wins, an empty variable is unset and a bad value is refused
+ * with its flag and variable named.
+ */
+export const CliSettingsSchema = z.object({
+  logLevel: z.enum(LOG_LEVELS).default('info'),
+  /** JSON tools file: workflows of any SDK, started by type name. */
+  tools: z.string().min(1).optional(),
+  toolsModule: z.string().min(1).optional(),
+  /** "principal:token,..." (from the environment only: a token on the command line is visible to `ps`). */
+  authTokens: z.string().min(1).optional(),
+  buildId: z.string().trim().min(1).optional(),
+  deploymentName: z.string().trim().min(1).optional(),
+  versioningBehavior: z.enum(['PINNED', 'AUTO_UPGRADE']).default('PINNED'),
+  setCurrent: z.boolean().default(false),
+});
+export type CliSettings = z.infer<typeof CliSettingsSchema>;
+
+export const CLI_ENV_VARS: Record<keyof CliSettings, string> = {
+  logLevel: 'MCP_LOG_LEVEL',
+  tools: 'MCP_TOOLS_FILE',
+  toolsModule: 'MCP_TOOLS_MODULE',
+  authTokens: 'MCP_AUTH_TOKENS',
+  buildId: 'MCP_BUILD_ID',
+  deploymentName: 'MCP_DEPLOYMENT_NAME',
+  versioningBehavior: 'MCP_VERSIONING_BEHAVIOR',
+  setCurrent: 'MCP_SET_CURRENT_VERSION',
+};
+
+/** Commander's parsed options (only the ones above are read; the rest belong to other settings). */
+export function parseCliSettings(opts: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): CliSettings {
+  const spec = { schema: CliSettingsSchema, envVars: CLI_ENV_VARS, booleans: new Set(['setCurrent']), title: 'Invalid configuration' };
+  return parseSettings(spec, { ...opts, authTokens: undefined }, env);
+}
