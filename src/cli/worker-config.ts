@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { Command } from 'commander';
-import { DurationMsSchema, parseSettings } from '../mcp/config';
+import { parseSettings } from '../mcp/config';
+import { durationMs } from '../mcp/duration';
 
 /**
  * The production settings of `worker`: shutdown grace, cache and slot sizes, the Prometheus
@@ -8,7 +9,7 @@ import { DurationMsSchema, parseSettings } from '../mcp/config';
  * with the flag and the variable named (the CLI exits 2, like every configuration error).
  */
 
-const duration = DurationMsSchema.pipe(z.number().int().min(0).max(24 * 3_600_000));
+const duration = durationMs(z.number().int().min(0).max(24 * 3_600_000));
 
 const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const port = (min: number) => z.coerce.number().int().min(min).max(65_535).optional();

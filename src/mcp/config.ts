@@ -1,42 +1,17 @@
 import * as z from 'zod';
+import { durationMs } from './duration';
 import { OAUTH_ENV_VARS, OAuthSettingsSchema, oauthHint } from './http/oauth-config';
-
-/**
- * The one duration grammar (worker flags, tools files): a number of milliseconds, or a number
- * and a unit: ms, s, m, h, d, w, or their words ("500ms", "30s", "1.5h", "10 minutes", "2 days").
- */
-const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?)?$/i;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-
-/** Milliseconds of a duration in that grammar; undefined when it is not one. */
-export function parseDurationMs(value: string | number): number | undefined {
-  const m = DURATION.exec(String(value).trim());
-  if (!m) return undefined;
-  const unit = (m[2] ?? 'ms').toLowerCase();
-  const key = unit.startsWith('ms') || unit.startsWith('milli') ? 'ms' : unit[0];
-  return Math.round(Number(m[1]) * UNIT_MS[key]);
-}
-
-/** A duration setting (zod): the grammar above, to milliseconds. */
-export const DurationMsSchema = z.union([z.number(), z.string()]).transform((value, ctx) => {
-  const ms = parseDurationMs(value);
-  if (ms === undefined) {
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not a duration (e.g. 30s, 2m, 500ms, 2 hours)` });
-    return z.NEVER;
-  }
-  return ms;
-});
 
 /** Every setting of the MCP side, from flags and environment variables; one schema, clear errors. */
 export const ServerConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.coerce.number().int().min(0).max(65_535).default(3000),
   taskQueue: z.string().min(1).default('mcp-tasks'),
-  ttlMs: z.coerce.number().int().positive().default(24 * 60 * 60 * 1000),
-  pollIntervalMs: z.coerce.number().int().positive().default(1000),
+  ttlMs: durationMs(z.number().int().positive()).default(24 * 60 * 60 * 1000),
+  pollIntervalMs: durationMs(z.number().int().positive()).default(1000),
   /** Refuse requests that lack Mcp-Method / Mcp-Name (off: the value is taken from the body; a mismatch is refused either way). */
   strictHeaders: z.boolean().default(false),
-  temporalTimeoutMs: z.coerce.number().int().positive().default(10_000),
+  temporalTimeoutMs: durationMs(z.number().int().positive()).default(10_000),
   historyLimit: z.coerce.number().int().min(10).max(10_000).default(5_000),
   allowedHosts: z.array(z.string()).default([]),
   allowedOrigins: z.array(z.string()).default([]),
@@ -52,15 +27,15 @@ export const ServerConfigSchema = z.object({
   /** Running tasks started through this server's tools at once, counted in Temporal across replicas; 0: no cap. */
   maxRunningTasks: z.coerce.number().int().min(0).default(10_000),
   /** How long a visibility count may miss a start: starts of this replica that recent are added to it. */
-  quotaLagMs: z.coerce.number().int().min(0).default(3_000),
+  quotaLagMs: durationMs(z.number().int().min(0)).default(3_000),
   /** Execution timeout of a synchronous run (a call that gets no task handle): if its server dies, nobody can reach it. */
-  syncRunTimeoutMs: z.coerce.number().int().positive().default(30 * 60 * 1000),
+  syncRunTimeoutMs: durationMs(z.number().int().positive()).default(30 * 60 * 1000),
   /** Key of the keyed hash that stands for a task's owner in Temporal; the same on every replica. */
   ownerKey: z.string().min(16, 'use at least 16 characters').optional(),
   /** Callers that do not declare Tasks get a task handle (and the companion tools) instead of an error or an unbounded wait. */
   taskHandles: z.boolean().default(true),
   /** How long a call from such a caller (and each wait) holds before answering with the task's state. */
-  handleWaitMs: z.coerce.number().int().positive().max(600_000).default(20_000),
+  handleWaitMs: durationMs(z.number().int().positive().max(600_000)).default(20_000),
   /** Name prefix of the companion tools (wait, respond, cancel, list); letters, digits, _ and - only. */
   taskToolsPrefix: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ and - (1..40)').default('task_'),
   /** Keep answering -32021 for `required` tools to callers that do not declare Tasks (today's behaviour). */

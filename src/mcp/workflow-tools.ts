@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { DurationMsSchema } from './config';
+import { durationMs } from './duration';
 import { ScopeSchema } from './http/oauth-config';
 import type { JsonSchemaObject, ResultMapping, TaskMode, ToolDefinition } from '../tool-definition';
 
@@ -79,7 +79,7 @@ const JsonSchemaObjectSchema = z
   .transform((s) => s as JsonSchemaObject);
 
 /** Durations in the settings' grammar (config.ts), as milliseconds Temporal takes. */
-const DurationSchema = DurationMsSchema.pipe(z.number().int().positive());
+const DurationSchema = durationMs(z.number().int().positive());
 
 const WorkflowToolSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, '1 to 128 of A-Z a-z 0-9 _ - .'),

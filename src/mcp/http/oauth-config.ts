@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { durationMs } from '../duration';
 
 /** RFC 6749 scope-token: printable ASCII without space, `"` and `\`. */
 export const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
@@ -47,11 +48,11 @@ export const OAuthSettingsSchema = z
     /** Use this JWKS URL instead of the discovered `jwks_uri`. */
     jwksUri: SecureUrl.optional(),
     /** Bound on each call to the authorization server (discovery, JWKS, introspection), in ms. */
-    httpTimeoutMs: z.coerce.number().int().min(100).max(60_000).default(5_000),
+    httpTimeoutMs: durationMs(z.number().int().min(100).max(60_000)).default(5_000),
     /** An unknown `kid` fetches the JWKS again at most this often (ms). */
-    jwksCooldownMs: z.coerce.number().int().min(0).default(30_000),
+    jwksCooldownMs: durationMs(z.number().int().min(0)).default(30_000),
     /** The JWKS is fetched again when older than this (ms); on failure the keys held keep working. */
-    jwksMaxAgeMs: z.coerce.number().int().min(1_000).default(10 * 60_000),
+    jwksMaxAgeMs: durationMs(z.number().int().min(1_000)).default(10 * 60_000),
     /** Opaque (non-JWT) tokens: `auto` introspects them when the issuer has an introspection endpoint and a client id is set; `off` refuses them. */
     introspection: z.enum(['auto', 'off']).default('auto'),
     /** Use this RFC 7662 endpoint instead of the discovered `introspection_endpoint`. */
@@ -60,7 +61,7 @@ export const OAuthSettingsSchema = z
     introspectionClientId: z.string().min(1).optional(),
     introspectionClientSecret: z.string().min(1).optional(),
     /** How long an introspection answer is reused (ms; never past the token's `exp`). */
-    introspectionCacheMs: z.coerce.number().int().min(0).max(300_000).default(30_000),
+    introspectionCacheMs: durationMs(z.number().int().min(0).max(300_000)).default(30_000),
     /** Introspection answers held at most. */
     introspectionCacheSize: z.coerce.number().int().min(1).default(10_000),
     /**
