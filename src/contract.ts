@@ -125,4 +125,17 @@ export interface TaskMemo {
    * task (its server died mid-call) and it cancels itself.
    */
   claimWithinMs?: number;
+  /**
+   * The task runtime revision the task was started for (TASK_RUNTIME_REVISION). Recorded in the
+   * start event, so replay sees it: a task started at revision 2 or later takes the runtime's
+   * changes with no patch marker; a task without it (started by an older server) keeps `patched()`.
+   */
+  runtime?: number;
 }
+
+/**
+ * What TaskMemo.runtime is set to at start. 2: every runtime patch (src/workflows/patches.ts)
+ * applies with no marker. Deploy workers before the servers that set a new revision: a worker
+ * that does not know it takes the old paths and writes their markers, which replay still matches.
+ */
+export const TASK_RUNTIME_REVISION = 2;

@@ -130,4 +130,41 @@ test.each(files)('%s replays without nondeterminism', async (file) => {
   await Worker.runReplayHistory({ workflowBundle, replayName: file }, historyOf(recorded), recorded.workflowId);
 });
 
+/** A history as if its task had been started for `runtime` (TaskMemo.runtime in its start memo). */
+function startedForRevision(recorded: RecordedHistory, runtime: number): RecordedHistory {
+  const copy = structuredClone(recorded) as RecordedHistory & { history: { events: Array<Record<string, any>> } };
+  const field = copy.history.events[0].workflowExecutionStartedEventAttributes.memo.fields.mcpTask;
+  field.data = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(field.data, 'base64').toString()), runtime })).toString('base64');
+  return copy;
+}
+
+const runtimeMarkers = (recorded: RecordedHistory) =>
+  (recorded.history.events as Array<Record<string, any>>)
+    .filter((e) => e.markerRecordedEventAttributes)
+    .map((e) => Buffer.from(e.markerRecordedEventAttributes.details['patch-data']?.payloads?.[0]?.data ?? '', 'base64').toString())
+    .filter((patch) => patch.includes('mcp-tasks.'));
+
+describe('task runtime revision 2 (TaskMemo.runtime)', () => {
+  const revision2 = files.filter((f) => /\.rev2\./.test(f));
+
+  test('its histories cover the common paths and carry no runtime patch marker', () => {
+    expect(revision2.length).toBeGreaterThanOrEqual(20);
+    expect(revision2.filter((f) => runtimeMarkers(read(f)).length > 0)).toEqual([]);
+    // and the same scenarios recorded before revision 2 did carry them: the check can fail
+    expect(runtimeMarkers(read('keyed_job-cancelled-in-activity.json'))).toEqual([expect.stringContaining('mcp-tasks.flush-per-activation')]);
+  });
+
+  test('a task of revision 2 that a worker of the build before ran (its patch markers in the history) replays', async () => {
+    for (const file of ['keyed_job-cancelled-in-activity.json', 'ask_model-answered.json', 'saga_job-cancel-before-completion.run2.json']) {
+      const recorded = startedForRevision(read(file), 2);
+      await Worker.runReplayHistory({ workflowBundle, replayName: `${file} as revision 2` }, historyOf(recorded), recorded.workflowId);
+    }
+  });
+
+  test('a revision-2 history is not what the build before would replay: the revision decides', async () => {
+    const recorded = startedForRevision(read('collect_approvals-continued-as-new.rev2.run1.json'), 0);
+    await expect(Worker.runReplayHistory({ workflowBundle, replayName: 'revision 2 as revision 0' }, historyOf(recorded), recorded.workflowId)).rejects.toThrow(/[Nn]ondetermin/);
+  });
+});
+
 const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };

@@ -19,6 +19,7 @@ import {
   MCP_TOOL,
   PROGRESS_MEMO_KEY,
   TASK_MEMO_KEY,
+  TASK_RUNTIME_REVISION,
   type TaskMemo,
   type TaskProgress,
 } from '../contract';
@@ -137,7 +138,7 @@ export class TemporalTaskStore {
     const taskId = mintTaskId();
     const owner = this.owners.hash(input.owner);
     const memo: TaskMemo = {
-      tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner, historyLimit: this.opts.historyLimit, summary: input.summary,
+      tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner, historyLimit: this.opts.historyLimit, summary: input.summary, runtime: TASK_RUNTIME_REVISION,
       ...(input.claimWithinMs !== undefined ? { claimWithinMs: input.claimWithinMs } : {}),
     };
     // counted from the McpOwner search attribute: without it registered there is nothing to count

@@ -5,14 +5,14 @@
  * answers with the handle. Unclaimed past the deadline, the run cancels itself exactly as a
  * tasks/cancel would (its steps are undone, it ends cancelled).
  */
-import { CancellationScope, condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, condition, setHandler, workflowInfo } from '@temporalio/workflow';
 import { claimedSignal, TASK_MEMO_KEY, type TaskMemo } from '../contract';
-import { PATCHES } from './patches';
+import { applies, PATCHES } from './patches';
 
 /** Arms the guard on the first run of a task that asks for it (a continued run was claimed or is unguarded). */
 export function armClaimGuard(firstRun: boolean): void {
   const within = (workflowInfo().memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.claimWithinMs;
-  if (!firstRun || typeof within !== 'number' || !patched(PATCHES.claimGuard)) return;
+  if (!firstRun || typeof within !== 'number' || !applies(PATCHES.claimGuard)) return;
   let claimed = false;
   setHandler(claimedSignal, () => void (claimed = true));
   const root = CancellationScope.current();

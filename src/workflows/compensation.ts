@@ -5,11 +5,10 @@ import {
   ContinueAsNew,
   isCancellation,
   log,
-  patched,
   proxyActivities,
   TemporalFailure,
 } from '@temporalio/workflow';
-import { PATCHES } from './patches';
+import { applies, PATCHES } from './patches';
 import { MCP_PROTOCOL_ERROR } from '../contract';
 
 /**
@@ -81,7 +80,7 @@ export async function withCompensation<T>(body: (steps: Compensations) => Promis
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
     // a bug fails the workflow task (retried until a fix is deployed): the steps stay for then
-    if (!(err instanceof TemporalFailure) && !isCancellation(err) && patched(PATCHES.bugsRetry)) throw err;
+    if (!(err instanceof TemporalFailure) && !isCancellation(err) && applies(PATCHES.bugsRetry)) throw err;
     await compensate(err);
     throw err;
   }

@@ -1,3 +1,6 @@
+import { patched, workflowInfo } from '@temporalio/workflow';
+import { TASK_MEMO_KEY, TASK_RUNTIME_REVISION, type TaskMemo } from '../contract';
+
 /**
  * Changes to the commands a task's workflow emits, behind patched() so that tasks started by an
  * older build replay: each is checked only where the old and new code differ.
@@ -14,3 +17,22 @@ export const PATCHES = {
   /** A run started with claimWithinMs cancels itself unless its handle was claimed in time. */
   claimGuard: 'mcp-tasks.claim-guard',
 } as const;
+
+/**
+ * Whether `patch` applies to this task. A task started for runtime revision 2 or later
+ * (TaskMemo.runtime, set by the server in the start event, so replay decides alike) takes every
+ * change above with no marker: a marker is a history event, plus the SDK's TemporalChangeVersion
+ * upsert, on every task, for a choice its start event already records. On replay the patch is
+ * still asked, so a marker that a worker of an older build wrote for such a task is matched
+ * (asked during replay without one, patched() answers false and emits nothing).
+ */
+export function applies(patch: (typeof PATCHES)[keyof typeof PATCHES]): boolean {
+  if (!startedAtRuntimeRevision()) return patched(patch);
+  if (workflowInfo().unsafe.isReplaying) patched(patch);
+  return true;
+}
+
+/** The task was started for this runtime revision or a later one. */
+function startedAtRuntimeRevision(): boolean {
+  return ((workflowInfo().memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.runtime ?? 0) >= TASK_RUNTIME_REVISION;
+}

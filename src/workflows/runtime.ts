@@ -15,7 +15,6 @@ import {
   isCancellation,
   log,
   makeContinueAsNewFunc,
-  patched,
   setCurrentDetails,
   setHandler,
   TemporalFailure,
@@ -40,7 +39,7 @@ import {
   taskProgressQuery,
 } from '../contract';
 import { type CarriedStep, carrySteps, compensate, isUndoFailure, restoreSteps } from './compensation';
-import { PATCHES } from './patches';
+import { applies, PATCHES } from './patches';
 
 interface RuntimeState {
   progress: TaskProgress;
@@ -201,7 +200,7 @@ function publish(progress: Omit<TaskProgress, 'lastUpdatedAt'>): void {
   s.published++;
   if (s.flushPending) return;
   s.flushPending = true;
-  s.flushPerActivation ??= patched(PATCHES.flushPerActivation);
+  s.flushPerActivation ??= applies(PATCHES.flushPerActivation);
   if (!s.flushPerActivation) void Promise.resolve().then(flushProgress); // builds before the patch
   else s.flusher ??= startFlusher(s);
 }
@@ -288,7 +287,7 @@ export async function waitOrContinueAsNew<T, A>(pending: Promise<T>, nextArgs: A
   const answerArriving = () => [...s.responses.keys()].some((k) => k in s.progress.inputRequests);
   await condition(() => outcome !== undefined || (targetChanged() && !answerArriving()));
   if (outcome === undefined) {
-    if (patched(PATCHES.upgradeWhileWaiting)) await continueAsNewNow(nextArgs);
+    if (applies(PATCHES.upgradeWhileWaiting)) await continueAsNewNow(nextArgs);
     await condition(() => outcome !== undefined);
   }
   const done = outcome as { value: T } | { error: unknown };
@@ -303,7 +302,7 @@ function targetChanged(): boolean {
 
 async function continueAsNewNow<A>(nextArgs: A): Promise<void> {
   const upgrade = targetChanged();
-  if (cancelRequested() && patched(PATCHES.lateCancel)) throw new CancelledFailure('cancelled before continuing as new');
+  if (cancelRequested() && applies(PATCHES.lateCancel)) throw new CancelledFailure('cancelled before continuing as new');
   flushProgress();
   const s = runtime();
   const steps = carrySteps();
@@ -354,7 +353,7 @@ export async function runAsTask(run: () => Promise<unknown>, carry?: RuntimeCarr
   let result: unknown;
   try {
     result = await run();
-    if (cancelRequested() && patched(PATCHES.lateCancel)) throw new CancelledFailure('cancelled before the task completed');
+    if (cancelRequested() && applies(PATCHES.lateCancel)) throw new CancelledFailure('cancelled before the task completed');
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err; // the next run goes on with the same task
     throw await endUnsuccessfully(err);
@@ -385,7 +384,7 @@ function cancelRequested(): boolean {
 async function endUnsuccessfully(err: unknown): Promise<unknown> {
   let end = err;
   // a tool that failed while a cancel was pending ends cancelled too, once its steps are undone
-  const cancelled = isCancellation(err) || (err instanceof TemporalFailure && !isUndoFailure(err) && cancelRequested() && patched(PATCHES.lateCancel));
+  const cancelled = isCancellation(err) || (err instanceof TemporalFailure && !isUndoFailure(err) && cancelRequested() && applies(PATCHES.lateCancel));
   if (cancelled) end = await compensate(err).then(() => (isCancellation(err) ? err : new CancelledFailure('cancelled')), (failure: unknown) => failure);
   const failure = asWorkflowFailure(end);
   if (!(failure instanceof TemporalFailure)) return failure; // the workflow task fails: no status to record
@@ -403,7 +402,7 @@ async function endUnsuccessfully(err: unknown): Promise<unknown> {
  */
 function asWorkflowFailure(err: unknown): unknown {
   if (err instanceof TemporalFailure || isCancellation(err)) return err;
-  if (patched(PATCHES.bugsRetry)) return err;
+  if (applies(PATCHES.bugsRetry)) return err;
   const e = err instanceof Error ? err : new Error(String(err));
   return ApplicationFailure.create({ type: e.name, message: `${e.name}: ${e.message}`, nonRetryable: true });
 }

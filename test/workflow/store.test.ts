@@ -1,7 +1,8 @@
 /** The task store against races Temporal can produce: an answer arriving as the task closes. */
 import { Client } from '@temporalio/client';
 import { TemporalTaskStore } from '../../src/tasks/temporal-task-store';
-import { accept, demo, type Harness, startHarness } from './env';
+import { TASK_RUNTIME_REVISION } from '../../src/contract';
+import { accept, demo, type Harness, historyEventTypes, startHarness } from './env';
 
 let h: Harness;
 
@@ -56,4 +57,17 @@ test('a tasks/cancel racing the task\'s completion answers completed (Temporal a
   const answer = await store.cancel(taskId);
   expect(answer?.state).toEqual({ status: 'completed', result: { content: [{ type: 'text', text: 'first' }], isError: false } });
   expect(answer?.cancelRequested).toBeUndefined();
+});
+
+test('a task the store starts is of runtime revision 2: its history carries no patch marker, its events are what the tool does', async () => {
+  const taskId = await h.startTask(demo.waitAndEchoTool, { text: 'lean', seconds: 1 });
+  await h.handle(taskId).result();
+  const { memo } = await h.handle(taskId).describe();
+  expect(memo?.mcpTask).toMatchObject({ runtime: TASK_RUNTIME_REVISION });
+  // start, 2 workflow tasks, the timer, one progress write ("waiting 1 s"), the final McpTaskStatus, completed
+  const events = (await historyEventTypes(h.handle(taskId))).map((t) => t.replace('EVENT_TYPE_', ''));
+  expect(events).toEqual([
+    'WORKFLOW_EXECUTION_STARTED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED', 'TIMER_STARTED', 'WORKFLOW_PROPERTIES_MODIFIED',
+    'TIMER_FIRED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'WORKFLOW_EXECUTION_COMPLETED',
+  ]);
 });
