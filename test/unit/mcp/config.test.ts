@@ -1,0 +1,36 @@
+/** The server's settings: defaults, environment and flags (flags win), refusals that name the flag and variable. */
+import { ConfigError, parseServerConfig } from '../../../src/mcp/config';
+
+test('config: defaults, env and flags (flags win)', () => {
+  expect(parseServerConfig({}, {})).toMatchObject({ host: '127.0.0.1', port: 3000, taskQueue: 'mcp-tasks', strictHeaders: false });
+  expect(parseServerConfig({ port: '4001' }, { MCP_PORT: '4000', MCP_POLL_INTERVAL_MS: '250', MCP_STRICT_HEADERS: 'true' }))
+    .toMatchObject({ port: 4001, pollIntervalMs: 250, strictHeaders: true });
+  expect(parseServerConfig({}, { MCP_STRICT_HEADERS: 'false' })).toMatchObject({ strictHeaders: false });
+  expect(parseServerConfig({ strictHeaders: false }, { MCP_STRICT_HEADERS: 'true' })).toMatchObject({ strictHeaders: false });
+});
+
+test.each([
+  [{ port: 'abc' }, /port \(--port or MCP_PORT\)/],
+  [{ port: '70000' }, /port/],
+  [{ ttlMs: '-5' }, /ttlMs \(--ttl-ms or MCP_TASK_TTL_MS\)/],
+  [{ pollIntervalMs: '0' }, /pollIntervalMs/],
+])('config: %j is refused clearly', (flags, message) => {
+  expect(() => parseServerConfig(flags, {})).toThrow(ConfigError);
+  expect(() => parseServerConfig(flags, {})).toThrow(message);
+});
+
+test('settings: defaults, environment, flags', () => {
+  expect(parseServerConfig({}, {})).toMatchObject({ taskHandles: true, handleWaitMs: 20_000, taskToolsPrefix: 'task_', requiredToolsNeedTasks: false });
+  const env = { MCP_TASK_HANDLES: 'false', MCP_HANDLE_WAIT_MS: '2000', MCP_TASK_TOOLS_PREFIX: 'temporal_', MCP_REQUIRED_TOOLS_NEED_TASKS: '1' };
+  expect(parseServerConfig({}, env)).toMatchObject({ taskHandles: false, handleWaitMs: 2000, taskToolsPrefix: 'temporal_', requiredToolsNeedTasks: true });
+  expect(parseServerConfig({ handleWaitMs: '500', taskHandles: true }, env)).toMatchObject({ handleWaitMs: 500, taskHandles: true });
+});
+
+test.each([
+  [{ handleWaitMs: '0' }, /handleWaitMs \(--handle-wait-ms or MCP_HANDLE_WAIT_MS\)/],
+  [{ handleWaitMs: '700000' }, /handleWaitMs/],
+  [{ taskToolsPrefix: 'tasks.' }, /taskToolsPrefix \(--task-tools-prefix or MCP_TASK_TOOLS_PREFIX\)/],
+])('settings: %j is refused clearly', (flags, message) => {
+  expect(() => parseServerConfig(flags, {})).toThrow(ConfigError);
+  expect(() => parseServerConfig(flags, {})).toThrow(message);
+});
