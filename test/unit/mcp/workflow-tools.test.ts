@@ -1,12 +1,11 @@
-/** Tools from JSON Schema and workflow type names (tools files, defineWorkflowTool) and the result mapping. */
+/** Tools from JSON Schema and workflow type names: tools files and defineWorkflowTool. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { toCallToolResult } from '../../src/tasks/temporal-task-store';
-import { ToolRegistry } from '../../src/mcp/tool-registry';
-import { workflowTypeOf } from '../../src/tool-definition';
-import { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile } from '../../src/mcp/workflow-tools';
+import { ToolRegistry } from '../../../src/mcp/tool-registry';
+import { workflowTypeOf } from '../../../src/tool-definition';
+import { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile } from '../../../src/mcp/workflow-tools';
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..', '..');
 const greet = { name: 'greet', description: 'd', inputSchema: { type: 'object' as const, properties: { name: { type: 'string' } }, required: ['name'] }, workflowType: 'GreetWorkflow', taskQueue: 'python-tools', taskMode: 'optional' };
 
 describe('tools files', () => {
@@ -56,22 +55,9 @@ describe('tools files', () => {
   });
 });
 
-describe('a workflow result as a CallToolResult', () => {
-  test('a CallToolResult passes through', () => {
-    const r = { content: [{ type: 'text' as const, text: 'hi' }], isError: true, structuredContent: { a: 1 } };
-    expect(toCallToolResult(r)).toBe(r);
-  });
-  test('a string is one text content', () => {
-    expect(toCallToolResult('Hello')).toEqual({ content: [{ type: 'text', text: 'Hello' }] });
-  });
-  test('other JSON is structuredContent plus its JSON as text (non-objects wrapped as {result})', () => {
-    expect(toCallToolResult({ a: 1 })).toEqual({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } });
-    expect(toCallToolResult([1, 2])).toEqual({ content: [{ type: 'text', text: '[1,2]' }], structuredContent: { result: [1, 2] } });
-    expect(toCallToolResult(42)).toEqual({ content: [{ type: 'text', text: '42' }], structuredContent: { result: 42 } });
-    expect(toCallToolResult(undefined)).toEqual({ content: [{ type: 'text', text: 'null' }], structuredContent: { result: null } });
-    expect(toCallToolResult({ content: 'not blocks' })).toMatchObject({ structuredContent: { content: 'not blocks' } });
-  });
-  test('`text` mapping: JSON as text only', () => {
-    expect(toCallToolResult({ a: 1 }, 'text')).toEqual({ content: [{ type: 'text', text: '{"a":1}' }] });
-  });
+test('tools files name scopes; a scope that is not a scope token is refused with the tool named', () => {
+  const entry = { name: 'a', description: 'd', inputSchema: { type: 'object' }, workflowType: 'W', taskMode: 'optional' };
+  expect(parseToolsFile({ tools: [{ ...entry, scopes: ['tools:admin'] }] })[0].scopes).toEqual(['tools:admin']);
+  expect(() => parseToolsFile({ tools: [{ ...entry, scopes: ['two words'] }] })).toThrow(ToolsFileError);
+  expect(() => parseToolsFile({ tools: [{ ...entry, scopes: ['two words'] }] })).toThrow(/tool "a" \(tools\[0\]\): scopes\.0: an OAuth scope token/);
 });

@@ -1,5 +1,5 @@
-import { bridgeLogLevel } from '../../src/cli/worker-runtime';
-import { mcpNameHeaderValue } from '../../src/mcp/http/http-server';
+/** The worker's logging: the core log bridge's levels, and payload fields hidden with a codec. */
+import { bridgeLogLevel, redactPayloadFields } from '../../../src/cli/worker-runtime';
 
 describe('the worker log bridge', () => {
   const core = { sdkComponent: 'core' };
@@ -22,16 +22,12 @@ describe('the worker log bridge', () => {
   });
 });
 
-describe('Mcp-Name taken from the body', () => {
-  test('plain ASCII names are used as they are', () => {
-    expect(mcpNameHeaderValue('task_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).toBe('task_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
-    expect(mcpNameHeaderValue('file:///a b.txt')).toBe('file:///a b.txt');
-  });
-
-  test.each(['héllo', ' padded', 'line\nbreak', '', '=?base64?aGk=?='])('%p is sent as a Base64 sentinel', (value) => {
-    const header = mcpNameHeaderValue(value);
-    expect(header).toMatch(/^=\?base64\?[A-Za-z0-9+/]*={0,2}\?=$/);
-    expect(Buffer.from(header.slice(9, -2), 'base64').toString('utf8')).toBe(value);
-    expect(() => new Headers({ 'mcp-name': header })).not.toThrow();
+describe('worker logs with a payload codec', () => {
+  test('statusMessage is hidden at info and above, kept at debug, untouched without a codec', () => {
+    const fields = { taskId: 't', statusMessage: 'paying card 4111 1111' };
+    expect(redactPayloadFields(fields, 'info', true)).toEqual({ taskId: 't', statusMessage: '[hidden: payload codec on]' });
+    expect(redactPayloadFields(fields, 'warn', true).statusMessage).toBe('[hidden: payload codec on]');
+    expect(redactPayloadFields(fields, 'debug', true)).toBe(fields);
+    expect(redactPayloadFields(fields, 'info', false)).toBe(fields);
   });
 });

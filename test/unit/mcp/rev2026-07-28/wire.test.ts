@@ -1,6 +1,7 @@
+/** The 2026-07-28 revision's wire form of a task: a flat DetailedTask. */
 import { DetailedTaskV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
-import { toDetailedTask } from '../../src/mcp/rev2026-07-28/wire';
-import type { TaskSnapshot, TaskState } from '../../src/tasks/task-snapshot';
+import { toDetailedTask } from '../../../../src/mcp/rev2026-07-28/wire';
+import type { TaskSnapshot, TaskState } from '../../../../src/tasks/task-snapshot';
 
 const base = (state: TaskState, statusMessage?: string): TaskSnapshot => ({
   taskId: 'task_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
@@ -31,10 +32,4 @@ test.each<[string, TaskState, Record<string, unknown>]>([
 
 test('no statusMessage key when there is none', () => {
   expect(toDetailedTask(base({ status: 'working' }), 500)).not.toHaveProperty('statusMessage');
-});
-
-test('the extension id is ext-tasks\' own', async () => {
-  const { TASKS_EXTENSION_ID_V2 } = await import('@modelcontextprotocol/ext-tasks/core/v2');
-  const { TASKS_EXTENSION } = await import('../../src/mcp/negotiation');
-  expect(TASKS_EXTENSION).toBe(TASKS_EXTENSION_ID_V2);
 });

@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { heldMemoryReleaser } from '../../src/cli/memory';
+import { heldMemoryReleaser } from '../../../src/cli/memory';
 
 const held = () => v8.getHeapStatistics().total_heap_size;
 const idle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

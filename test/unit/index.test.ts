@@ -25,17 +25,3 @@ test('requiring dist/index.js loads neither @temporalio/worker, @temporalio/test
   // a native addon would show up as a loaded binding
   expect(loaded.filter((m) => /temporal|core-bridge/i.test(m))).toEqual([]);
 });
-
-test('requiring dist/activities/index.js (`./activity`) loads no server, MCP SDK or CLI code', () => {
-  const script = `
-    const entry = require(${JSON.stringify(path.join(ROOT, 'dist', 'activities', 'index.js'))});
-    for (const name of ['reportProgress', 'heartbeating', 'idempotencyKey']) if (typeof entry[name] !== 'function') throw new Error('no ' + name);
-    process.stdout.write(JSON.stringify(Object.keys(require.cache)));
-  `;
-  const out = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-  expect(out.stderr).toBe('');
-  expect(out.status).toBe(0);
-  const cache = (JSON.parse(out.stdout) as string[]).map((f) => f.split(path.sep).join('/'));
-  const serverSide = [/\/dist\/(mcp|tasks|cli|worker)\//, /node_modules\/@modelcontextprotocol\//, /node_modules\/@temporalio\/testing\//];
-  expect(cache.filter((f) => serverSide.some((re) => re.test(f)))).toEqual([]);
-});

@@ -1,0 +1,34 @@
+/** Pacing of describes for tasks the server does not know. */
+import { MissPacing } from '../../../src/tasks/miss-pacing';
+
+test('miss pacing: no floor until enough describes, then their 95th percentile', () => {
+  const p = new MissPacing();
+  for (let i = 0; i < 10; i++) p.record(5);
+  expect(p.floorMs()).toBe(0);
+  for (let i = 1; i <= 100; i++) p.record(i);
+  expect(p.floorMs()).toBeGreaterThanOrEqual(90);
+});
+
+test('the floor follows the last 256 describes and never exceeds 1 s', () => {
+  const p = new MissPacing();
+  for (let i = 0; i < 16; i++) p.record(5_000);
+  expect(p.floorMs()).toBe(1_000); // Temporal was slow: capped
+  for (let i = 0; i < 256; i++) p.record(20);
+  expect(p.floorMs()).toBe(20); // the slow ones left the window
+  for (let i = 0; i < 12; i++) p.record(400); // under 5 % of the window: the slowest few do not set it
+  expect(p.floorMs()).toBe(20);
+  p.record(400); // one more and they are the 95th percentile
+  expect(p.floorMs()).toBe(400);
+});
+
+test('pad waits until the floor after the start, and not at all once it has passed', async () => {
+  const p = new MissPacing();
+  for (let i = 0; i < 20; i++) p.record(80);
+  let started = performance.now();
+  await p.pad(started);
+  expect(performance.now() - started).toBeGreaterThanOrEqual(79);
+  started = performance.now() - 500; // the describe itself already took longer than the floor
+  const before = performance.now();
+  await p.pad(started);
+  expect(performance.now() - before).toBeLessThan(20);
+});
