@@ -7,6 +7,9 @@ import { LOG_LEVELS } from '../tasks/logging';
  * flag/environment merge, so a flag wins, an empty variable is unset and a bad value is refused
  * with its flag and variable named.
  */
+/** Blank (only spaces) reads as unset. */
+const optionalText = z.string().trim().optional().transform((value) => value || undefined);
+
 export const CliSettingsSchema = z.object({
   logLevel: z.enum(LOG_LEVELS).default('info'),
   /** JSON tools file: workflows of any SDK, started by type name. */
@@ -14,8 +17,8 @@ export const CliSettingsSchema = z.object({
   toolsModule: z.string().min(1).optional(),
   /** "principal:token,..." (from the environment only: a token on the command line is visible to `ps`). */
   authTokens: z.string().min(1).optional(),
-  buildId: z.string().trim().min(1).optional(),
-  deploymentName: z.string().trim().min(1).optional(),
+  buildId: optionalText,
+  deploymentName: optionalText,
   versioningBehavior: z.enum(['PINNED', 'AUTO_UPGRADE']).default('PINNED'),
   setCurrent: z.boolean().default(false),
 });

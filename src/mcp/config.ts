@@ -85,7 +85,7 @@ export function parseServerConfig(flags: Record<string, unknown>, env: NodeJS.Pr
 
 /**
  * The one flag/environment merge: the environment first (empty variables count as unset,
- * boolean settings read `true`/`1`), flags over it, then the schema; each error names the
+ * boolean settings read `true`/`1`/`yes`), flags over it, then the schema; each error names the
  * setting, its flag and its variable. The server's and the CLI worker's settings both use it.
  */
 export function parseSettings<S extends z.ZodObject>(
@@ -103,7 +103,7 @@ export function parseSettings<S extends z.ZodObject>(
   return parsed.data;
 }
 
-/** Environment values (empty ones unset, booleans read `true`/`1`), then the defined flags over them. */
+/** Environment values (empty ones unset, booleans read `true`/`1`/`yes`), then the defined flags over them. */
 function mergeSources(
   envVars: Partial<Record<string, string>>,
   booleans: ReadonlySet<string> | undefined,
@@ -114,7 +114,7 @@ function mergeSources(
   const merged: Record<string, unknown> = {};
   for (const [key, envName] of Object.entries(envVars)) {
     const value = envName ? env[envName] : undefined;
-    if (value !== undefined && value !== '') merged[key] = booleans?.has(key) ? value === 'true' || value === '1' : value;
+    if (value !== undefined && value !== '') merged[key] = booleans?.has(key) ? /^(true|1|yes)$/i.test(value) : value;
   }
   for (const [key, value] of Object.entries(flags)) if (value !== undefined && (!known || key in known)) merged[key] = value;
   return merged;

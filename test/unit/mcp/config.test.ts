@@ -1,5 +1,5 @@
-/** The server's settings: defaults, environment and flags (flags win), refusals that name the flag and variable; the duration grammar. */
-import { ConfigError, DurationMsSchema, parseDurationMs, parseServerConfig } from '../../../src/mcp/config';
+/** The server's settings: defaults, environment and flags (flags win), refusals that name the flag and variable (the duration grammar: duration.test.ts). */
+import { ConfigError, parseServerConfig } from '../../../src/mcp/config';
 
 test('config: defaults, env and flags (flags win)', () => {
   expect(parseServerConfig({}, {})).toMatchObject({ host: '127.0.0.1', port: 3000, taskQueue: 'mcp-tasks', strictHeaders: false });
@@ -33,34 +33,4 @@ test.each([
 ])('settings: %j is refused clearly', (flags, message) => {
   expect(() => parseServerConfig(flags, {})).toThrow(ConfigError);
   expect(() => parseServerConfig(flags, {})).toThrow(message);
-});
-
-describe('the one duration grammar', () => {
-  test.each<[string | number, number]>([
-    [250, 250],
-    ['250', 250],
-    ['500ms', 500],
-    ['500 milliseconds', 500],
-    ['1.5s', 1500],
-    ['30 secs', 30_000],
-    ['2m', 120_000],
-    ['10 minutes', 600_000],
-    ['1.5h', 5_400_000],
-    ['2 HOURS', 7_200_000],
-    ['1d', 86_400_000],
-    ['2 days', 172_800_000],
-    ['1w', 604_800_000],
-    ['  45s  ', 45_000],
-    ['0.0004s', 0], // rounded to whole milliseconds
-  ])('%p is %i ms', (value, ms) => expect(parseDurationMs(value)).toBe(ms));
-
-  test.each(['', 'soon', '-1s', '1 parsec', '1y', '1h30m', 's', '1.s', '1e3'])('%p is not a duration', (value) => expect(parseDurationMs(value)).toBeUndefined());
-
-  test('as a setting: to milliseconds, or an issue with examples', () => {
-    expect(DurationMsSchema.parse('2m')).toBe(120_000);
-    expect(DurationMsSchema.parse(1500)).toBe(1500);
-    const bad = DurationMsSchema.safeParse('later');
-    expect(bad.success).toBe(false);
-    expect(bad.error?.issues[0].message).toBe('"later" is not a duration (e.g. 30s, 2m, 500ms, 2 hours)');
-  });
 });

@@ -1,6 +1,6 @@
-import { ConfigError } from '../../src/mcp/config';
-import { parseCliSettings } from '../../src/cli/cli-settings';
-import { parseVersioning } from '../../src/cli/worker-versioning';
+import { ConfigError } from '../../../src/mcp/config';
+import { parseCliSettings } from '../../../src/cli/cli-settings';
+import { parseVersioning } from '../../../src/cli/worker-versioning';
 
 test('the CLI settings take the environment, and a flag wins over it', () => {
   expect(parseCliSettings({}, {})).toEqual({ logLevel: 'info', versioningBehavior: 'PINNED', setCurrent: false });
