@@ -38,10 +38,22 @@ export function installToolsListView(server: McpServer, listed: Listed[], taskTo
       if (revision.toolExecution) registered.execution = handled && tool.taskMode === 'required' ? revision.toolExecution('optional') : original[i].execution;
     });
   };
+  // A view's listing never changes for this (pooled) server, and building it converts every
+  // tool's schema to JSON Schema, the most CPU a request without Temporal spends: built once per
+  // view, then handed out as copies (a first page only: a cursor goes to the SDK as it is).
+  const built = new Map<boolean, { tools: Array<{ name: string }> }>();
+  const listing = async (handles: boolean, request: Parameters<StoredHandler>[0], ctx: Parameters<StoredHandler>[1]) => {
+    const paged = (request as { params?: { cursor?: unknown } }).params?.cursor !== undefined;
+    const cached = paged ? undefined : built.get(handles);
+    if (cached) return structuredClone(cached);
+    show(handles);
+    const result = (await sdkList(request, ctx)) as { tools: Array<{ name: string }> };
+    if (!paged) built.set(handles, structuredClone(result));
+    return result;
+  };
   low.removeRequestHandler('tools/list');
   low.setRequestHandler('tools/list', async (request, ctx) => {
-    show(!revision.callerSpeaksTasks(ctx));
-    const result = (await sdkList(request, ctx)) as { tools: Array<{ name: string }> };
+    const result = await listing(!revision.callerSpeaksTasks(ctx), request, ctx);
     // every caller sees only the tools its token's scopes let it call
     const auth = ctx.http?.authInfo;
     const hidden = new Set(listed.filter(({ tool }) => scopes && !scopes.mayCall(tool, auth)).map(({ tool }) => tool.name));
