@@ -128,14 +128,17 @@ export interface TaskMemo {
   /**
    * The task runtime revision the task was started for (TASK_RUNTIME_REVISION). Recorded in the
    * start event, so replay sees it: a task started at revision 2 or later takes the runtime's
-   * changes with no patch marker; a task without it (started by an older server) keeps `patched()`.
+   * changes with no patch marker and no progress write at its end; a task without it (started by
+   * an older server) keeps `patched()`.
    */
   runtime?: number;
 }
 
 /**
  * What TaskMemo.runtime is set to at start. 2: every runtime patch (src/workflows/patches.ts)
- * applies with no marker. Deploy workers before the servers that set a new revision: a worker
- * that does not know it takes the old paths and writes their markers, which replay still matches.
+ * applies with no marker, and progress pending when the task ends is not written (it would land
+ * in the workflow task that ends it, where nobody reads it). Deploy workers before the servers
+ * that set a new revision; a worker of the build before that runs such a task anyway takes the
+ * old paths, and replay follows it by the markers it wrote.
  */
 export const TASK_RUNTIME_REVISION = 2;

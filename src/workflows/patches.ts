@@ -28,8 +28,22 @@ export const PATCHES = {
  */
 export function applies(patch: (typeof PATCHES)[keyof typeof PATCHES]): boolean {
   if (!startedAtRuntimeRevision()) return patched(patch);
-  if (workflowInfo().unsafe.isReplaying) patched(patch);
+  if (workflowInfo().unsafe.isReplaying && patched(patch)) olderWorkerRan = true;
   return true;
+}
+
+/** A marker was met on replay: a worker that did not know the revision ran part of this run. */
+let olderWorkerRan = false;
+
+/**
+ * Whether this run may take revision 2's lean end (no progress write in the activation that
+ * ends the task: nobody can read it). Not once an older worker ran part of the run: it wrote
+ * that progress at the end, and replay must ask for the same. Progress pending at the end was
+ * published, and such a worker's first publish left its flush-per-activation marker, which
+ * replay meets at that same publish, before the end.
+ */
+export function leanEnd(): boolean {
+  return startedAtRuntimeRevision() && !olderWorkerRan;
 }
 
 /** The task was started for this runtime revision or a later one. */

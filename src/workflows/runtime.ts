@@ -39,7 +39,7 @@ import {
   taskProgressQuery,
 } from '../contract';
 import { type CarriedStep, carrySteps, compensate, isUndoFailure, restoreSteps } from './compensation';
-import { applies, PATCHES } from './patches';
+import { applies, leanEnd, PATCHES } from './patches';
 
 interface RuntimeState {
   progress: TaskProgress;
@@ -220,9 +220,19 @@ function startFlusher(s: RuntimeState): Promise<void> {
         seen = s.published;
         await condition(() => true); // the next round: whatever else woke has run
       }
-      flushProgress();
+      if (s.flushPending) flushProgress(); // not when the task's end dropped it (settleProgressAtEnd)
     }
   });
+}
+
+/**
+ * At a task's end, progress still pending is written (tasks before runtime revision 2), or
+ * dropped: it would land in the same workflow task as the end, where nobody can read it
+ * (tasks/get answers a closed task from its outcome; visibility gets the final McpTaskStatus).
+ */
+function settleProgressAtEnd(): void {
+  if (!leanEnd()) return flushProgress();
+  runtime().flushPending = false;
 }
 
 /** Writes pending progress to the memo, the UI's current details and McpTaskStatus. */
@@ -358,7 +368,7 @@ export async function runAsTask(run: () => Promise<unknown>, carry?: RuntimeCarr
     if (err instanceof ContinueAsNew) throw err; // the next run goes on with the same task
     throw await endUnsuccessfully(err);
   }
-  flushProgress();
+  settleProgressAtEnd();
   const bytes = new TextEncoder().encode(JSON.stringify(result)).length;
   if (bytes > MAX_RESULT_BYTES) {
     recordStatus('failed');
@@ -388,7 +398,7 @@ async function endUnsuccessfully(err: unknown): Promise<unknown> {
   if (cancelled) end = await compensate(err).then(() => (isCancellation(err) ? err : new CancelledFailure('cancelled')), (failure: unknown) => failure);
   const failure = asWorkflowFailure(end);
   if (!(failure instanceof TemporalFailure)) return failure; // the workflow task fails: no status to record
-  flushProgress();
+  settleProgressAtEnd();
   recordStatus(isCancellation(failure) ? 'cancelled' : 'failed');
   return failure;
 }
