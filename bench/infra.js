@@ -160,6 +160,20 @@ function tcpDelta(before, after = readTcpCounters()) {
   return Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]]));
 }
 
+/**
+ * machineInfo() and how busy the machine is before the run starts anything (logged, with a
+ * warning when that will skew the results).
+ */
+async function machineAtStart(log, what) {
+  const machine = machineInfo();
+  log(`${what} on ${machine.nproc} × ${machine.cpuModel}`);
+  machine.backgroundCpuPercentAtStart = await machineBusyPercent();
+  if (machine.backgroundCpuPercentAtStart > 20) {
+    log(`WARNING: the machine is already ${machine.backgroundCpuPercentAtStart.toFixed(0)}% busy (of one core) before the run: results will be skewed`);
+  }
+  return machine;
+}
+
 /** % of one core the whole machine is busy over ms (before our processes exist: the background). */
 async function machineBusyPercent(ms = 2000) {
   const before = readMachineBusySeconds();
@@ -167,4 +181,4 @@ async function machineBusyPercent(ms = 2000) {
   return (100 * (readMachineBusySeconds() - before)) / (ms / 1000);
 }
 
-module.exports = { startInfra, startSampler, machineInfo, machineBusyPercent, readCpuSeconds, readRssMb, fdCount, readTcpCounters, tcpDelta };
+module.exports = { startInfra, startSampler, machineInfo, machineAtStart, machineBusyPercent, readCpuSeconds, readRssMb, fdCount, readTcpCounters, tcpDelta };

@@ -7,7 +7,7 @@
  *   BENCH_QUICK=1 npm run bench   smoke run (about a minute)
  */
 const { mcpTasks } = require('./support');
-const { startInfra, startSampler, machineInfo, machineBusyPercent, readTcpCounters, tcpDelta } = require('./infra');
+const { startInfra, startSampler, machineAtStart, readTcpCounters, tcpDelta } = require('./infra');
 const { createOurs, rawDescribe, rawQuery, startRaw, terminateLive } = require('./clients');
 const { loadConfig } = require('./config');
 const { measure } = require('./measure');
@@ -64,13 +64,8 @@ async function warmUp(ctx) {
 
 async function main(cleanup) {
   const cfg = loadConfig();
-  const machine = machineInfo();
   const startedAt = new Date().toISOString();
-  log(`${cfg.quick ? 'QUICK' : 'full'} run on ${machine.nproc} × ${machine.cpuModel}`);
-  machine.backgroundCpuPercentAtStart = await machineBusyPercent();
-  if (machine.backgroundCpuPercentAtStart > 20) {
-    log(`WARNING: the machine is already ${machine.backgroundCpuPercentAtStart.toFixed(0)}% busy (of one core) before the run: results will be skewed`);
-  }
+  const machine = await machineAtStart(log, `${cfg.quick ? 'QUICK' : 'full'} run`);
   const infra = await startInfra(cleanup, { pollIntervalMs: cfg.pollIntervalMs, profileDir: cfg.profileDir });
   log(`Temporal ${infra.address}, MCP ${infra.url}, server pid ${infra.pids.server}`);
   const sampler = startSampler(infra.pids);

@@ -1,28 +1,3 @@
 'use strict';
-/**
- * The support library (test/support, compiled into build/test/support by `npm run build`) as
- * benches require it: one MCP client, processes by pid, the dev server, the process stack,
- * waits and the effects ledger, shared with the tests and scripts.
- */
-const path = require('node:path');
-
-const BUILT = path.join(__dirname, '..', 'build', 'test', 'support');
-const load = (name) => {
-  try {
-    return require(path.join(BUILT, name));
-  } catch (err) {
-    if (err.code === 'MODULE_NOT_FOUND' && err.message.includes(BUILT)) throw new Error(`${BUILT}/${name}.js is missing: run \`npm run build\` first`);
-    throw err;
-  }
-};
-
-module.exports = {
-  ...load('paths'),
-  ...load('ports'),
-  ...load('processes'),
-  ...load('temporal'),
-  ...load('servers'),
-  ...load('wait'),
-  ...load('ledger'),
-  ...load('mcp-client'),
-};
+/** The support library, compiled (see scripts/support.js). */
+module.exports = require('../scripts/support');

