@@ -21,6 +21,8 @@ export interface SpawnOptions {
   keepOutput?: number;
   /** Named in errors; default: the command's last argument or name. */
   name?: string;
+  /** In its own process group (a signal to -pid reaches its children). */
+  detached?: boolean;
 }
 
 export interface ChildHandle {
@@ -42,7 +44,7 @@ export type CliProcess = ChildHandle;
 /** Any command, with its output collected. */
 export function spawnProcess(command: string, args: string[], opts: SpawnOptions = {}): ChildHandle {
   const env = opts.inheritEnv === false ? opts.env : { ...process.env, ...opts.env };
-  const child = spawn(command, args, { cwd: opts.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: opts.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached });
   const name = opts.name ?? args[args.length - 1] ?? command;
   running.add(child);
   let out = '';
