@@ -14,7 +14,7 @@ const os = require('node:os');
 const path = require('node:path');
 const bench = require('../clients');
 const { startInfra, startSampler, machineAtStart } = require('../infra');
-const { quickOr } = require('../config');
+const { loadConfig, quickOr } = require('../config');
 const { measure, mergeRuns, measureInterleaved, forEachBounded, pollOne } = require('../measure');
 const { batchE2e } = require('../measurements/end-to-end');
 const { connectRaw, envInt, log, now, runBench, writeResults } = require('../script');
@@ -24,14 +24,17 @@ const { ensurePeer } = require('./install');
 const RESULTS_FILE = path.join(__dirname, '..', 'results', 'peer-latest.json');
 const PEER_SERVER = path.join(__dirname, 'peer_server.py');
 
-function loadConfig() {
-  const { quick, pick } = quickOr();
+/** The wire bench's sizes (bench/config.js) where the peer run measures the same, and its own. */
+function loadPeerConfig() {
+  const { pick } = quickOr();
+  const wire = loadConfig();
   return {
-    quick,
-    setupConcurrency: 32,
-    warmupCalls: pick(20, 5),
-    create: { levels: [1, 8, 32], calls: pick(200, 40), callsAtC1: pick(100, 20), seconds: 600 },
-    get: { tasks: pick(200, 30), seconds: 600 },
+    quick: wire.quick,
+    setupConcurrency: wire.setupConcurrency,
+    warmupCalls: wire.warmupCalls,
+    // a smoke run makes more create and get calls than the wire bench's: two stacks share it
+    create: { ...wire.create, calls: pick(200, 40) },
+    get: { ...wire.get, tasks: pick(200, 30) },
     poll: { liveTasks: envInt('BENCH_LIVE_TASKS', pick(1000, 100)), seconds: envInt('BENCH_POLL_SECONDS', pick(30, 10)), intervalMs: 1000 },
     // the shape of batchE2e's config in bench/config.js
     e2e: { tasks: envInt('BENCH_E2E_TASKS', pick(200, 50)), seconds: 1, createConcurrency: 32, pollMs: 250, timeoutMs: 180_000 },
@@ -431,7 +434,7 @@ function render(r, machine) {
 // ---- main -----------------------------------------------------------------------------------
 
 async function main(cleanup) {
-  const cfg = loadConfig();
+  const cfg = loadPeerConfig();
   const startedAt = new Date().toISOString();
   const machine = await machineAtStart(log, `${cfg.quick ? 'QUICK' : 'full'} peer run`);
   const installed = ensurePeer();
