@@ -13,12 +13,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Client, Connection } = require('@temporalio/client');
-const { freePort, spawnCli, startRestartableTemporal } = require('./infra');
-const { mcpTasks, RpcError } = require('./mcp');
-const { log, runBench, sleep } = require('./run');
+const { log, runBench } = require('./script');
 const { fmt, markdownTable, median } = require('./stats');
+const { DEMO_TOOLS, freePort, ledgerCounts, mcpTasks, restartableTemporal, RpcError, sleep, spawnCli, tempDbFile } = require('./support');
 
-const DEMO_TOOLS = path.join(__dirname, '..', 'build', 'examples', 'demo', 'index.js');
 const TERMINAL = ['completed', 'failed', 'cancelled'];
 const KINDS = ['wait_and_echo', 'approve_expense', 'provision_environment'];
 
@@ -94,7 +92,11 @@ function planKills(opts, rnd) {
 
 /** Worker and `serve` as child processes that can be SIGKILLed and started again (serve on a fixed port). */
 async function startStack(cleanup, ledgerDir) {
-  const temporal = await startRestartableTemporal(cleanup);
+  const temporal = await restartableTemporal(tempDbFile('mtt-bench-'));
+  cleanup.add('temporal dev server', temporal.pid(), async () => {
+    await temporal.stop();
+    fs.rmSync(path.dirname(temporal.dbFile), { recursive: true, force: true });
+  });
   const env = { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: 'default', MCP_TOOLS_MODULE: DEMO_TOOLS, MCP_TASKS_LEDGER_DIR: ledgerDir, MCP_LOG_LEVEL: 'warn' };
   const port = await freePort();
   const roles = {
@@ -106,13 +108,13 @@ async function startStack(cleanup, ledgerDir) {
   const start = async (role) => {
     for (let attempt = 1; ; attempt++) {
       const proc = spawnCli(roles[role].args, env);
-      cleanup.pids.add(proc.child.pid);
+      cleanup.pids.add(proc.pid);
       try {
         await proc.waitFor(roles[role].ready, 60_000);
         current[role] = proc;
         return proc;
       } catch (err) {
-        await proc.stop(2_000);
+        await proc.stop('SIGTERM', 2_000);
         if (attempt === 30) throw err;
         await sleep(1_000);
       }
@@ -125,14 +127,20 @@ async function startStack(cleanup, ledgerDir) {
     url,
     temporal,
     async kill(role) {
-      if (role === 'temporal') return temporal.kill();
+      if (role === 'temporal') {
+        cleanup.pids.delete(temporal.pid());
+        return temporal.kill();
+      }
       const proc = current[role];
       current[role] = undefined;
-      proc.child.kill('SIGKILL');
-      await proc.stop(1_000);
-      cleanup.pids.delete(proc.child.pid);
+      await proc.stop('SIGKILL', 1_000);
+      cleanup.pids.delete(proc.pid);
     },
-    restart: (role) => (role === 'temporal' ? temporal.restart() : start(role)),
+    async restart(role) {
+      if (role !== 'temporal') return start(role);
+      await temporal.restart();
+      cleanup.pids.add(temporal.pid());
+    },
   };
 }
 
@@ -253,15 +261,6 @@ async function settle(mcp, client, records, settleMs) {
 }
 
 // ---- the verdict --------------------------------------------------------------------------------
-
-/** Lines per key of a ledger log. */
-function ledgerCounts(dir, file) {
-  const counts = new Map();
-  const full = path.join(dir, file);
-  if (!fs.existsSync(full)) return counts;
-  for (const key of fs.readFileSync(full, 'utf8').split('\n').filter(Boolean)) counts.set(key, (counts.get(key) ?? 0) + 1);
-  return counts;
-}
 
 /** The task's history as event types (CHAOS_HISTORY=1): where a wrong end came from. */
 async function eventTypes(client, taskId) {

@@ -15,21 +15,23 @@
  *   npm run build && node bench/hostile-body.js          15 s per phase
  *   BENCH_PHASE_S=5 node bench/hostile-body.js
  */
-const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
-const { Cleanup, machineInfo, machineBusyPercent, readCpuSeconds, startInfra, startSampler } = require('./infra');
-const { mcpTasks, PROTOCOL } = require('./mcp');
+const { isMainThread, parentPort, workerData } = require('node:worker_threads');
+const { machineInfo, machineBusyPercent, readCpuSeconds, startInfra, startSampler } = require('./infra');
+const { logger, runBench, runInThread } = require('./script');
 const { fmt, markdownTable, summarize } = require('./stats');
+const { buildRequest, mcpTasks } = require('./support');
 
 const PHASE_S = Number(process.env.BENCH_PHASE_S ?? 15);
 const ATTACKERS = 8;
 const MB4 = 4 * 1024 * 1024 - 1024;
-const log = (msg) => console.error(`[bench:hostile-body ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+const log = logger('bench:hostile-body');
 
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL, 'mcp-method': 'tools/call', 'mcp-name': 'wait_and_echo' };
-const META = { 'io.modelcontextprotocol/protocolVersion': PROTOCOL, 'io.modelcontextprotocol/clientInfo': { name: 'attacker', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+/** A flat body just under 4 MB, well formed but for its arguments (seconds: 'no'); its headers route as tools/call. */
+const flat = buildRequest('tools/call', { name: 'wait_and_echo', arguments: { text: 'x'.repeat(MB4 - 300), seconds: 'no' } }, { capabilities: {}, clientName: 'attacker', id: 1 });
+const HEADERS = flat.headers;
 const BODIES = {
   'nested 4 MB': '['.repeat(MB4),
-  'flat 4 MB': JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait_and_echo', arguments: { text: 'x'.repeat(MB4 - 300), seconds: 'no' }, _meta: META } }),
+  'flat 4 MB': flat.body,
 };
 
 async function attack(url, body, until) {
@@ -52,15 +54,6 @@ async function attack(url, body, until) {
   return { answers, statuses };
 }
 
-/** The attackers run in a worker thread: their own encoding and sending must not stall the victim's event loop here. */
-function attackFromThread(url, phase, until) {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(__filename, { workerData: { url, phase, until } });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-}
-
 async function victim(mcp, taskId, until) {
   const latencies = [];
   while (Date.now() < until) {
@@ -73,11 +66,9 @@ async function victim(mcp, taskId, until) {
   return summarize(latencies);
 }
 
-async function main() {
-  const cleanup = new Cleanup();
-  process.on('exit', () => cleanup.killLeftovers());
+async function main(cleanup) {
   const busy = await machineBusyPercent();
-  try {
+  {
     const infra = await startInfra(cleanup, { pollIntervalMs: 1000 });
     const mcp = mcpTasks(infra.url);
     const { taskId } = await mcp.createWaitAndEcho(3600, 'victim');
@@ -87,7 +78,7 @@ async function main() {
       log(`phase ${phase}, ${PHASE_S} s`);
       const until = Date.now() + PHASE_S * 1000;
       const cpuBefore = readCpuSeconds(infra.pids.server);
-      const [v, a] = await Promise.all([victim(mcp, taskId, until), phase === 'idle' ? { answers: 0, statuses: {} } : attackFromThread(infra.url, phase, until)]);
+      const [v, a] = await Promise.all([victim(mcp, taskId, until), phase === 'idle' ? { answers: 0, statuses: {} } : runInThread(__filename, { url: infra.url, phase, until })]);
       const serveCpu = (100 * (readCpuSeconds(infra.pids.server) - cpuBefore)) / PHASE_S;
       rows.push([phase, v.n, v.p50, v.p95, v.p99, v.max, serveCpu, `${fmt(a.answers / PHASE_S)} (${Object.entries(a.statuses).map(([s, n]) => `${s}×${n}`).join(', ') || '–'})`]);
     }
@@ -97,16 +88,10 @@ async function main() {
     console.log(`\n## Another caller under hostile bodies (${ATTACKERS} attackers, ${PHASE_S} s per phase)\n`);
     console.log(markdownTable(['phase', 'victim requests', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'serve CPU %', 'attacker answers/s (HTTP status × n)'], rows));
     console.log(`\nmachine: ${JSON.stringify({ ...machineInfo(), backgroundCpuPercentAtStart: busy })}; serve sampler: ${JSON.stringify(peak)}`);
-  } finally {
-    await cleanup.run();
   }
 }
 
-if (isMainThread) {
-  main().catch((err) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-} else {
+if (isMainThread) runBench(main);
+else {
   attack(workerData.url, BODIES[workerData.phase], workerData.until).then((r) => parentPort.postMessage(r));
 }

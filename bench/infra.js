@@ -1,202 +1,42 @@
 'use strict';
 /**
- * The processes a benchmark run owns: a Temporal dev server (SQLite in a temp dir), one worker
- * and one MCP server (`serve`), all on 127.0.0.1; plus /proc sampling of their RSS and CPU.
- * Everything started here is registered with a Cleanup and stopped by it, also on errors/signals.
+ * The processes a benchmark run owns (the support library's process stack with the demo tools,
+ * on 127.0.0.1, registered with a Cleanup) and /proc sampling of their RSS, CPU and open files.
  */
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
-const path = require('node:path');
 
-const ROOT = path.resolve(__dirname, '..');
-const CLI = path.join(ROOT, 'dist', 'cli', 'index.js');
-const HOST = '127.0.0.1';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, HOST, () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Stop functions run last-in first-out; pids get a synchronous SIGKILL if the process exits first. */
-class Cleanup {
-  constructor() {
-    this.steps = [];
-    this.pids = new Set();
-    this.done = false;
-  }
-
-  add(name, pid, stop) {
-    this.steps.push({ name, pid, stop });
-    if (pid) this.pids.add(pid);
-  }
-
-  async run() {
-    if (this.done) return;
-    this.done = true;
-    for (const { name, pid, stop } of this.steps.reverse()) {
-      try {
-        await stop();
-        this.pids.delete(pid);
-      } catch (err) {
-        console.error(`cleanup ${name}: ${err.message}`);
-      }
-    }
-    this.killLeftovers();
-  }
-
-  /** Last resort (process 'exit'): SIGKILL whatever we started and is still alive. */
-  killLeftovers() {
-    for (const pid of this.pids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    this.pids.clear();
-  }
-}
-
-/** `node dist/cli/index.js ...args` with its output collected; waitFor resolves on a regex match. */
-function spawnCli(args, env, nodeArgs = []) {
-  return spawnProcess(process.execPath, [...nodeArgs, CLI, ...args], env);
-}
-
-/** Any command, with its output collected; waitFor resolves on a regex match. */
-function spawnProcess(command, args, env) {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const waiters = new Set();
-  const onData = (d) => {
-    out = (out + d.toString()).slice(-64 * 1024);
-    waiters.forEach((w) => w());
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => {
-    waiters.forEach((w) => w());
-    resolve(code ?? signal);
-  }));
-  const alive = () => child.exitCode === null && child.signalCode === null;
-  return {
-    child,
-    output: () => out,
-    waitFor: (pattern, timeoutMs = 60_000) => waitForOutput(pattern, timeoutMs, () => out, alive, waiters),
-    stop: (timeoutMs = 15_000) => stopProcess(child, exited, alive, timeoutMs),
-  };
-}
-
-function waitForOutput(pattern, timeoutMs, output, alive, waiters) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error(`timed out waiting for ${pattern}:\n${output()}`)), timeoutMs);
-    const finish = (err, match) => {
-      clearTimeout(timer);
-      waiters.delete(check);
-      err ? reject(err) : resolve(match);
-    };
-    const check = () => {
-      const m = output().match(pattern);
-      if (m) finish(null, m);
-      else if (!alive()) finish(new Error(`process exited before ${pattern}:\n${output()}`));
-    };
-    waiters.add(check);
-    check();
-  });
-}
-
-/** SIGTERM, then SIGKILL after timeoutMs. */
-async function stopProcess(child, exited, alive, timeoutMs) {
-  if (!alive()) return exited;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => alive() && child.kill('SIGKILL'), timeoutMs);
-  const code = await exited;
-  clearTimeout(timer);
-  return code;
-}
-
-/** A Temporal dev server on a fresh SQLite file in a temp dir (removed with it); opts go to startDevServer. */
-async function startTemporal(cleanup, opts = {}) {
-  const { startDevServer } = require('../dist/cli/dev-server');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-bench-'));
-  const dbFile = path.join(dir, 'temporal.db');
-  const temporal = await startDevServer({ dbFile, host: HOST, port: await freePort(), uiPort: await freePort(), namespace: 'default', ...opts });
-  cleanup.add('temporal dev server', temporal.pid, async () => {
-    await temporal.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  return { temporal, dbFile };
-}
+const { DEMO_TOOLS, startProcessStack } = require('./support');
 
 /**
- * A Temporal dev server that can be SIGKILLed and started again as the same server (same
- * SQLite file, same ports), registered with cleanup (bench/chaos.js).
- */
-async function startRestartableTemporal(cleanup) {
-  const { startDevServer } = require('../dist/cli/dev-server');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-bench-'));
-  const opts = { dbFile: path.join(dir, 'temporal.db'), host: HOST, port: await freePort(), uiPort: await freePort(), namespace: 'default' };
-  let current = await startDevServer(opts);
-  cleanup.add('temporal dev server', current.pid, async () => {
-    await current?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  return {
-    address: current.address,
-    pid: () => current?.pid,
-    async kill() {
-      const killed = current;
-      current = undefined;
-      process.kill(killed.pid, 'SIGKILL');
-      await killed.stop().catch(() => undefined);
-    },
-    async restart() {
-      current = await startDevServer(opts);
-      cleanup.pids.add(current.pid);
-    },
-  };
-}
-
-/**
- * Temporal dev server + worker + `serve`, all registered with cleanup. With profileDir, `serve`
- * runs under --cpu-prof and writes a .cpuprofile there when it exits; serveNodeArgs are Node
- * flags for `serve` (bench/serve-memory.js reads V8's heap through --trace-gc).
+ * Temporal dev server + worker + `serve` with the demo tools, all registered with cleanup (the
+ * support library's process stack). With profileDir, `serve` runs under --cpu-prof and writes a
+ * .cpuprofile there when it exits; serveNodeArgs are Node flags for `serve` (bench/serve-memory.js
+ * reads V8's heap through --trace-gc).
  */
 async function startInfra(cleanup, { pollIntervalMs, profileDir, metricsPort, serveArgs = [], serveNodeArgs = [] }) {
-  const { temporal, dbFile } = await startTemporal(cleanup, { metricsPort });
-  const env = { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: 'default', MCP_TOOLS_MODULE: path.join(__dirname, '..', 'build', 'examples', 'demo', 'index.js') };
-  // also used to start a new worker after one was killed (bench/peer)
-  const startWorker = async () => {
-    const worker = spawnCli(['worker'], env);
-    cleanup.add('worker', worker.child.pid, () => worker.stop());
-    await worker.waitFor(/worker polling task queue/);
-    return worker;
-  };
-  const worker = await startWorker();
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const serve = spawnCli(['serve', '--port', '0', '--poll-interval-ms', String(pollIntervalMs), ...serveArgs], env, [...profiling, ...serveNodeArgs]);
-  cleanup.add('serve', serve.child.pid, () => serve.stop());
-  const [, url] = await serve.waitFor(/MCP endpoint: (\S+)/);
-  return {
-    url,
-    dbFile,
-    address: temporal.address,
-    pids: { server: serve.child.pid, worker: worker.child.pid, temporal: temporal.pid },
-    outputs: { server: serve.output, worker: worker.output },
-    startWorker,
-  };
+  return startProcessStack(cleanup, {
+    toolsModule: DEMO_TOOLS,
+    temporal: metricsPort ? { metricsPort } : {},
+    serveArgs: ['--poll-interval-ms', String(pollIntervalMs), ...serveArgs],
+    serveNodeArgs: [...profiling, ...serveNodeArgs],
+    keepOutput: 64 * 1024,
+  });
 }
 
 // ---- /proc sampling -------------------------------------------------------------------------
 
 const CLOCK_TICKS = 100; // getconf CLK_TCK on Linux
+
+/** Open file descriptors of a process. */
+function fdCount(pid) {
+  try {
+    return fs.readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return NaN;
+  }
+}
 
 function readRssMb(pid) {
   try {
@@ -320,6 +160,20 @@ function tcpDelta(before, after = readTcpCounters()) {
   return Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]]));
 }
 
+/**
+ * machineInfo() and how busy the machine is before the run starts anything (logged, with a
+ * warning when that will skew the results).
+ */
+async function machineAtStart(log, what) {
+  const machine = machineInfo();
+  log(`${what} on ${machine.nproc} × ${machine.cpuModel}`);
+  machine.backgroundCpuPercentAtStart = await machineBusyPercent();
+  if (machine.backgroundCpuPercentAtStart > 20) {
+    log(`WARNING: the machine is already ${machine.backgroundCpuPercentAtStart.toFixed(0)}% busy (of one core) before the run: results will be skewed`);
+  }
+  return machine;
+}
+
 /** % of one core the whole machine is busy over ms (before our processes exist: the background). */
 async function machineBusyPercent(ms = 2000) {
   const before = readMachineBusySeconds();
@@ -327,4 +181,4 @@ async function machineBusyPercent(ms = 2000) {
   return (100 * (readMachineBusySeconds() - before)) / (ms / 1000);
 }
 
-module.exports = { Cleanup, startTemporal, startRestartableTemporal, startInfra, spawnCli, startSampler, spawnProcess, freePort, machineInfo, machineBusyPercent, readCpuSeconds, readTcpCounters, tcpDelta, HOST };
+module.exports = { startInfra, startSampler, machineInfo, machineAtStart, machineBusyPercent, readCpuSeconds, readRssMb, fdCount, readTcpCounters, tcpDelta };

@@ -9,12 +9,14 @@
  *   node bench/raw-batch.js              2 rounds of each
  *   BENCH_RAW_ROUNDS=1 BENCH_E2E_TASKS=100 node bench/raw-batch.js
  */
+const fs = require('node:fs');
 const path = require('node:path');
 const { Client } = require('@temporalio/client');
 const { DefaultLogger, NativeConnection, Runtime } = require('@temporalio/worker');
-const { readCpuSeconds, startTemporal } = require('./infra');
-const { envInt, log, now, runBench } = require('./run');
+const { readCpuSeconds } = require('./infra');
+const { envInt, log, now, runBench } = require('./script');
 const { summarize, markdownTable } = require('./stats');
+const { DEMO_TOOLS, startDevServerOnFreePorts, tempDbFile } = require('./support');
 
 const TASKS = envInt('BENCH_E2E_TASKS', 200);
 const ROUNDS = envInt('BENCH_RAW_ROUNDS', 2);
@@ -24,9 +26,14 @@ const TASK_QUEUE = 'mcp-tasks';
 async function startStack(cleanup, synchronous) {
   const { createWorker } = require('../dist/cli/worker');
   const { loadToolsModule } = require('../dist/cli/tools-module');
-  const { temporal } = await startTemporal(cleanup, { sqliteSynchronous: synchronous });
+  const dbFile = tempDbFile('mtt-bench-');
+  const temporal = await startDevServerOnFreePorts({ dbFile, sqliteSynchronous: synchronous });
+  cleanup.add('temporal dev server', temporal.pid, async () => {
+    await temporal.stop();
+    fs.rmSync(path.dirname(dbFile), { recursive: true, force: true });
+  });
   const connection = await NativeConnection.connect({ address: temporal.address });
-  const module = loadToolsModule(path.join(__dirname, '..', 'build', 'examples', 'demo', 'index.js'));
+  const module = loadToolsModule(DEMO_TOOLS);
   const worker = await createWorker({ connection, namespace: 'default', taskQueue: TASK_QUEUE, module });
   const running = worker.run();
   cleanup.add('worker', undefined, async () => {

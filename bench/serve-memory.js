@@ -14,10 +14,12 @@
  * how much V8 and the allocator keep without holding anything.
  */
 const fs = require('node:fs');
+const { createFixtureTasks, terminateLive, waitSettled } = require('./clients');
 const { startInfra, startSampler } = require('./infra');
-const { mcpTasks } = require('./mcp');
-const { createFixtureTasks, envInt, log, pollWindow, connectRaw, runBench, sleep, terminateLive, waitSettled } = require('./run');
+const { pollWindow } = require('./measure');
+const { connectRaw, envInt, log, runBench } = require('./script');
 const { fmt, markdownTable } = require('./stats');
+const { mcpTasks, sleep } = require('./support');
 
 const TASKS = envInt('BENCH_MEMORY_TASKS', 1000);
 const SECONDS = envInt('BENCH_MEMORY_SECONDS', 30);

@@ -12,41 +12,22 @@
  *   SOAK_S=600 SOAK_CALLERS=48 node bench/soak.js
  *   SOAK_HOSTILE=0 node bench/soak.js                    the same without hostile requests
  */
-const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
+const { isMainThread, parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { Cleanup, machineInfo, machineBusyPercent, startInfra } = require('./infra');
-const { PROTOCOL } = require('./mcp');
+const { fdCount, machineInfo, machineBusyPercent, readRssMb, startInfra } = require('./infra');
+const { logger, runBench, runInThread } = require('./script');
 const { fmt, markdownTable, summarize } = require('./stats');
+const { buildRequest, parseBody, sleep } = require('./support');
 
 const SECONDS = Number(process.env.SOAK_S ?? 180);
 const CALLERS = Number(process.env.SOAK_CALLERS ?? 24);
 /** SOAK_HOSTILE=0: no hostile requests (to tell their share of a slope). */
 const HOSTILE = process.env.SOAK_HOSTILE !== '0';
 const WINDOW_S = Math.min(30, Math.floor(SECONDS / 4));
-const log = (msg) => console.error(`[bench:soak ${new Date().toISOString().slice(11, 19)}] ${msg}`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const log = logger('bench:soak');
 const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
-
-const META = {
-  'io.modelcontextprotocol/protocolVersion': PROTOCOL,
-  'io.modelcontextprotocol/clientInfo': { name: 'soak', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-};
-
-function fdCount(pid) {
-  try {
-    return fs.readdirSync(`/proc/${pid}/fd`).length;
-  } catch {
-    return NaN;
-  }
-}
-
-function rssMb(pid) {
-  const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+)\s+kB/m);
-  return m ? Number(m[1]) / 1024 : NaN;
-}
 
 /** Least-squares slope of y over x. */
 function slope(points) {
@@ -59,35 +40,29 @@ function slope(points) {
 }
 
 function caller(url, token, stats, until) {
-  let id = 1;
-  const headers = (method, name) => ({
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': PROTOCOL,
-    'mcp-method': method,
-    ...(name !== undefined ? { 'mcp-name': String(name) } : {}),
-    authorization: `Bearer ${token}`,
-  });
+  const auth = { authorization: `Bearer ${token}` };
   /** A timed, well-formed request: its latency counts (a JSON-RPC error is counted too). */
   const rpc = async (method, params = {}) => {
     const started = performance.now();
-    const res = await fetch(url, { method: 'POST', headers: headers(method, params.taskId ?? params.name), body: JSON.stringify({ jsonrpc: '2.0', id: id++, method, params: { ...params, _meta: META } }) });
+    const { headers, body } = buildRequest(method, params, { headers: auth, clientName: 'soak' });
+    const res = await fetch(url, { method: 'POST', headers, body });
     const text = await res.text();
     stats.latencies.push([Date.now(), performance.now() - started]);
-    const body = text.startsWith('{') ? JSON.parse(text) : JSON.parse(text.split('\ndata:').pop() || 'null');
-    if (body?.error) {
-      stats.errors[body.error.code] = (stats.errors[body.error.code] ?? 0) + 1;
+    const reply = parseBody(text);
+    if (reply?.error) {
+      stats.errors[reply.error.code] = (stats.errors[reply.error.code] ?? 0) + 1;
       return undefined;
     }
-    return body?.result;
+    return reply?.result;
   };
   const mine = [];
   /** A stream opened and dropped after a random time (a client that goes away). */
-  const dropAfter = async (method, body, extra, ms) => {
+  const dropAfter = async (method, params, era, ms) => {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), ms);
     try {
-      const res = await fetch(url, { method: 'POST', headers: { ...headers(method), ...extra }, body: JSON.stringify(body), signal: abort.signal });
+      const { headers, body } = buildRequest(method, params, { era, headers: auth, clientName: 'soak' });
+      const res = await fetch(url, { method: 'POST', headers, body, signal: abort.signal });
       await res.text();
     } catch {
       // dropped by us
@@ -111,8 +86,8 @@ function caller(url, token, stats, until) {
     async () => mine.length && (await rpc('tasks/get', { taskId: pick(mine) })),
     async () => mine.length && (await rpc('tasks/get', { taskId: pick(mine).replace(/.$/, 'Q') })), // unknown id
     async () => rpc('tools/list'),
-    async () => mine.length && (await dropAfter('subscriptions/listen', { jsonrpc: '2.0', id: `s${id++}`, method: 'subscriptions/listen', params: { notifications: { taskIds: mine.slice(-3) }, _meta: META } }, {}, 200 + Math.random() * 3000)),
-    async () => mine.length && (await dropAfter('tasks/result', { jsonrpc: '2.0', id: id++, method: 'tasks/result', params: { taskId: pick(mine) } }, { 'mcp-protocol-version': '2025-11-25' }, 200 + Math.random() * 3000)),
+    async () => mine.length && (await dropAfter('subscriptions/listen', { notifications: { taskIds: mine.slice(-3) } }, 'modern', 200 + Math.random() * 3000)),
+    async () => mine.length && (await dropAfter('tasks/result', { taskId: pick(mine) }, 'legacy', 200 + Math.random() * 3000)),
     async () => mine.length && (await rpc('tasks/cancel', { taskId: pick(mine) })),
   ];
   return (async () => {
@@ -131,12 +106,13 @@ function caller(url, token, stats, until) {
  */
 async function hostileLoop({ url, token, until, lanes }) {
   const bodies = [Buffer.from('['.repeat(4 * 1024 * 1024 - 10)), Buffer.from(`"${'x'.repeat(5 * 1024 * 1024)}"`), Buffer.from('{"jsonrpc":"2.0","id":1,'), Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/list', params: { cursor: 'AAAA.BBBB' } }))];
+  const auth = { authorization: `Bearer ${token}` };
   let sent = 0;
   await Promise.all(
     Array.from({ length: lanes }, async () => {
       while (Date.now() < until) {
         const i = Math.floor(Math.random() * bodies.length);
-        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, 'mcp-protocol-version': i === 3 ? '2025-11-25' : PROTOCOL, ...(i === 3 ? {} : { 'mcp-method': 'tools/call', 'mcp-name': 'wait_and_echo' }) };
+        const { headers } = i === 3 ? buildRequest('tasks/list', {}, { era: 'legacy', headers: auth }) : buildRequest('tools/call', { name: 'wait_and_echo' }, { headers: auth });
         try {
           await (await fetch(url, { method: 'POST', headers, body: bodies[i] })).arrayBuffer();
         } catch {
@@ -150,31 +126,25 @@ async function hostileLoop({ url, token, until, lanes }) {
   return sent;
 }
 
-async function main() {
-  const cleanup = new Cleanup();
-  process.on('exit', () => cleanup.killLeftovers());
+async function main(cleanup) {
   const busy = await machineBusyPercent();
   const tokens = Array.from({ length: CALLERS }, (_, i) => [`caller-${i}`, `soak-token-${i}-0123456789`]);
   const tokensFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'soak-')), 'tokens');
   fs.writeFileSync(tokensFile, tokens.map(([p, t]) => `${p}:${t}`).join('\n'));
-  try {
+  {
     const infra = await startInfra(cleanup, { pollIntervalMs: 1000, serveArgs: ['--auth-tokens-file', tokensFile] });
     const pid = infra.pids.server;
     const samples = [];
-    const sampler = setInterval(() => samples.push({ t: Date.now(), rss: rssMb(pid), fds: fdCount(pid) }), 1000);
+    const sampler = setInterval(() => samples.push({ t: Date.now(), rss: readRssMb(pid), fds: fdCount(pid) }), 1000);
     const stats = { latencies: [], errors: {}, streams: 0, hostile: 0, failures: 0 };
     const startedAt = Date.now();
     const until = startedAt + SECONDS * 1000;
     log(`${CALLERS} callers for ${SECONDS} s`);
-    const hostile = !HOSTILE ? Promise.resolve(0) : new Promise((resolve, reject) => {
-      const worker = new Worker(__filename, { workerData: { url: infra.url, token: tokens[0][1], until, lanes: Math.max(2, Math.floor(CALLERS / 6)) } });
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    });
+    const hostile = !HOSTILE ? Promise.resolve(0) : runInThread(__filename, { url: infra.url, token: tokens[0][1], until, lanes: Math.max(2, Math.floor(CALLERS / 6)) });
     await Promise.all(tokens.map(([, token]) => caller(infra.url, token, stats, until)));
     stats.hostile = await hostile;
     await sleep(8000); // the last tasks end, streams close
-    samples.push({ t: Date.now(), rss: rssMb(pid), fds: fdCount(pid) });
+    samples.push({ t: Date.now(), rss: readRssMb(pid), fds: fdCount(pid) });
     clearInterval(sampler);
 
     const windowOf = (from, to) => {
@@ -202,16 +172,10 @@ async function main() {
     );
     console.log(`\nstreams opened and dropped: ${stats.streams}; hostile requests: ${stats.hostile}; JSON-RPC errors by code: ${JSON.stringify(stats.errors)}; transport failures: ${stats.failures}`);
     console.log(`machine: ${JSON.stringify({ ...machineInfo(), backgroundCpuPercentAtStart: busy })}`);
-  } finally {
-    await cleanup.run();
   }
 }
 
-if (isMainThread) {
-  main().catch((err) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-} else {
+if (isMainThread) runBench(main);
+else {
   hostileLoop(workerData).then((sent) => parentPort.postMessage(sent));
 }

@@ -1,5 +1,5 @@
 'use strict';
-/** Small statistics and formatting helpers for bench/run.js. All times are in milliseconds. */
+/** The benches' one table printer and their statistics. All times are in milliseconds. */
 
 /** The p-th percentile (0..100) of sorted values, nearest-rank method. */
 function percentile(sorted, p) {

@@ -9,12 +9,12 @@
  *   npm run bench:subscriptions                 1,000 tasks per mode (about 4 minutes)
  *   BENCH_QUICK=1 npm run bench:subscriptions   200 tasks per mode
  */
-const fs = require('node:fs');
 const path = require('node:path');
 const { Client, Connection } = require('@temporalio/client');
-const { Cleanup, freePort, HOST, machineInfo, machineBusyPercent, startInfra, startSampler } = require('./infra');
-const { mcpTasks, PROTOCOL } = require('./mcp');
+const { machineInfo, machineBusyPercent, startInfra, startSampler } = require('./infra');
+const { logger, runBench, writeResults } = require('./script');
 const { fmt, markdownTable, summarize } = require('./stats');
+const { freePort, HOST, mcpTasks, sleep, subscribe } = require('./support');
 
 const quick = process.env.BENCH_QUICK === '1';
 const TASKS = Number(process.env.BENCH_SUB_TASKS ?? (quick ? 200 : 1000));
@@ -25,8 +25,7 @@ const END_SPREAD_SECONDS = 20;
 /** The Temporal calls a tasks/get or a subscription makes (the worker's own polls are left out). */
 const READS = ['DescribeWorkflowExecution', 'GetWorkflowExecutionHistory', 'GetWorkflowExecutionHistoryReverse', 'QueryWorkflow'];
 const RESULTS_FILE = path.join(__dirname, 'results', 'subscriptions.json');
-const log = (msg) => console.error(`[bench:subscriptions ${new Date().toISOString().slice(11, 19)}] ${msg}`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+const log = logger('bench:subscriptions');
 
 /** Frontend requests per operation, from Temporal's Prometheus endpoint. */
 async function temporalCalls(metricsUrl) {
@@ -88,41 +87,15 @@ async function answerAll(mcp, ids) {
 
 /** One subscriptions/listen stream; calls onTask(params, receivedAt) for each notifications/tasks. */
 async function listen(url, taskIds, onTask) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'mcp-protocol-version': PROTOCOL, 'mcp-method': 'subscriptions/listen' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: `listen-${taskIds[0]}`,
-      method: 'subscriptions/listen',
-      params: {
-        notifications: { taskIds },
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': PROTOCOL,
-          'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-        },
-      },
-    }),
-  });
-  if (!res.headers.get('content-type')?.includes('text/event-stream')) throw new Error(`listen refused: ${await res.text()}`);
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
+  const stream = await subscribe(url, taskIds);
+  if (stream.error) throw new Error(`listen refused: ${JSON.stringify(stream.error)}`);
   let acknowledged;
   const ack = new Promise((r) => (acknowledged = r));
   const done = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
-        const data = buffer.slice(0, cut).split('\n').find((l) => l.startsWith('data:'));
-        buffer = buffer.slice(cut + 2);
-        if (!data) continue;
-        const message = JSON.parse(data.slice(5));
-        if (message.method === 'notifications/subscriptions/acknowledged') acknowledged(message.params.notifications.taskIds);
-        else if (message.method === 'notifications/tasks') onTask(message.params, Date.now());
-      }
+    const HOUR = 3_600_000;
+    for (let message = await stream.next(HOUR); message !== undefined; message = await stream.next(HOUR)) {
+      if (message.method === 'notifications/subscriptions/acknowledged') acknowledged(message.params.notifications.taskIds);
+      else if (message.method === 'notifications/tasks') onTask(message.params, Date.now());
     }
   })();
   return { accepted: await ack, done };
@@ -186,33 +159,24 @@ async function runMode(mode, infra, temporal, metricsUrl, sampler) {
   return { mode, tasks: TASKS, idleCallsPerSecond: idle, rssBeforeMb: rssBefore, rssPeakMb: sampler.windowPeak().server, latencyMs: summarize(latencies), retriedUpdates: retried };
 }
 
-async function main() {
-  const cleanup = new Cleanup();
-  process.on('SIGINT', () => cleanup.run().then(() => process.exit(130)));
-  process.on('exit', () => cleanup.killLeftovers());
-  try {
-    const busy = await machineBusyPercent();
-    if (busy > 20) log(`warning: the machine is already ${busy.toFixed(0)}% busy; numbers will be noisy`);
-    const metricsPort = await freePort();
-    const infra = await startInfra(cleanup, { pollIntervalMs: 1000, metricsPort, serveArgs: ['--max-subscribed-tasks-per-caller', String(TASKS)] });
-    const metricsUrl = `http://${HOST}:${metricsPort}/metrics`;
-    const connection = await Connection.connect({ address: infra.address });
-    cleanup.add('client connection', undefined, () => connection.close());
-    const temporal = new Client({ connection, namespace: 'default' });
-    const sampler = startSampler(infra.pids);
-    cleanup.add('sampler', undefined, async () => sampler.stop());
-    const results = [];
-    for (const mode of ['subscribed', 'polled']) {
-      results.push(await runMode(mode, infra, temporal, metricsUrl, sampler));
-      log(`${mode}: ${JSON.stringify(results.at(-1))}`);
-    }
-    print(results);
-    fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-    fs.writeFileSync(RESULTS_FILE, JSON.stringify({ machine: { ...machineInfo(), backgroundCpuPercentAtStart: busy }, results }, null, 2));
-    log(`written ${RESULTS_FILE}`);
-  } finally {
-    await cleanup.run();
+async function main(cleanup) {
+  const busy = await machineBusyPercent();
+  if (busy > 20) log(`warning: the machine is already ${busy.toFixed(0)}% busy; numbers will be noisy`);
+  const metricsPort = await freePort();
+  const infra = await startInfra(cleanup, { pollIntervalMs: 1000, metricsPort, serveArgs: ['--max-subscribed-tasks-per-caller', String(TASKS)] });
+  const metricsUrl = `http://${HOST}:${metricsPort}/metrics`;
+  const connection = await Connection.connect({ address: infra.address });
+  cleanup.add('client connection', undefined, () => connection.close());
+  const temporal = new Client({ connection, namespace: 'default' });
+  const sampler = startSampler(infra.pids);
+  cleanup.add('sampler', undefined, async () => sampler.stop());
+  const results = [];
+  for (const mode of ['subscribed', 'polled']) {
+    results.push(await runMode(mode, infra, temporal, metricsUrl, sampler));
+    log(`${mode}: ${JSON.stringify(results.at(-1))}`);
   }
+  print(results);
+  writeResults({ machine: { ...machineInfo(), backgroundCpuPercentAtStart: busy }, results }, RESULTS_FILE);
 }
 
 function print(results) {
@@ -234,7 +198,4 @@ function print(results) {
   );
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -7,11 +7,11 @@
  *   node bench/worker-cache-memory.js            N = 1000, caches 0, 250, 500, 1000
  *   BENCH_LIVE_TASKS=300 node bench/worker-cache-memory.js
  */
-const { Cleanup, startInfra, startSampler } = require('./infra');
-const { mcpTasks } = require('./mcp');
-const bench = require('./run');
-
-const { log, sleep, envInt } = bench;
+const { createFixtureTasks, terminateLive, waitSettled } = require('./clients');
+const { startInfra, startSampler } = require('./infra');
+const { connectRaw, envInt, log, runBench } = require('./script');
+const { markdownTable } = require('./stats');
+const { Cleanup, mcpTasks, sleep } = require('./support');
 
 async function measureCache(maxCached, tasks) {
   const cleanup = new Cleanup();
@@ -19,17 +19,17 @@ async function measureCache(maxCached, tasks) {
   try {
     const infra = await startInfra(cleanup, { pollIntervalMs: 1000 });
     const cfg = { setupConcurrency: 32 };
-    const ctx = { cfg, mcp: mcpTasks(infra.url), client: await bench.connectRaw(cleanup, infra.address), live: new Set() };
+    const ctx = { cfg, mcp: mcpTasks(infra.url), client: await connectRaw(cleanup, infra.address), live: new Set() };
     const sampler = startSampler(infra.pids);
     cleanup.add('sampler', undefined, () => sampler.stop());
     await sleep(2000);
     const idle = sampler.current().worker;
-    const { ids } = await bench.createFixtureTasks(ctx, tasks, 600);
-    await bench.waitSettled(ctx, ids);
+    const { ids } = await createFixtureTasks(ctx, tasks, 600);
+    await waitSettled(ctx, ids);
     await sleep(3000);
     const loaded = sampler.current().worker;
     const peak = sampler.peak().worker;
-    await bench.terminateLive(ctx);
+    await terminateLive(ctx);
     log(`cache ${maxCached}: worker RSS idle ${idle.toFixed(0)} MB, with ${tasks} running tasks ${loaded.toFixed(0)} MB (peak ${peak.toFixed(0)})`);
     return { maxCached, tasks, idleMb: idle, loadedMb: loaded, peakMb: peak };
   } finally {
@@ -42,19 +42,13 @@ async function main() {
   const rows = [];
   for (const maxCached of [0, 250, 500, tasks]) rows.push(await measureCache(maxCached, tasks));
   const none = rows[0].loadedMb;
-  console.log('| max cached workflows | worker RSS idle (MB) | with running tasks (MB) | − no cache (MB) | per cached workflow (KB) |');
-  console.log('| --- | --- | --- | --- | --- |');
-  for (const r of rows) {
+  const table = rows.map((r) => {
     const cached = Math.min(r.maxCached, r.tasks);
     const extra = r.loadedMb - none;
-    console.log(`| ${r.maxCached} | ${r.idleMb.toFixed(0)} | ${r.loadedMb.toFixed(0)} | ${extra.toFixed(0)} | ${cached ? ((1024 * extra) / cached).toFixed(0) : '–'} |`);
-  }
+    return [r.maxCached, Math.round(r.idleMb), Math.round(r.loadedMb), Math.round(extra), cached ? Math.round((1024 * extra) / cached) : undefined];
+  });
+  console.log(markdownTable(['max cached workflows', 'worker RSS idle (MB)', 'with running tasks (MB)', '− no cache (MB)', 'per cached workflow (KB)'], table));
   console.log(`\n${tasks} running tasks in each row.`);
 }
 
-if (require.main === module) {
-  main().catch((err) => {
-    console.error(err.stack ?? err);
-    process.exit(1);
-  });
-}
+runBench(() => main());

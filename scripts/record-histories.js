@@ -10,14 +10,13 @@
 // `instanceof Type` check fails ("type must be a Type"); the same protojson from the copy that
 // @temporalio/proto uses works, whichever way npm lays the copies out.
 //
-// `RECORD_MISSING=1 node scripts/record-histories.js` records only the scenarios that have no file yet.
+// `RECORD_MISSING=1 node scripts/record-histories.js` records only the scenarios that have no file yet;
+// `RECORD_ONLY=name,name` only those; `RECORD_OUT=dir` writes elsewhere (a trial run); `--help` lists the scenarios.
 // Re-record only for a change that no running task can see (e.g. before the first release of a
 // runtime change). A change to a shipped command sequence goes behind patched() instead, and the
 // old histories must keep replaying: see docs/production.md, "Deploying without breaking running tasks".
 'use strict';
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { Client, Connection } = require('@temporalio/client');
@@ -25,14 +24,12 @@ const proto = require('@temporalio/proto');
 const { patchProtobufRoot } = require('@temporalio/proto/lib/patch-protobuf-root');
 
 const ROOT = path.resolve(__dirname, '..');
-const OUT = path.join(ROOT, 'test', 'histories');
-const TOOLS_MODULE = 'build/test/fixtures/index.js';
-const PROTOCOL = '2026-07-28';
-const TASKS = 'io.modelcontextprotocol/tasks';
+const { Cleanup, isTerminal, mcpTasks, sleep, startProcessStack, TEST_TOOLS } = require('./support');
+
+const OUT = process.env.RECORD_OUT ? path.resolve(process.env.RECORD_OUT) : path.join(ROOT, 'test', 'histories');
 /** Small enough that collect_approvals continues as new between approvers (the server's minimum is 10). */
 const HISTORY_LIMIT = 10;
 
-const { startDevServer } = require(path.join(ROOT, 'dist/cli/dev-server'));
 const { inputResponsesSignal, TASK_RUNTIME_REVISION } = require(path.join(ROOT, 'dist/contract'));
 /**
  * A recording is of the task runtime revision the server starts tasks for: from revision 2 on,
@@ -58,8 +55,8 @@ const SCENARIOS = [
     tool: 'approve_expense',
     args: { amount: 42.5, description: 'books' },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
-      await mcp.update(taskId, { approval: accept({ approved: true, comment: 'fine' }) });
+      await mcp.waitForTask(taskId, (t) => t.status === 'input_required');
+      await mcp.updateTask(taskId, { approval: accept({ approved: true, comment: 'fine' }) });
     },
     expect: (t) => t.status === 'completed' && /was approved/.test(t.result.content[0].text),
   },
@@ -69,8 +66,8 @@ const SCENARIOS = [
     tool: 'approve_expense',
     args: { amount: 9000, description: 'a boat' },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
-      await mcp.update(taskId, { approval: { action: 'decline' } });
+      await mcp.waitForTask(taskId, (t) => t.status === 'input_required');
+      await mcp.updateTask(taskId, { approval: { action: 'decline' } });
     },
     expect: (t) => t.status === 'completed' && t.result.isError === true,
   },
@@ -80,13 +77,13 @@ const SCENARIOS = [
     tool: 'approve_expense',
     args: { amount: 7, description: 'coffee' },
     async drive(mcp, taskId, client) {
-      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
+      await mcp.waitForTask(taskId, (t) => t.status === 'input_required');
       // the server drops keys not outstanding; a raw signal reaches the runtime's own check
       await client.workflow.getHandle(taskId).signal(inputResponsesSignal, { 'never-asked': accept({ approved: true }) });
       await sleep(500);
-      const still = await mcp.get(taskId);
+      const still = await mcp.getTask(taskId);
       if (still.status !== 'input_required') throw new Error(`unknown key changed the task: ${still.status}`);
-      await mcp.update(taskId, { approval: accept({ approved: true }) });
+      await mcp.updateTask(taskId, { approval: accept({ approved: true }) });
     },
     expect: (t) => t.status === 'completed' && /was approved/.test(t.result.content[0].text),
   },
@@ -103,9 +100,9 @@ const SCENARIOS = [
     tool: 'provision_environment',
     args: { name: 'staging', steps: 3, stepMs: 3000 },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => /step 2\/3/.test(t.statusMessage ?? ''));
+      await mcp.waitForTask(taskId, (t) => /step 2\/3/.test(t.statusMessage ?? ''));
       await sleep(700);
-      await mcp.cancel(taskId);
+      await mcp.cancelTask(taskId);
     },
     expect: (t) => t.status === 'cancelled',
     check: (events) => {
@@ -120,9 +117,9 @@ const SCENARIOS = [
     args: { approvers: ['ann', 'bob', 'cy', 'dee', 'eve'] },
     async drive(mcp, taskId) {
       for (let i = 0; i < 5; i++) {
-        await mcp.waitFor(taskId, (t) => t.status === 'input_required' && `approval-${i}` in (t.inputRequests ?? {}));
+        await mcp.waitForTask(taskId, (t) => t.status === 'input_required' && `approval-${i}` in (t.inputRequests ?? {}));
         await sleep(300); // let the run reach continueAsNewIfNeeded with the question pending
-        await mcp.update(taskId, { [`approval-${i}`]: accept({ approved: true }) });
+        await mcp.updateTask(taskId, { [`approval-${i}`]: accept({ approved: true }) });
       }
     },
     expect: (t) => t.status === 'completed' && /Approved by all 5/.test(t.result.content[0].text),
@@ -162,8 +159,8 @@ const SCENARIOS = [
     tool: 'export_report',
     args: { rows: 50_000, msPerChunk: 200 },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => /^exporting rows \([\d,]+ of 50,000\)$/.test(t.statusMessage ?? ''));
-      await mcp.cancel(taskId);
+      await mcp.waitForTask(taskId, (t) => /^exporting rows \([\d,]+ of 50,000\)$/.test(t.statusMessage ?? ''));
+      await mcp.cancelTask(taskId);
     },
     expect: (t) => t.status === 'cancelled',
   },
@@ -173,8 +170,8 @@ const SCENARIOS = [
     tool: 'keyed_job',
     args: { ms: 60_000 },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => /^waiting for the confirmation/.test(t.statusMessage ?? ''));
-      await mcp.cancel(taskId);
+      await mcp.waitForTask(taskId, (t) => /^waiting for the confirmation/.test(t.statusMessage ?? ''));
+      await mcp.cancelTask(taskId);
     },
     expect: (t) => t.status === 'cancelled',
   },
@@ -184,10 +181,10 @@ const SCENARIOS = [
     tool: 'multi_input',
     args: {},
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => Object.keys(t.inputRequests ?? {}).length === 2);
-      await mcp.update(taskId, { first: accept({ name: 'a' }) });
-      await mcp.waitFor(taskId, (t) => t.status === 'input_required' && Object.keys(t.inputRequests ?? {}).join() === 'second');
-      await mcp.update(taskId, { second: accept({ name: 'b' }) });
+      await mcp.waitForTask(taskId, (t) => Object.keys(t.inputRequests ?? {}).length === 2);
+      await mcp.updateTask(taskId, { first: accept({ name: 'a' }) });
+      await mcp.waitForTask(taskId, (t) => t.status === 'input_required' && Object.keys(t.inputRequests ?? {}).join() === 'second');
+      await mcp.updateTask(taskId, { second: accept({ name: 'b' }) });
     },
     expect: (t) => t.status === 'completed' && t.result.content[0].text === 'Received 2 inputs',
   },
@@ -211,9 +208,9 @@ const SCENARIOS = [
     tool: 'test_tool_with_task',
     args: {},
     async create(mcp) {
-      const first = await mcp.call('tools/call', { name: 'test_tool_with_task', arguments: {} });
+      const first = await mcp.rpc('tools/call', { name: 'test_tool_with_task', arguments: {} });
       if (first.resultType !== 'input_required') throw new Error(`expected input_required, got ${first.resultType}`);
-      return mcp.call('tools/call', { name: 'test_tool_with_task', arguments: {}, inputResponses: { user_name: accept({ name: 'Ann' }) } });
+      return mcp.rpc('tools/call', { name: 'test_tool_with_task', arguments: {}, inputResponses: { user_name: accept({ name: 'Ann' }) } });
     },
     expect: (t) => t.status === 'completed' && t.result.content[0].text === 'Hello, Ann!',
   },
@@ -249,8 +246,8 @@ const SCENARIOS = [
     tool: 'slow_compute',
     args: { seconds: 60 },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => /computing/.test(t.statusMessage ?? ''));
-      await mcp.cancel(taskId);
+      await mcp.waitForTask(taskId, (t) => /computing/.test(t.statusMessage ?? ''));
+      await mcp.cancelTask(taskId);
     },
     expect: (t) => t.status === 'cancelled',
   },
@@ -267,8 +264,8 @@ const SCENARIOS = [
     tool: 'confirm_delete',
     args: { filename: 'a.txt' },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
-      await mcp.update(taskId, { confirm: accept({ confirm: true }) });
+      await mcp.waitForTask(taskId, (t) => t.status === 'input_required');
+      await mcp.updateTask(taskId, { confirm: accept({ confirm: true }) });
     },
     expect: (t) => t.status === 'completed' && t.result.content[0].text === 'Deleted a.txt',
   },
@@ -278,8 +275,8 @@ const SCENARIOS = [
     tool: 'ask_model',
     args: { question: 'Two plus two?' },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
-      await mcp.update(taskId, { answer: { role: 'assistant', content: { type: 'text', text: 'Four.' }, model: 'test-model' } });
+      await mcp.waitForTask(taskId, (t) => t.status === 'input_required');
+      await mcp.updateTask(taskId, { answer: { role: 'assistant', content: { type: 'text', text: 'Four.' }, model: 'test-model' } });
     },
     expect: (t) => t.status === 'completed' && t.result.content[0].text === 'The model said: Four.',
   },
@@ -289,8 +286,8 @@ const SCENARIOS = [
     tool: 'send_invoice',
     args: { customer: 'ACME', amount: 120 },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
-      await mcp.update(taskId, { confirm: accept({ confirm: true }) });
+      await mcp.waitForTask(taskId, (t) => t.status === 'input_required');
+      await mcp.updateTask(taskId, { confirm: accept({ confirm: true }) });
     },
     expect: (t) => t.status === 'completed' && /^Invoice INV-\S+ sent to ACME/.test(t.result.content[0].text),
   },
@@ -300,8 +297,8 @@ const SCENARIOS = [
     tool: 'send_invoice',
     args: { customer: 'ACME', amount: 7 },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
-      await mcp.update(taskId, { confirm: { action: 'decline' } });
+      await mcp.waitForTask(taskId, (t) => t.status === 'input_required');
+      await mcp.updateTask(taskId, { confirm: { action: 'decline' } });
     },
     expect: (t) => t.status === 'completed' && t.result.isError === true,
   },
@@ -311,10 +308,10 @@ const SCENARIOS = [
     tool: 'send_invoice',
     args: { customer: 'ACME', amount: 99 },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
-      await mcp.update(taskId, { confirm: accept({ confirm: true }) });
-      await mcp.waitFor(taskId, (t) => t.statusMessage === 'sending');
-      await mcp.cancel(taskId);
+      await mcp.waitForTask(taskId, (t) => t.status === 'input_required');
+      await mcp.updateTask(taskId, { confirm: accept({ confirm: true }) });
+      await mcp.waitForTask(taskId, (t) => t.statusMessage === 'sending');
+      await mcp.cancelTask(taskId);
     },
     expect: (t) => t.status === 'cancelled',
     check: (events) => expectActivities(events, 'voidInvoice', 1),
@@ -326,8 +323,8 @@ const SCENARIOS = [
     tool: 'timed_question',
     args: { seconds: 60 },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
-      await mcp.update(taskId, { question: accept({ ok: true }) });
+      await mcp.waitForTask(taskId, (t) => t.status === 'input_required');
+      await mcp.updateTask(taskId, { question: accept({ ok: true }) });
     },
     expect: (t) => t.status === 'completed' && t.result.content[0].text === 'answered',
   },
@@ -337,7 +334,7 @@ const SCENARIOS = [
     tool: 'timed_question',
     args: { seconds: 1 },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => t.status === 'input_required');
+      await mcp.waitForTask(taskId, (t) => t.status === 'input_required');
     },
     expect: (t) => t.status === 'completed' && t.result.content[0].text === 'no answer: cancel',
   },
@@ -364,9 +361,9 @@ const SCENARIOS = [
     tool: 'saga_job',
     args: { steps: 3, stepMs: 3000, failUndo: [2] },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => t.statusMessage === 'step 3/3');
+      await mcp.waitForTask(taskId, (t) => t.statusMessage === 'step 3/3');
       await sleep(700);
-      await mcp.cancel(taskId);
+      await mcp.cancelTask(taskId);
     },
     expect: (t) => t.status === 'failed' && /the undo of step 2 failed/.test(JSON.stringify(t.error ?? t)),
     minRuns: 2,
@@ -378,8 +375,8 @@ const SCENARIOS = [
     tool: 'saga_job',
     args: { steps: 2, afterMs: 60_000 },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => /all 2 steps done/.test(t.statusMessage ?? ''));
-      await mcp.cancel(taskId);
+      await mcp.waitForTask(taskId, (t) => /all 2 steps done/.test(t.statusMessage ?? ''));
+      await mcp.cancelTask(taskId);
     },
     expect: (t) => t.status === 'cancelled',
     check: (events) => expectActivities(events, 'sagaUndo', 2),
@@ -390,8 +387,8 @@ const SCENARIOS = [
     tool: 'saga_job',
     args: { steps: 2, afterMs: 3000, afterShielded: true },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => /all 2 steps done/.test(t.statusMessage ?? ''));
-      await mcp.cancel(taskId);
+      await mcp.waitForTask(taskId, (t) => /all 2 steps done/.test(t.statusMessage ?? ''));
+      await mcp.cancelTask(taskId);
     },
     expect: (t) => t.status === 'cancelled',
     check: (events) => {
@@ -405,9 +402,9 @@ const SCENARIOS = [
     tool: 'provision_environment',
     args: { name: 'qa', steps: 1, stepMs: 3000 },
     async drive(mcp, taskId) {
-      await mcp.waitFor(taskId, (t) => /step 1\/1/.test(t.statusMessage ?? ''));
+      await mcp.waitForTask(taskId, (t) => /step 1\/1/.test(t.statusMessage ?? ''));
       await sleep(700);
-      await mcp.cancel(taskId);
+      await mcp.cancelTask(taskId);
     },
     expect: (t) => t.status === 'cancelled',
     check: (events) => expectActivities(events, 'deprovisionStep', 1),
@@ -427,30 +424,28 @@ function expectMarker(events, patchId) {
 }
 
 async function main() {
-  const stack = [];
-  const stopAll = async () => {
-    for (const stop of stack.reverse()) await stop().catch((err) => console.error('stop:', err.message));
-  };
-  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => stopAll().finally(() => process.exit(130)));
+  if (process.argv.includes('--help')) {
+    console.log(`node scripts/record-histories.js (after a build): records into ${path.relative(ROOT, OUT)}\n  RECORD_ONLY=name,name  RECORD_MISSING=1  RECORD_OUT=dir\nscenarios:\n${SCENARIOS.map((s) => `  ${s.name}: ${s.about}`).join('\n')}`);
+    return;
+  }
+  const cleanup = new Cleanup();
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => cleanup.run().finally(() => process.exit(130)));
+  process.on('exit', () => cleanup.killLeftovers());
   try {
-    const dbDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-record-'));
-    stack.push(async () => fs.rmSync(dbDir, { recursive: true, force: true }));
-    const server = await startDevServer({ dbFile: path.join(dbDir, 'temporal.db'), host: '127.0.0.1', port: await freePort(), uiPort: await freePort(), namespace: 'default' });
-    stack.push(() => server.stop());
-    console.log(`Temporal dev server on ${server.address}`);
-    const connection = await Connection.connect({ address: server.address });
-    stack.push(() => connection.close());
-    const client = new Client({ connection, namespace: 'default' });
-
     // the demo and invoice activities' ledger goes with the recording's temp folder
-    const env = { TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default', MCP_TOOLS_MODULE: TOOLS_MODULE, MCP_LOG_LEVEL: 'warn', MCP_TASKS_LEDGER_DIR: path.join(dbDir, 'ledger') };
-    const worker = spawnCli(['worker'], env);
-    stack.push(() => worker.stop());
-    const serve = spawnCli(['serve', '--port', '0', '--history-limit', String(HISTORY_LIMIT)], env);
-    stack.push(() => serve.stop());
-    const [, url] = await serve.waitFor(/MCP endpoint: (\S+)/);
-    await worker.waitFor(/worker polling task queue/);
-    const mcp = mcpClient(url);
+    const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-record-ledger-'));
+    cleanup.add('ledger', undefined, async () => fs.rmSync(ledger, { recursive: true, force: true }));
+    const stack = await startProcessStack(cleanup, {
+      toolsModule: TEST_TOOLS,
+      env: { MCP_LOG_LEVEL: 'warn', MCP_TASKS_LEDGER_DIR: ledger },
+      serveArgs: ['--history-limit', String(HISTORY_LIMIT)],
+    });
+    console.log(`Temporal dev server on ${stack.address}`);
+    const connection = await Connection.connect({ address: stack.address });
+    cleanup.add('client connection', undefined, () => connection.close());
+    const client = new Client({ connection, namespace: 'default' });
+    const url = stack.url;
+    const mcp = mcpTasks(url, { clientName: 'record-histories' });
     const head = gitHead();
 
     fs.mkdirSync(OUT, { recursive: true });
@@ -465,7 +460,7 @@ async function main() {
       if (scenario.sync) {
         // no task: the server ran the workflow and answered; find that workflow by its type
         const before = new Set(await workflowIdsOfType(client, scenario.tool));
-        const result = await mcp.call('tools/call', { name: scenario.tool, arguments: scenario.args });
+        const result = await mcp.rpc('tools/call', { name: scenario.tool, arguments: scenario.args });
         if (!scenario.expect(result)) throw new Error(`${scenario.name}: unexpected result ${JSON.stringify(result).slice(0, 500)}`);
         let ids = [];
         for (let i = 0; i < 100 && ids.length === 0; i++, await sleep(100)) ids = (await workflowIdsOfType(client, scenario.tool)).filter((id) => !before.has(id));
@@ -476,11 +471,11 @@ async function main() {
       }
       const created = scenario.create
         ? await scenario.create(mcp)
-        : await mcp.call('tools/call', { name: scenario.tool, arguments: scenario.args });
+        : await mcp.rpc('tools/call', { name: scenario.tool, arguments: scenario.args });
       if (created.resultType !== 'task' || !created.taskId) throw new Error(`${scenario.name}: no task created: ${JSON.stringify(created)}`);
       const taskId = created.taskId;
       if (scenario.drive) await scenario.drive(mcp, taskId, client);
-      const final = await mcp.waitFor(taskId, (t) => ['completed', 'failed', 'cancelled'].includes(t.status), 60_000).catch(async (err) => {
+      const final = await mcp.waitForTask(taskId, isTerminal, 60_000).catch(async (err) => {
         const runs = await allRuns(client, taskId);
         const dump = path.join(os.tmpdir(), `${scenario.name}-${Date.now()}.json`);
         fs.writeFileSync(dump, JSON.stringify(runs.map((r) => JSON.parse(r.json)), null, 1));
@@ -496,7 +491,7 @@ async function main() {
     fs.writeFileSync(path.join(OUT, 'README.md'), readme());
     console.log(`wrote ${written} histories to ${path.relative(ROOT, OUT)}`);
   } finally {
-    await stopAll();
+    await cleanup.run();
   }
 }
 
@@ -583,115 +578,9 @@ function gitHead() {
   }
 }
 
-function mcpClient(url) {
-  let id = 1;
-  const client = {
-    async call(method, params = {}) {
-      const name = params.taskId ?? params.name;
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': PROTOCOL,
-          'mcp-method': method,
-          ...(name !== undefined ? { 'mcp-name': String(name) } : {}),
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: id++,
-          method,
-          params: {
-            ...params,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': PROTOCOL,
-              'io.modelcontextprotocol/clientInfo': { name: 'record-histories', version: '1.0.0' },
-              'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
-            },
-          },
-        }),
-      });
-      const text = await res.text();
-      const body = text.startsWith('{')
-        ? JSON.parse(text)
-        : text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5))).pop();
-      if (body?.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`);
-      return body.result;
-    },
-    get: (taskId) => client.call('tasks/get', { taskId }),
-    update: (taskId, inputResponses) => client.call('tasks/update', { taskId, inputResponses }),
-    cancel: (taskId) => client.call('tasks/cancel', { taskId }),
-    async waitFor(taskId, until, timeoutMs = 60_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const task = await client.get(taskId);
-        if (until(task)) return task;
-        if (Date.now() > deadline) throw new Error(`task ${taskId} still ${task.status} (${task.statusMessage ?? ''}) after ${timeoutMs} ms`);
-        await sleep(100);
-      }
-    },
-  };
-  return client;
-}
-
-function spawnCli(args, env) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const waiters = new Set();
-  const onData = (d) => {
-    out += d.toString();
-    for (const w of waiters) w();
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  const exited = new Promise((resolve) => child.once('exit', (code) => {
-    for (const w of waiters) w();
-    resolve(code);
-  }));
-  return {
-    waitFor(pattern, timeoutMs = 60_000) {
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => done(new Error(`timed out waiting for ${pattern}:\n${out}`)), timeoutMs);
-        const done = (err, m) => {
-          clearTimeout(timer);
-          waiters.delete(check);
-          err ? reject(err) : resolve(m);
-        };
-        const check = () => {
-          const m = out.match(pattern);
-          if (m) done(undefined, m);
-          else if (child.exitCode !== null || child.signalCode !== null) done(new Error(`${args[0]} exited before ${pattern}:\n${out}`));
-        };
-        waiters.add(check);
-        check();
-      });
-    },
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** protobufjs's protojson from the copy @temporalio/proto uses, and the History type of that copy. */
 const protoJson = require(require.resolve('protobufjs/ext/protojson', { paths: [path.dirname(require.resolve('@temporalio/proto/package.json'))] }));
 const HISTORY_TYPE = patchProtobufRoot(proto).lookupType('temporal.api.history.v1.History');
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 main().catch((err) => {
   console.error(err);

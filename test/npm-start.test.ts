@@ -6,12 +6,11 @@
  * Why this once failed: npm forwards SIGTERM only to the `sh -c` it runs the script in; dash
  * does not exec the command, dies of the signal and leaves node (and Temporal) orphaned.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { freePort } from './support/ports';
-import { ROOT } from './support/processes';
+import { spawnProcess } from './support/processes';
+import { tempDbFile } from './support/temporal';
 
 const seen = new Set<number>();
 
@@ -58,30 +57,23 @@ const cmdline = (pid: number) => {
 };
 
 async function npmStart(opts: { detached: boolean }): Promise<{ npm: ChildProcess; output: () => string; pids: number[]; temporalPort: number }> {
-  const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-npm-start-')), 'temporal.db');
+  const db = tempDbFile('mtt-npm-start-');
   const temporalPort = await freePort();
   const uiPort = await freePort();
   // --ignore-scripts skips only prestart (the build; pretest has built dist/), not the start script itself
-  const npm = spawn('npm', ['start', '--ignore-scripts', '--', '--port', '0', '--temporal-port', String(temporalPort), '--ui-port', String(uiPort), '--db-file', db], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const proc = spawnProcess('npm', ['start', '--ignore-scripts', '--', '--port', '0', '--temporal-port', String(temporalPort), '--ui-port', String(uiPort), '--db-file', db], {
     detached: opts.detached,
-    env: { ...process.env, MCP_LOG_LEVEL: 'info' },
+    env: { MCP_LOG_LEVEL: 'info' },
+    name: 'npm start',
   });
-  seen.add(npm.pid!);
-  let out = '';
-  npm.stdout!.on('data', (d) => (out += d));
-  npm.stderr!.on('data', (d) => (out += d));
-  const deadline = Date.now() + 90_000;
-  while (!/MCP endpoint:/.test(out)) {
-    if (npm.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not come up:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const npm = proc.child;
+  seen.add(proc.pid);
+  await proc.waitFor(/MCP endpoint:/, 90_000);
   const pids = descendants(npm.pid!);
   pids.forEach((p) => seen.add(p));
   expect(pids.map(cmdline).join('\n')).toMatch(/temporal server start-dev/);
   expect(pids.map(cmdline).join('\n')).toMatch(/dist\/cli\/index\.js dev/);
-  return { npm, output: () => out, pids: [npm.pid!, ...pids], temporalPort };
+  return { npm, output: proc.output, pids: [npm.pid!, ...pids], temporalPort };
 }
 
 async function allGone(pids: number[], withinMs: number): Promise<number[]> {

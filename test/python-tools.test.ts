@@ -5,12 +5,11 @@
  * examples/python/tools.json next to the TypeScript tools of the default tools module.
  */
 import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { call, rpc, startServe, startWorker, taskSession } from './support/mcp';
-import { ROOT, spawnCli, stopAllAfter } from './support/processes';
+import { type ChildHandle, ROOT, spawnCli, spawnProcess, stopAllAfter } from './support/processes';
 import { startTestTemporal, type TestTemporal } from './support/temporal';
 import { waitFor } from './support/wait';
 
@@ -23,7 +22,7 @@ const ledger = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-ledger-')), 
 
 let temporal: TestTemporal;
 let url: string;
-let pythonWorker: ChildProcess;
+let pythonWorker: ChildHandle | undefined;
 
 beforeAll(async () => {
   // the venv first (a few seconds when new with a warm pip cache, instant after): a missing PyPI fails here, loudly
@@ -36,41 +35,18 @@ beforeAll(async () => {
   ({ url } = await startServe(temporal.address, ['--tools', TOOLS_FILE]));
 }, 600_000);
 
-afterAll(async () => {
-  // the Python worker is ours: stopped by its pid, SIGKILL if it lingers
-  if (pythonWorker && pythonWorker.exitCode === null && pythonWorker.signalCode === null) {
-    const exited = new Promise((r) => pythonWorker.once('exit', r));
-    process.kill(pythonWorker.pid!, 'SIGTERM');
-    const timer = setTimeout(() => pythonWorker.exitCode === null && process.kill(pythonWorker.pid!, 'SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
-});
+// the Python worker is ours: stopped by its pid (SIGTERM, SIGKILL if it lingers)
+afterAll(() => pythonWorker?.stop('SIGTERM', 10_000));
 stopAllAfter(() => temporal);
 
-function startPythonWorker(python: string, address: string): Promise<ChildProcess> {
-  const child = spawn(python, [path.join(PYTHON_DIR, 'worker.py')], {
+async function startPythonWorker(python: string, address: string): Promise<ChildHandle> {
+  const worker = spawnProcess(python, [path.join(PYTHON_DIR, 'worker.py')], {
     cwd: PYTHON_DIR,
-    env: { ...process.env, TEMPORAL_ADDRESS: address, TASK_QUEUE: 'python-tools', LEDGER_FILE: ledger, PYTHONUNBUFFERED: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { TEMPORAL_ADDRESS: address, TASK_QUEUE: 'python-tools', LEDGER_FILE: ledger, PYTHONUNBUFFERED: '1' },
+    name: 'the Python worker',
   });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the Python worker did not start:\n${out}`)), 60_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (/python worker polling task queue python-tools/.test(out)) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the Python worker exited (${code}):\n${out}`));
-    });
-  });
+  await worker.waitFor(/python worker polling task queue python-tools/);
+  return worker;
 }
 
 const ledgerLines = (): Array<{ event: string; taskId: string; step?: number; applied?: boolean }> =>
@@ -320,21 +296,15 @@ test('a bad tools file stops the server (exit 2) with a message naming the tool 
   delete tools.tools[0].workflowType;
   fs.writeFileSync(bad, JSON.stringify(tools));
   const proc = spawnCli(['serve', '--port', '0', '--tools', bad], { TEMPORAL_ADDRESS: temporal.address });
-  const code = await new Promise<number | null>((resolve) => (proc.child.exitCode !== null ? resolve(proc.child.exitCode) : proc.child.once('exit', resolve)));
-  expect(code).toBe(2);
+  expect(await proc.exited).toBe(2);
   expect(proc.output()).toContain(`tools file ${bad}: tool "greet_python" (tools[0]): workflowType: required`);
   expect(proc.output()).toMatch(/tool "approve_deployment" \(tools\[1\]\): taskMode: /);
 });
 
 test('the Python contract helper\'s own unit test passes', async () => {
   const python = ensureExamplesVenv();
-  const out = await new Promise<{ code: number | null; text: string }>((resolve) => {
-    const child = spawn(python, ['-m', 'unittest', '-v', 'test_mcp_tasks'], { cwd: PYTHON_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout!.on('data', (d) => (text += d));
-    child.stderr!.on('data', (d) => (text += d));
-    child.once('exit', (code) => resolve({ code, text }));
-  });
-  expect(out.text).toMatch(/OK/);
-  expect(out.code).toBe(0);
+  const unittest = spawnProcess(python, ['-m', 'unittest', '-v', 'test_mcp_tasks'], { cwd: PYTHON_DIR });
+  const code = await unittest.exited;
+  expect(unittest.output()).toMatch(/OK/);
+  expect(code).toBe(0);
 });

@@ -72,7 +72,7 @@ test('versioning flags are checked before connecting', async () => {
     [['--build-id', 'x', '--versioning-behavior', 'SOMETIMES'], /versioning-behavior.*SOMETIMES.*invalid/],
   ] as const) {
     const proc = spawnCli(['worker', ...args], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
-    const code = await new Promise<number | null>((resolve) => proc.child.once('exit', resolve));
+    const code = await proc.exited;
     expect(code).not.toBe(0);
     expect(proc.output()).toMatch(message);
   }

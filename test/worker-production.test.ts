@@ -3,46 +3,28 @@
  * polling (200) and says why not (503), SDK metrics reach a Prometheus endpoint, SIGTERM lets the
  * activity in flight finish within the grace, and bad settings exit 2 naming flag and variable.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { call, pollTask, startServe, startWorker } from './support/mcp';
+import { LedgerLog, ledgerCounts, ledgerDir } from './support/ledger';
+import { createTask, pollTask, startServe, startWorker } from './support/mcp';
 import { freePort } from './support/ports';
 import { CliProcess, spawnCli, stopAllAfter } from './support/processes';
 import { startTestTemporal, TestTemporal } from './support/temporal';
+import { waitFor } from './support/wait';
 
 let temporal: TestTemporal | undefined;
 stopAllAfter(() => temporal);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const exitCode = (proc: CliProcess) =>
-  new Promise<number | null>((resolve) => (proc.child.exitCode !== null ? resolve(proc.child.exitCode) : proc.child.once('exit', (code) => resolve(code))));
+const exitCode = (proc: CliProcess) => proc.exited;
 
 async function health(url: string): Promise<{ status: number; body: any }> {
   const res = await fetch(url);
   return { status: res.status, body: JSON.parse(await res.text()) };
 }
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
+/** waitFor, with a probe that may fail meanwhile (a process still starting). */
+const eventually = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> =>
+  waitFor(() => probe().catch(() => undefined), timeoutMs, 200, `timed out waiting for ${what}`);
 
-function ledgerCount(dir: string, log: 'attempts.log' | 'effects.log', key: string): number {
-  const file = path.join(dir, log);
-  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((l) => l === key).length : 0;
-}
-
-async function createTask(url: string, name: string, args: Record<string, unknown>): Promise<string> {
-  const created = await call(url, 'tools/call', { name, arguments: args });
-  if (created.resultType !== 'task') throw new Error(`expected a task, got ${JSON.stringify(created)}`);
-  return created.taskId;
-}
+const ledgerCount = (dir: string, log: LedgerLog, key: string): number => ledgerCounts(dir, log).get(key) ?? 0;
 
 describe('worker settings', () => {
   test.each([
@@ -60,7 +42,7 @@ describe('worker settings', () => {
 });
 
 describe('a production worker on a real Temporal', () => {
-  const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-ledger-'));
+  const ledger = ledgerDir();
   let url: string;
   let healthUrl: string;
   let readyUrl: string;

@@ -2,7 +2,7 @@
 /**
  * `npm run bench:peer`: this project's stack and the peer (FastMCP 4.1.4 + fastmcp-tasks 4.1.4 on
  * Redis/Docket) side by side in one run, A/B interleaved, with the same raw-wire client
- * (bench/mcp.js). The peer's Redis runs twice: without persistence, and with appendonly +
+ * (test/support/mcp-client.ts). The peer's Redis runs twice: without persistence, and with appendonly +
  * appendfsync always (like-for-like with Temporal's SQLite in WAL mode, synchronous=full).
  * See bench/README.md ("Peer comparison") for what each row means.
  *
@@ -12,27 +12,31 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { Cleanup, startInfra, startSampler, spawnProcess, freePort, machineInfo, machineBusyPercent, HOST } = require('../infra');
-const { mcpTasks } = require('../mcp');
+const bench = require('../clients');
+const { startInfra, startSampler, machineAtStart } = require('../infra');
+const { loadConfig, quickOr } = require('../config');
+const { measure, mergeRuns, measureInterleaved, forEachBounded, pollOne } = require('../measure');
+const { batchE2e } = require('../measurements/end-to-end');
+const { connectRaw, envInt, log, now, runBench, writeResults } = require('../script');
 const { summarize, ratio, markdownTable } = require('../stats');
-const bench = require('../run');
+const { freePort, HOST, mcpTasks, sleep, spawnProcess } = require('../support');
 const { ensurePeer } = require('./install');
-
-const { log, sleep, now, measure, mergeRuns, measureInterleaved, forEachBounded, envInt } = bench;
 const RESULTS_FILE = path.join(__dirname, '..', 'results', 'peer-latest.json');
 const PEER_SERVER = path.join(__dirname, 'peer_server.py');
 
-function loadConfig() {
-  const quick = process.env.BENCH_QUICK === '1';
-  const pick = (full, small) => (quick ? small : full);
+/** The wire bench's sizes (bench/config.js) where the peer run measures the same, and its own. */
+function loadPeerConfig() {
+  const { pick } = quickOr();
+  const wire = loadConfig();
   return {
-    quick,
-    setupConcurrency: 32,
-    warmupCalls: pick(20, 5),
-    create: { levels: [1, 8, 32], calls: pick(200, 40), callsAtC1: pick(100, 20), seconds: 600 },
-    get: { tasks: pick(200, 30), seconds: 600 },
+    quick: wire.quick,
+    setupConcurrency: wire.setupConcurrency,
+    warmupCalls: wire.warmupCalls,
+    // a smoke run makes more create and get calls than the wire bench's: two stacks share it
+    create: { ...wire.create, calls: pick(200, 40) },
+    get: { ...wire.get, tasks: pick(200, 30) },
     poll: { liveTasks: envInt('BENCH_LIVE_TASKS', pick(1000, 100)), seconds: envInt('BENCH_POLL_SECONDS', pick(30, 10)), intervalMs: 1000 },
-    // the shape of batchE2e's config in bench/run.js
+    // the shape of batchE2e's config in bench/config.js
     e2e: { tasks: envInt('BENCH_E2E_TASKS', pick(200, 50)), seconds: 1, createConcurrency: 32, pollMs: 250, timeoutMs: 180_000 },
     kill: { tasks: pick(20, 10), seconds: 5, killAfterMs: 2000, restartAfterMs: 1000, waitMs: 60_000, pollMs: 250 },
     // the peer once more with its worker restarted with this redelivery timeout (its default is 300 s)
@@ -52,7 +56,7 @@ function loadConfig() {
 /** Our stack: dev Temporal (SQLite WAL, synchronous=full), worker, serve; plus a raw client. */
 async function startOurs(cleanup, cfg) {
   const infra = await startInfra(cleanup, { pollIntervalMs: 1000 });
-  const ctx = { cfg, mcp: mcpTasks(infra.url), client: await bench.connectRaw(cleanup, infra.address), live: new Set() };
+  const ctx = { cfg, mcp: mcpTasks(infra.url), client: await connectRaw(cleanup, infra.address), live: new Set() };
   const pids = { ...infra.pids };
   return {
     key: 'ours',
@@ -63,7 +67,7 @@ async function startOurs(cleanup, cfg) {
     settle: (ids) => bench.waitSettled(ctx, ids),
     killWorker: () => process.kill(pids.worker, 'SIGKILL'),
     restartWorker: async () => {
-      pids.worker = (await infra.startWorker()).child.pid;
+      pids.worker = (await infra.startWorker()).pid;
     },
     // a replay is not a re-execution; a timer started again would be
     reexecutions: async (ids) => {
@@ -82,8 +86,8 @@ async function startPeer(cleanup, installed, cfg, mode) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `mtt-peer-${mode}-`));
   const redisPort = await freePort();
   const persistence = mode === 'fsync' ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--save', '', '--appendonly', 'no'];
-  const redis = spawnProcess(installed.redis.bin, ['--port', String(redisPort), '--bind', HOST, '--dir', dir, ...persistence], installed.redis.env);
-  cleanup.add(`redis ${mode}`, redis.child.pid, async () => {
+  const redis = spawnProcess(installed.redis.bin, ['--port', String(redisPort), '--bind', HOST, '--dir', dir, ...persistence], { env: installed.redis.env });
+  cleanup.add(`redis ${mode}`, redis.pid, async () => {
     await redis.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -96,15 +100,15 @@ async function startPeer(cleanup, installed, cfg, mode) {
     PYTHONUNBUFFERED: '1',
   };
   const port = await freePort();
-  const server = spawnProcess(installed.python, [PEER_SERVER, 'server', '--port', String(port)], env);
-  cleanup.add(`peer server ${mode}`, server.child.pid, () => server.stop());
+  const server = spawnProcess(installed.python, [PEER_SERVER, 'server', '--port', String(port)], { env });
+  cleanup.add(`peer server ${mode}`, server.pid, () => server.stop());
   const startWorker = async (extraEnv = {}) => {
-    const worker = spawnProcess(installed.python, [PEER_SERVER, 'worker'], { ...env, ...extraEnv });
-    cleanup.add(`peer worker ${mode}`, worker.child.pid, () => worker.stop());
+    const worker = spawnProcess(installed.python, [PEER_SERVER, 'worker'], { env: { ...env, ...extraEnv } });
+    cleanup.add(`peer worker ${mode}`, worker.pid, () => worker.stop());
     await worker.waitFor(/peer worker running/);
     return worker;
   };
-  const pids = { redis: redis.child.pid, server: server.child.pid, worker: (await startWorker()).child.pid };
+  const pids = { redis: redis.pid, server: server.pid, worker: (await startWorker()).pid };
   const ctx = { cfg, mcp: mcpTasks(`http://${HOST}:${port}/mcp`), live: new Set() };
   await waitAnswering(ctx, server);
   return {
@@ -117,7 +121,7 @@ async function startPeer(cleanup, installed, cfg, mode) {
     killWorker: () => process.kill(pids.worker, 'SIGKILL'),
     restartWorker: async (tuned) => {
       const extra = tuned ? { FASTMCP_DOCKET_REDELIVERY_TIMEOUT: `PT${cfg.tunedRedeliverySeconds}S` } : {};
-      pids.worker = (await startWorker(extra)).child.pid;
+      pids.worker = (await startWorker(extra)).pid;
     },
     // the tool appends its text to the starts file each time its body begins
     reexecutions: async (ids) => {
@@ -219,7 +223,7 @@ async function pollLoad(s, cfg) {
   const start = now() + 100;
   const endAt = start + seconds * 1000;
   const op = async (id) => (await s.ctx.mcp.getTask(id)).status === 'working';
-  await Promise.all(ids.map((id, i) => bench.pollOne(op, id, start + (i / ids.length) * intervalMs, endAt, intervalMs, acc)));
+  await Promise.all(ids.map((id, i) => pollOne(op, id, start + (i / ids.length) * intervalMs, endAt, intervalMs, acc)));
   const elapsedS = Math.max(seconds, (now() - start) / 1000);
   const cpu1 = sampler.cpuSnapshot();
   const rssPeakMb = sampler.windowTotalPeak();
@@ -250,7 +254,7 @@ async function pollLoad(s, cfg) {
 
 async function e2e(s, cfg) {
   log(`e2e: ${s.key}: ${cfg.e2e.tasks} tasks of ${cfg.e2e.seconds} s, polled every ${cfg.e2e.pollMs} ms`);
-  const { ids, ...r } = await bench.batchE2e(s.ctx);
+  const { ids, ...r } = await batchE2e(s.ctx);
   await s.clearLive();
   return r;
 }
@@ -430,12 +434,9 @@ function render(r, machine) {
 // ---- main -----------------------------------------------------------------------------------
 
 async function main(cleanup) {
-  const cfg = loadConfig();
-  const machine = machineInfo();
+  const cfg = loadPeerConfig();
   const startedAt = new Date().toISOString();
-  log(`${cfg.quick ? 'QUICK' : 'full'} peer run on ${machine.nproc} × ${machine.cpuModel}`);
-  machine.backgroundCpuPercentAtStart = await machineBusyPercent();
-  if (machine.backgroundCpuPercentAtStart > 20) log(`WARNING: the machine is already ${machine.backgroundCpuPercentAtStart.toFixed(0)}% busy before the run`);
+  const machine = await machineAtStart(log, `${cfg.quick ? 'QUICK' : 'full'} peer run`);
   const installed = ensurePeer();
   // BENCH_STACKS=ours (or a comma list) for tuning runs; ours is always there
   const wanted = (process.env.BENCH_STACKS || ['ours', ...PEERS].join(',')).split(',').map((x) => x.trim());
@@ -475,24 +476,9 @@ async function main(cleanup) {
   r.othersCpuPercent = (100 * (cpu1.machine - cpu0.machine - ownCpu)) / wall;
   all.stop();
   console.log(`\n${render(r, machine)}\n`);
-  bench.writeResults({ startedAt, finishedAt: new Date().toISOString(), machine, config: cfg, results: r }, RESULTS_FILE);
+  writeResults({ startedAt, finishedAt: new Date().toISOString(), machine, config: cfg, results: r }, RESULTS_FILE);
 }
 
-if (require.main === module) {
-  const cleanup = new Cleanup();
-  bench.installSignalHandlers(cleanup);
-  main(cleanup)
-    .then(
-      () => 0,
-      (err) => {
-        console.error(`bench:peer failed: ${err.stack ?? err}`);
-        return 1;
-      },
-    )
-    .then(async (code) => {
-      await cleanup.run();
-      process.exit(code);
-    });
-}
+if (require.main === module) runBench(main, 'bench:peer');
 
 module.exports = { peerRows };

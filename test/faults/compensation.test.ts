@@ -1,9 +1,8 @@
 /** Cancel at random moments, many times: every step that took effect is undone, the one in flight included. */
-import fs from 'node:fs';
 import { call, pollTask, startServe, startWorker } from '../support/mcp';
 import { stopAllAfter } from '../support/processes';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
-import { createTask, ledgerDir, report, sleep } from './support';
+import { createTask, ledgerDir, ledgerMarkers, report, sleep } from './support';
 
 const RUNS = 24;
 let temporal: TestTemporal;
@@ -25,8 +24,7 @@ test(`provision_environment cancelled mid-step ${RUNS} times leaves a balanced l
     }),
   );
 
-  const files = fs.readdirSync(ledger);
-  const markers = (kind: string, taskId: string) => new Set(files.filter((f) => f.startsWith(`${kind}-${taskId}`)).map((f) => f.slice(kind.length + 1)));
+  const markers = (kind: string, taskId: string) => ledgerMarkers(ledger, kind, taskId);
   let applied = 0;
   const unbalanced = taskIds.filter((taskId) => {
     const done = markers('provision', taskId);
@@ -56,8 +54,7 @@ test(`the docs' send_invoice cancelled at random moments ${RUNS} times: every in
     }),
   );
 
-  const files = fs.readdirSync(ledger);
-  const has = (kind: string, taskId: string) => files.some((f) => f.startsWith(`${kind}-${taskId}`));
+  const has = (kind: string, taskId: string) => ledgerMarkers(ledger, kind, taskId).size > 0;
   const sent = taskIds.filter((id) => has('invoice-sent', id));
   const unbalanced = taskIds.filter((id) => has('invoice-sent', id) !== has('invoice-voided', id));
   report('mid-send cancel (docs example)', { runs: RUNS, invoicesSent: sent.length, unbalanced: unbalanced.length });

@@ -4,11 +4,10 @@
  * or, when the tool really finished first, completed with the cancel answer saying so. Never
  * "cancelled" with the effect in place, also when the worker is SIGKILLed right after the cancel.
  */
-import fs from 'node:fs';
 import { call, pollTask, startServe, startWorker } from '../support/mcp';
 import { stopAllAfter } from '../support/processes';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
-import { createTask, ledgerDir, report, sleep } from './support';
+import { createTask, ledgerDir, ledgerMarkers, report, sleep } from './support';
 
 const RUNS = 10;
 let temporal: TestTemporal;
@@ -16,8 +15,7 @@ stopAllAfter(() => temporal);
 
 /** What the world holds for a one-step provision: the step applied, and undone. */
 function effectOf(ledger: string, taskId: string) {
-  const files = fs.readdirSync(ledger);
-  return { applied: files.includes(`provision-${taskId}_step-1.json`), undone: files.includes(`deprovision-${taskId}_step-1.json`) };
+  return { applied: ledgerMarkers(ledger, 'provision', taskId).has('_step-1.json'), undone: ledgerMarkers(ledger, 'deprovision', taskId).has('_step-1.json') };
 }
 
 test(`a cancel in the last step, ${RUNS} times, with a worker SIGKILL after half of them: the end matches the ledger`, async () => {

@@ -2,9 +2,10 @@
  * Helpers for the packaging test: a fresh project outside this repository that installs the
  * packed tarball, compiles the README's code and runs it as child processes.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ChildHandle, spawnProcess, stopAll } from './processes';
 
 export interface RunResult {
   code: number | null;
@@ -76,69 +77,14 @@ export function writeJson(file: string, value: unknown): void {
   fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
 }
 
-export interface NodeProcess {
-  child: ChildProcess;
-  output: () => string;
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
-}
+export type NodeProcess = ChildHandle;
 
-const running = new Set<ChildProcess>();
-
-/** `node <script>` in the consumer project; every such process is stopped by stopNodeProcesses(). */
+/** `node <script>` in the consumer project, with exactly `env`; stopped by stopNodeProcesses(). */
 export function spawnNode(cwd: string, script: string, env: NodeJS.ProcessEnv): NodeProcess {
-  const child = spawn(process.execPath, [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  let out = '';
-  const waiters = new Set<() => void>();
-  const onData = (d: Buffer) => {
-    out += d.toString();
-    waiters.forEach((w) => w());
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  child.once('exit', () => {
-    running.delete(child);
-    waiters.forEach((w) => w());
-  });
-  return {
-    child,
-    output: () => out,
-    waitFor(pattern, timeoutMs = 60_000) {
-      return new Promise((resolve, reject) => {
-        const done = (fn: () => void) => {
-          clearTimeout(timer);
-          waiters.delete(check);
-          fn();
-        };
-        const timer = setTimeout(() => done(() => reject(new Error(`${script}: timed out waiting for ${pattern} in:\n${out}`))), timeoutMs);
-        const check = () => {
-          const m = out.match(pattern);
-          if (m) done(() => resolve(m));
-          else if (child.exitCode !== null || child.signalCode !== null) {
-            done(() => reject(new Error(`${script} exited (${child.exitCode ?? child.signalCode}) before ${pattern}:\n${out}`)));
-          }
-        };
-        waiters.add(check);
-        check();
-      });
-    },
-  };
+  return spawnProcess(process.execPath, [script], { cwd, env, inheritEnv: false, name: script });
 }
 
-/** SIGTERM every process spawnNode started (by its pid), SIGKILL what is still there after graceMs. */
-export async function stopNodeProcesses(graceMs = 5000): Promise<void> {
-  await Promise.all(
-    [...running].map(
-      (c) =>
-        new Promise<void>((resolve) => {
-          if (c.exitCode !== null || c.signalCode !== null) return resolve();
-          const kill = setTimeout(() => c.kill('SIGKILL'), graceMs);
-          c.once('exit', () => {
-            clearTimeout(kill);
-            resolve();
-          });
-          c.kill('SIGTERM');
-        }),
-    ),
-  );
+/** SIGTERM every process started (by its pid), SIGKILL what is still there after graceMs. */
+export function stopNodeProcesses(graceMs = 5000): Promise<void> {
+  return stopAll('SIGTERM', graceMs);
 }

@@ -4,10 +4,10 @@
  * here so a test can rotate them (restart on the same port with another set) or forge tokens
  * with keys the provider never published.
  */
-import { ChildProcess, spawn } from 'node:child_process';
 import { createHmac, createPublicKey, generateKeyPairSync, type JsonWebKey, KeyObject, sign } from 'node:crypto';
 import path from 'node:path';
 import { freePort } from './ports';
+import { ChildHandle, spawnProcess } from './processes';
 
 export interface SigningKey {
   kid: string;
@@ -37,39 +37,24 @@ export interface IdentityProvider {
 }
 
 const SCRIPT = path.join(__dirname, 'oidc-provider.mjs');
-const running = new Set<ChildProcess>();
+const running = new Set<ChildHandle>();
 
 export async function startIdentityProvider(keys: SigningKey[], opts: { port?: number; issuer?: string } = {}): Promise<IdentityProvider> {
   const port = opts.port ?? (await freePort());
-  let child: ChildProcess | undefined;
+  let child: ChildHandle | undefined;
   let issuer = '';
   const start = async (set: SigningKey[]) => {
     const config = { port, keys: set.map((k) => k.privateJwk), ...(opts.issuer ? { issuer: opts.issuer } : {}) };
-    const proc = spawn(process.execPath, ['--no-warnings', SCRIPT], { env: { ...process.env, OIDC_TEST_CONFIG: JSON.stringify(config) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawnProcess(process.execPath, ['--no-warnings', SCRIPT], { env: { OIDC_TEST_CONFIG: JSON.stringify(config) }, name: 'oidc-provider' });
     running.add(proc);
-    proc.once('exit', () => running.delete(proc));
-    issuer = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const onData = (d: Buffer) => {
-        out += d.toString();
-        const m = out.match(/listening (\S+)/);
-        if (m) resolve(m[1]);
-      };
-      proc.stdout!.on('data', onData);
-      proc.stderr!.on('data', onData);
-      proc.once('exit', (code) => reject(new Error(`oidc-provider exited (${code}):\n${out}`)));
-      setTimeout(() => reject(new Error(`oidc-provider did not start:\n${out}`)), 20_000).unref();
-    });
+    void proc.exited.then(() => running.delete(proc));
+    [, issuer] = await proc.waitFor(/listening (\S+)/, 20_000);
     child = proc;
   };
   const stop = async () => {
     const proc = child;
     child = undefined;
-    if (!proc || proc.exitCode !== null) return;
-    const exited = new Promise((r) => proc.once('exit', r));
-    proc.kill('SIGTERM');
-    setTimeout(() => proc.kill('SIGKILL'), 5_000).unref();
-    await exited;
+    await proc?.stop('SIGTERM', 5_000);
   };
   await start(keys);
   return {
@@ -98,10 +83,7 @@ export async function startIdentityProvider(keys: SigningKey[], opts: { port?: n
 
 /** Stops every provider still running (afterAll). */
 export async function stopIdentityProviders(): Promise<void> {
-  await Promise.all([...running].map((proc) => new Promise((resolve) => {
-    proc.once('exit', resolve);
-    proc.kill('SIGTERM');
-  })));
+  await Promise.all([...running].map((proc) => proc.stop('SIGTERM', 5_000)));
 }
 
 const b64 = (v: object | Buffer) => (Buffer.isBuffer(v) ? v : Buffer.from(JSON.stringify(v))).toString('base64url');

@@ -1,13 +1,16 @@
+/** Waits and polls of tests, benches and scripts. */
 import type { Client } from '@temporalio/client';
 
-/** Polls `probe` until it answers something (visibility and workflow ends lag). */
-export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+/** Polls `probe` every intervalMs until it answers something other than undefined (visibility and workflow ends lag). */
+export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000, intervalMs = 250, what = 'nothing'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`nothing after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
+    if (Date.now() > deadline) throw new Error(`${what} after ${timeoutMs} ms`);
+    await sleep(intervalMs);
   }
 }
 
