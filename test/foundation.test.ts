@@ -9,7 +9,7 @@ import { freePort } from './support/ports';
 import { useStack } from './support/stack';
 import { tempDbFile } from './support/temporal';
 
-const stack = useStack();
+const stack = useStack({ processes: true });
 
 test('the Temporal CLI is found in the project folder, and TEMPORAL_CLI_PATH wins', () => {
   const found = findTemporalCli({ PATH: '' });
