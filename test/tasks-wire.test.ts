@@ -8,7 +8,7 @@ import {
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { call, DECLARING, pollTask, rpc, startServe } from './support/mcp';
+import { call, DECLARING, pollTask, rpc } from './support/mcp';
 import { useStack } from './support/stack';
 import type { TestTemporal } from './support/temporal';
 import { CANCELLING_MESSAGE } from '../src/tasks/temporal-task-store';
@@ -234,8 +234,8 @@ describe('routing headers', () => {
 
   test('--strict-headers (or MCP_STRICT_HEADERS=true) refuses a missing Mcp-Name / Mcp-Method with HTTP 400 / -32020', async () => {
     // the flag and the variable are the point: these two are `serve` processes (dist/), on this file's queue
-    const { url: strict } = await startServe(temporal.address, ['--strict-headers', '--task-queue', stack.taskQueue]);
-    const { url: strictEnv } = await startServe(temporal.address, ['--task-queue', stack.taskQueue], { MCP_STRICT_HEADERS: 'true' });
+    const { url: strict } = await stack.serveProcess(['--strict-headers']);
+    const { url: strictEnv } = await stack.serveProcess([], { MCP_STRICT_HEADERS: 'true' });
     for (const u of [strict, strictEnv]) {
       const noName = await rpc(u, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': undefined } });
       const noMethod = await rpc(u, 'tools/list', {}, { headers: { 'mcp-method': undefined } });

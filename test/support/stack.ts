@@ -1,5 +1,5 @@
 import { startServe, startWorker } from './mcp';
-import { stopAll, stopAllAfter } from './processes';
+import { type CliProcess, stopAll, stopAllAfter } from './processes';
 import { startTestTemporal, TestTemporal } from './temporal';
 import {
   type InProcessServer, type InProcessServerOptions, type InProcessWorker, sharedTemporal, startInProcessServer, startInProcessWorker, terminateLeftovers,
@@ -18,6 +18,11 @@ export interface Stack {
   worker?: InProcessWorker;
   /** In process: one more server on the same Temporal and task queue (closed with the stack). */
   serve(opts?: InProcessServerOptions): Promise<InProcessServer>;
+  /**
+   * A `serve` child process (dist/) on this stack's Temporal and task queue, for the one test of a
+   * file whose point is a CLI flag or variable; stopped with the stack.
+   */
+  serveProcess(args?: string[], env?: NodeJS.ProcessEnv): Promise<{ proc: CliProcess; url: string }>;
 }
 
 export interface StackOptions extends InProcessServerOptions {
@@ -51,6 +56,7 @@ export function useStack(opts: StackOptions = {}): Stack {
     servers.push(server);
     return server;
   };
+  stack.serveProcess = (args = [], env = {}) => startServe(stack.temporal.address, ['--task-queue', stack.taskQueue, ...args], env);
   if (opts.processes) {
     beforeAll(async () => {
       stack.taskQueue = opts.taskQueue ?? 'mcp-tasks';
