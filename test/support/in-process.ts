@@ -18,11 +18,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type ServerConfigInput } from '../../src/mcp/config';
+import pino from 'pino';
+import { ENV_VARS, parseServerConfig, type ServerConfigInput } from '../../src/mcp/config';
 import { StaticTokenVerifier } from '../../src/mcp/http/auth';
 import { createMcpTasksServer, type McpTasksServer } from '../../src/mcp/server';
 import { loadDataConverter } from '../../src/tasks/data-converter';
-import { type LogLevel as TaskLogLevel, setLogLevel } from '../../src/tasks/logging';
+import { logger, type LogLevel as TaskLogLevel, setLogLevel } from '../../src/tasks/logging';
 import type { ToolDefinition } from '../../src/tool-definition';
 import { McpTasksPlugin } from '../../src/worker';
 import { startTestTemporal, type TestTemporal } from './temporal';
@@ -177,8 +178,7 @@ export async function startInProcessServer(temporal: { address: string }, opts: 
   const connection = await Connection.connect({ address: temporal.address });
   const client = new Client({ connection, namespace: 'default', dataConverter: opts.dataConverter ?? loadDataConverter() });
   const lines: string[] = [];
-  // the task logs (pino, stderr) of `serve` went to its child's stderr; here they would fill the test output
-  setLogLevel((process.env.MCP_LOG_LEVEL as TaskLogLevel | undefined) ?? 'warn');
+  captureTaskLogs();
   const tokenVerifier = opts.tokenVerifier ?? (opts.tokens ? StaticTokenVerifier.parse(opts.tokens, 'tokens') : undefined);
   const config = { taskQueue: opts.taskQueue, ...opts.config };
   if ((tokenVerifier || config.oauth) && config.ownerKey === undefined) config.ownerKey = FILE_OWNER_KEY;
@@ -203,7 +203,7 @@ export async function startInProcessServer(temporal: { address: string }, opts: 
     url: http.url,
     server,
     client,
-    logs: () => lines.join('\n'),
+    logs: () => `${lines.join('\n')}\n${taskLogLines.join('')}`,
     // as `serve` stops: open subscriptions end gracefully and are flushed before connections are cut
     close: async () => {
       await server.close();
@@ -212,6 +212,38 @@ export async function startInProcessServer(temporal: { address: string }, opts: 
       await connection.close();
     },
   };
+}
+
+/**
+ * The JSON task logs (src/tasks/logging.ts, pino) that `serve` writes on stderr, kept in memory
+ * here (a test reads them through logs(); MTT_TEST_VERBOSE=1 prints them too). At `info`, as
+ * `serve` logs by default, unless MCP_LOG_LEVEL says otherwise.
+ */
+const taskLogLines: string[] = [];
+let capturing = false;
+function captureTaskLogs(): void {
+  if (capturing) return;
+  capturing = true;
+  setLogLevel((process.env.MCP_LOG_LEVEL as TaskLogLevel | undefined) ?? 'info');
+  // every child logger reads the root's stream: this takes all of this file's task logs
+  (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] = {
+    write: (line: string) => {
+      taskLogLines.push(line);
+      if (process.env.MTT_TEST_VERBOSE) process.stderr.write(line);
+    },
+  };
+}
+
+/**
+ * The server settings that `serve` would take from these environment variables (the same merge,
+ * parseServerConfig), only those set: e.g. oauthEnv(...) of test/support/identity-provider.ts.
+ */
+export function configFromEnv(env: NodeJS.ProcessEnv): ServerConfigInput {
+  const parsed = parseServerConfig({}, env);
+  const out: Record<string, unknown> = {};
+  for (const [key, name] of Object.entries(ENV_VARS)) if (name && env[name] !== undefined && env[name] !== '') out[key] = parsed[key as keyof typeof parsed];
+  if (parsed.oauth) out.oauth = parsed.oauth;
+  return out as ServerConfigInput;
 }
 
 /** Terminates what is still running on `taskQueue` (a file's leftovers would count in the next files' quotas). */

@@ -41,6 +41,8 @@ export interface StackOptions extends InProcessServerOptions {
   module?: ToolsModule;
   /** In process: no worker (tasks are started and nobody runs them). */
   noWorker?: boolean;
+  /** In process: no first server (the file starts its own with stack.serve, e.g. once its identity provider runs); url stays unset. */
+  noServer?: boolean;
 }
 
 /**
@@ -77,6 +79,7 @@ export function useStack(opts: StackOptions = {}): Stack {
     stack.taskQueue = opts.taskQueue ?? uniqueTaskQueue();
     stack.temporal = opts.ownTemporal ? await startTestTemporal() : await sharedTemporal();
     if (!opts.noWorker) stack.worker = await startInProcessWorker(stack.temporal, { taskQueue: stack.taskQueue, module: opts.module, dataConverter: opts.dataConverter });
+    if (opts.noServer) return;
     stack.server = await stack.serve(opts);
     stack.url = stack.server.url;
   });
