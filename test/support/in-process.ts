@@ -199,18 +199,20 @@ export async function startInProcessServer(temporal: { address: string }, opts: 
     throw err;
   }
   const http = await server.listen({ host: '127.0.0.1', port: 0 });
+  let closing: Promise<void> | undefined;
   return {
     url: http.url,
     server,
     client,
     logs: () => `${lines.join('\n')}\n${taskLogLines.join('')}`,
-    // as `serve` stops: open subscriptions end gracefully and are flushed before connections are cut
-    close: async () => {
-      await server.close();
-      await new Promise((r) => setTimeout(r, 100));
-      await http.close();
-      await connection.close();
-    },
+    // as `serve` stops: open subscriptions end gracefully and are flushed before connections are cut (once: a test may close it early)
+    close: () =>
+      (closing ??= (async () => {
+        await server.close();
+        await new Promise((r) => setTimeout(r, 100));
+        await http.close();
+        await connection.close();
+      })()),
   };
 }
 
