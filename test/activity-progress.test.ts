@@ -9,9 +9,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { call, pollTask, startServe, startWorker, subscribe } from './support/mcp';
-import { stopAllAfter } from './support/processes';
-import { startTestTemporal, TestTemporal } from './support/temporal';
+import { call, pollTask, subscribe } from './support/mcp';
+import { useStack } from './support/stack';
+import type { TestTemporal } from './support/temporal';
 import { waitFor } from './support/wait';
 
 let temporal: TestTemporal;
@@ -19,12 +19,10 @@ let url: string;
 const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-activity-'));
 const lines = (file: string) => (fs.existsSync(path.join(ledger, file)) ? fs.readFileSync(path.join(ledger, file), 'utf8').trim().split('\n').filter(Boolean) : []);
 
-beforeAll(async () => {
-  temporal = await startTestTemporal();
-  await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
-  ({ url } = await startServe(temporal.address));
+const stack = useStack({ workerEnv: { MCP_TASKS_LEDGER_DIR: ledger } });
+beforeAll(() => {
+  ({ temporal, url } = stack);
 });
-stopAllAfter(() => temporal);
 
 const start = async (name: string, args: Record<string, unknown>) => (await call(url, 'tools/call', { name, arguments: args })).taskId as string;
 const ROWS = /^exporting rows \((\d{1,2},\d{3}) of 30,000\)$/;

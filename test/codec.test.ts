@@ -1,18 +1,16 @@
 /** A payload codec (docs/examples/encryption-codec.js) keeps arguments and results out of Temporal's history in clear. */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { call, pollTask, startServe, startWorker } from './support/mcp';
-import { ROOT, stopAllAfter } from './support/processes';
-import { startTestTemporal, TestTemporal } from './support/temporal';
+import { call, pollTask } from './support/mcp';
+import { ROOT } from './support/processes';
+import { useStack } from './support/stack';
 
-let temporal: TestTemporal;
-stopAllAfter(() => temporal);
+// the worker and the server load the codec module as `worker` and `serve` do (loadDataConverter reads these)
+const env = { TEMPORAL_PAYLOAD_CODEC: path.join(ROOT, 'docs/examples/encryption-codec.js'), MCP_ENCRYPTION_KEY: randomBytes(32).toString('hex') };
+const stack = useStack({ workerEnv: env });
 
 test('with TEMPORAL_PAYLOAD_CODEC set, tasks work and history holds only ciphertext', async () => {
-  temporal = await startTestTemporal();
-  const env = { TEMPORAL_PAYLOAD_CODEC: path.join(ROOT, 'docs/examples/encryption-codec.js'), MCP_ENCRYPTION_KEY: randomBytes(32).toString('hex') };
-  await startWorker(temporal.address, env);
-  const { url } = await startServe(temporal.address, [], env);
+  const { temporal, url } = stack;
   const secret = 'the-secret-merger-plan';
   const { taskId } = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: secret, seconds: 0 } });
   expect((await pollTask(url, taskId)).result.content[0].text).toBe(secret);

@@ -6,9 +6,9 @@
  */
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
-import { call, startServe, startWorker } from './support/mcp';
-import { stopAllAfter } from './support/processes';
-import { startTestTemporal, TestTemporal } from './support/temporal';
+import { call } from './support/mcp';
+import { useStack } from './support/stack';
+import type { TestTemporal } from './support/temporal';
 import { TemporalTaskStore } from '../src/tasks/temporal-task-store';
 import { mintTaskId } from '../src/tasks/task-id';
 
@@ -17,12 +17,10 @@ const alice = { authorization: 'Bearer tok-alice-0123456789' };
 let temporal: TestTemporal;
 let url: string;
 
-beforeAll(async () => {
-  temporal = await startTestTemporal();
-  await startWorker(temporal.address);
-  ({ url } = await startServe(temporal.address, [], { MCP_AUTH_TOKENS: 'alice:tok-alice-0123456789,bob:tok-bob-0123456789', MCP_OWNER_KEY: OWNER_KEY }));
+const stack = useStack({ tokens: 'alice:tok-alice-0123456789,bob:tok-bob-0123456789', config: { ownerKey: OWNER_KEY } });
+beforeAll(() => {
+  ({ temporal, url } = stack);
 });
-stopAllAfter(() => temporal);
 
 /** Temporal calls by gRPC method, as they leave this process. */
 const calls = new Map<string, number>();
@@ -46,7 +44,7 @@ test('a foreign finished task (cached here) and an unknown id: one describe each
 
   const connection = await Connection.connect({ address: temporal.address, interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), counting] });
   const client = new Client({ connection, namespace: 'default' });
-  const store = new TemporalTaskStore(client, { taskQueue: 'mcp-tasks', ttlMs: 86_400_000, temporalTimeoutMs: 10_000, historyLimit: 5_000, searchAttributes: true, ownerKey: OWNER_KEY });
+  const store = new TemporalTaskStore(client, { taskQueue: stack.taskQueue, ttlMs: 86_400_000, temporalTimeoutMs: 10_000, historyLimit: 5_000, searchAttributes: true, ownerKey: OWNER_KEY });
   try {
     // alice's read puts the finished task in this store's terminal cache; her next read needs no call
     expect((await store.read(taskId, 'client:alice'))?.state.status).toBe('completed');

@@ -8,7 +8,7 @@ import { freePort } from './support/ports';
 import { useStack } from './support/stack';
 import { tempDbFile } from './support/temporal';
 
-const stack = useStack();
+const stack = useStack({ processes: true });
 
 test('dev without any Temporal CLI (and no internet for the SDK download) says how to get one', () => {
   const out = spawnSync(process.execPath, ['dist/cli/index.js', 'dev', '--db-file', path.join(os.tmpdir(), 'mtt-none', 't.db')], {

@@ -1,19 +1,16 @@
 /** Bounded history: coalesced progress, continue-as-new for chatty tools; input requests that are withdrawn. */
-import { call, pollTask, startServe, startWorker } from './support/mcp';
-import { stopAllAfter } from './support/processes';
-import { startTestTemporal, TestTemporal } from './support/temporal';
+import { call, pollTask } from './support/mcp';
+import { useStack } from './support/stack';
+import type { TestTemporal } from './support/temporal';
 
 let temporal: TestTemporal;
 let url: string;
 const LIMIT = 100;
 
-beforeAll(async () => {
-  temporal = await startTestTemporal();
-  await startWorker(temporal.address);
-  ({ url } = await startServe(temporal.address, ['--history-limit', String(LIMIT), '--poll-interval-ms', '200']));
+const stack = useStack({ config: { historyLimit: LIMIT, pollIntervalMs: 200 } });
+beforeAll(() => {
+  ({ temporal, url } = stack);
 });
-
-stopAllAfter(() => temporal);
 
 async function runsOf(taskId: string) {
   const handle = temporal.client.workflow.getHandle(taskId);

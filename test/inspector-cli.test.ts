@@ -26,7 +26,7 @@ beforeAll(() => {
   if (r.status !== 0) throw new Error(`could not install ${PINNED.join(' ')} into .conformance/:\n${r.stderr}`);
 }, 300_000);
 
-const stack = useStack({ serveArgs: ['--handle-wait-ms', '2000'], workerEnv: { MCP_TASKS_LEDGER_DIR: ledger } });
+const stack = useStack({ config: { handleWaitMs: 2000 }, workerEnv: { MCP_TASKS_LEDGER_DIR: ledger } });
 
 /** One `inspector --cli` tools/call; its CallToolResult. */
 function inspect(tool: string, args: Record<string, unknown>): Promise<any> {

@@ -2,12 +2,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, type ElicitResult, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { call, startServe, startWorker } from './support/mcp';
-import { stopAllAfter } from './support/processes';
-import { startTestTemporal, TestTemporal } from './support/temporal';
+import { call } from './support/mcp';
+import { useStack } from './support/stack';
+import type { TestTemporal } from './support/temporal';
 import { CANCELLING_MESSAGE } from '../src/tasks/temporal-task-store';
 
-const TOKENS = { MCP_AUTH_TOKENS: 'alice:tok-a,bob:tok-b' };
+const TOKENS = 'alice:tok-a,bob:tok-b';
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 let temporal: TestTemporal;
@@ -17,18 +17,12 @@ let url2: string;
 /** A replica without authentication: nobody owns anything, so there is no tasks/list. */
 let openUrl: string;
 
+const config = { pollIntervalMs: 200 };
+const stack = useStack({ config, tokens: TOKENS });
 beforeAll(async () => {
-  temporal = await startTestTemporal();
-  await startWorker(temporal.address);
-  const args = ['--poll-interval-ms', '200'];
-  [{ url }, { url: url2 }, { url: openUrl }] = await Promise.all([
-    startServe(temporal.address, args, TOKENS),
-    startServe(temporal.address, args, TOKENS),
-    startServe(temporal.address, args),
-  ]);
+  ({ temporal, url } = stack);
+  [{ url: url2 }, { url: openUrl }] = await Promise.all([stack.serve({ config, tokens: TOKENS }), stack.serve({ config })]);
 });
-
-stopAllAfter(() => temporal);
 
 interface ClientOptions {
   token?: string;

@@ -7,22 +7,27 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { forgeRs256, makeKey, oauthEnv, startIdentityProvider, stopIdentityProviders, type IdentityProvider } from './support/identity-provider';
-import { call, rpc, startServe, startWorker } from './support/mcp';
+import { configFromEnv } from './support/in-process';
+import { call, rpc } from './support/mcp';
 import { HeadlessOAuthProvider } from './support/oauth-client';
-import { spawnCli, stopAllAfter } from './support/processes';
-import { startTestTemporal, type TestTemporal } from './support/temporal';
+import { spawnCli } from './support/processes';
+import { useStack } from './support/stack';
+import type { TestTemporal } from './support/temporal';
+import { waitFor } from './support/wait';
 
 let temporal: TestTemporal;
 let idp: IdentityProvider;
 const k1 = makeKey('k1');
 
+// the servers are the library's, in process, with the settings `serve` reads from oauthEnv's
+// variables; what is refused at start and the flags are `serve` processes
+const stack = useStack({ noServer: true });
 beforeAll(async () => {
-  temporal = await startTestTemporal();
+  temporal = stack.temporal;
   idp = await startIdentityProvider([k1]);
-  await startWorker(temporal.address);
 });
 afterAll(() => stopIdentityProviders());
-stopAllAfter(() => temporal);
+const serveWith = (env: NodeJS.ProcessEnv) => stack.serve({ config: configFromEnv(env) });
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -57,7 +62,7 @@ describe('JWKS down or slow', () => {
   test('known keys keep working; an unknown kid waits at most the timeout, then 503 with a clear message', async () => {
     const relay = await jwksRelay(() => idp.issuer);
     try {
-      const { url } = await startServe(temporal.address, [], oauthEnv(idp.issuer, { MCP_OAUTH_JWKS_URI: relay.url, MCP_OAUTH_HTTP_TIMEOUT_MS: '800', MCP_OAUTH_JWKS_MAX_AGE_MS: '1000' }));
+      const { url } = await serveWith(oauthEnv(idp.issuer, { MCP_OAUTH_JWKS_URI: relay.url, MCP_OAUTH_HTTP_TIMEOUT_MS: '800', MCP_OAUTH_JWKS_MAX_AGE_MS: '1000' }));
       const token = await idp.clientCredentials('svc', url);
       expect((await rpc(url, 'tools/list', {}, { headers: bearer(token) })).status).toBe(200);
       const stranger = forgeRs256(makeKey('k-new'), { iss: idp.issuer, sub: 'x', aud: url, exp: Math.floor(Date.now() / 1000) + 600 });
@@ -76,7 +81,7 @@ describe('JWKS down or slow', () => {
         expect(res.status).toBe(503);
         expect(res.headers.get('retry-after')).toBe('5');
         expect(await res.json()).toMatchObject({ error: 'temporarily_unavailable', error_description: expect.stringMatching(mode === 'slow' ? /no answer within 800 ms/ : /HTTP 502/) });
-        // and the process is still up, serving
+        // and the server is still up, serving
         expect((await rpc(url, 'tools/list', {}, { headers: bearer(token) })).status).toBe(200);
       }
       relay.set('ok');
@@ -92,8 +97,8 @@ describe('JWKS down or slow', () => {
     const down = await startIdentityProvider([k1]);
     const issuer = down.issuer;
     await down.stop();
-    const { url, proc } = await startServe(temporal.address, [], oauthEnv(issuer, { MCP_OAUTH_HTTP_TIMEOUT_MS: '500' }));
-    await proc.waitFor(/OAuth: authorization server metadata of .* not found/);
+    const { url, logs } = await serveWith(oauthEnv(issuer, { MCP_OAUTH_HTTP_TIMEOUT_MS: '500' }));
+    await waitFor(async () => (/OAuth: authorization server metadata of .* not found/.test(logs()) ? true : undefined));
     const forged = forgeRs256(k1, { iss: issuer, sub: 'x', aud: 'http://x', exp: Math.floor(Date.now() / 1000) + 600 });
     expect((await rpc(url, 'tools/list', {}, { headers: bearer(forged) })).status).toBe(503);
     const up = await startIdentityProvider([k1], { port: Number(new URL(issuer).port) });
@@ -125,7 +130,7 @@ describe("taskBinding 'user' (set by flags): one user's tasks are shared across 
   test('the same user through two clients sees the same task; another user does not', async () => {
     // by flags this time (the other tests use the environment)
     const flags = ['--oauth-issuer', idp.issuer, '--oauth-required-scope', 'mcp', '--oauth-clock-skew-seconds', '1', '--oauth-task-binding', 'user'];
-    const { url } = await startServe(temporal.address, flags, { MCP_OWNER_KEY: 'an-owner-key-for-oauth-tests' });
+    const { url } = await stack.serveProcess(flags, { MCP_OWNER_KEY: 'an-owner-key-for-oauth-tests' });
     const prm = await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', url))).json();
     expect(prm).toMatchObject({ authorization_servers: [idp.issuer], scopes_supported: ['mcp'] });
     const { Client, StreamableHTTPClientTransport, UnauthorizedError } = await import('@modelcontextprotocol/client');

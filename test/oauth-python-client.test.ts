@@ -5,27 +5,24 @@
 import { runPythonClient } from './support/python-client';
 import path from 'node:path';
 import { makeKey, oauthEnv, startIdentityProvider, stopIdentityProviders, type IdentityProvider } from './support/identity-provider';
-import { startServe, startWorker } from './support/mcp';
-import { ROOT, stopAllAfter } from './support/processes';
-import { startTestTemporal, type TestTemporal } from './support/temporal';
+import { configFromEnv } from './support/in-process';
+import { ROOT } from './support/processes';
+import { useStack } from './support/stack';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureClientsVenv } = require('../scripts/clients-venv.js') as { ensureClientsVenv: (o?: { log?: (m: string) => void }) => string };
 
-let temporal: TestTemporal;
 let idp: IdentityProvider;
 let url: string;
 let python: string;
 
+const stack = useStack({ noServer: true });
 beforeAll(async () => {
   python = ensureClientsVenv({ log: (m) => console.log(m) });
-  temporal = await startTestTemporal();
   idp = await startIdentityProvider([makeKey('k1')]);
-  await startWorker(temporal.address);
-  ({ url } = await startServe(temporal.address, [], oauthEnv(idp.issuer)));
+  ({ url } = await stack.serve({ config: configFromEnv(oauthEnv(idp.issuer)) }));
 }, 600_000);
 afterAll(() => stopIdentityProviders());
-stopAllAfter(() => temporal);
 
 function pythonClient(user: string): Promise<any> {
   return runPythonClient(python, path.join(ROOT, 'test', 'clients', 'oauth_client.py'), [url, user]);

@@ -11,10 +11,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { forgeHs256WithPublicKey, forgeNone, forgeRs256, makeKey, oauthEnv, startIdentityProvider, stopIdentityProviders, type IdentityProvider } from './support/identity-provider';
-import { call, inRealmFetch, PROTOCOL, rpc, startServe, startWorker, subscribe } from './support/mcp';
+import { configFromEnv, fixturesModule } from './support/in-process';
+import { call, inRealmFetch, PROTOCOL, rpc, subscribe } from './support/mcp';
 import { HeadlessOAuthProvider } from './support/oauth-client';
-import { stopAllAfter } from './support/processes';
-import { startTestTemporal, type TestTemporal } from './support/temporal';
+import { useStack } from './support/stack';
+import type { TestTemporal } from './support/temporal';
+import { toolsFromFile } from '../src/mcp/workflow-tools';
 
 let temporal: TestTemporal;
 let idp: IdentityProvider;
@@ -31,17 +33,17 @@ function scopedToolsFile(): string {
   return file;
 }
 
+// the server's settings are those `serve` reads from oauthEnv's variables; --tools adds the file's tool
+const stack = useStack({ noServer: true });
 beforeAll(async () => {
-  temporal = await startTestTemporal();
+  temporal = stack.temporal;
   idp = await startIdentityProvider([k1]);
-  await startWorker(temporal.address);
-  const served = await startServe(temporal.address, ['--tools', scopedToolsFile()], oauthEnv(idp.issuer, { MCP_AUTH_TOKENS: `ops:${STATIC}` }));
+  const served = await stack.serve({ config: configFromEnv(oauthEnv(idp.issuer)), tokens: `ops:${STATIC}`, tools: [...fixturesModule().tools, ...toolsFromFile(scopedToolsFile())] });
   url = served.url;
-  serveOutput = served.proc.output;
+  serveOutput = served.logs;
 });
 
 afterAll(() => stopIdentityProviders());
-stopAllAfter(() => temporal);
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const prmUrl = () => `${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`;

@@ -21,7 +21,7 @@ beforeAll(() => {
   python = ensureClientsVenv({ log: (m) => console.log(m) });
 }, 600_000);
 
-const stack = useStack({ serveArgs: ['--handle-wait-ms', '2000'], workerEnv: { MCP_TASKS_LEDGER_DIR: ledger } });
+const stack = useStack({ config: { handleWaitMs: 2000 }, workerEnv: { MCP_TASKS_LEDGER_DIR: ledger } });
 
 function plain(client: string, scenario: string): Promise<any> {
   return runPythonClient(python, SCRIPT, [stack.url, client, scenario]);

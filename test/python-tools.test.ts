@@ -8,9 +8,12 @@ import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { call, rpc, startServe, startWorker, taskSession } from './support/mcp';
-import { type ChildHandle, ROOT, spawnCli, spawnProcess, stopAllAfter } from './support/processes';
-import { startTestTemporal, type TestTemporal } from './support/temporal';
+import { fixturesModule } from './support/in-process';
+import { call, rpc, taskSession } from './support/mcp';
+import { type ChildHandle, ROOT, spawnCli, spawnProcess } from './support/processes';
+import { useStack } from './support/stack';
+import type { TestTemporal } from './support/temporal';
+import { toolsFromFile } from '../src/mcp/workflow-tools';
 import { waitFor } from './support/wait';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -24,20 +27,20 @@ let temporal: TestTemporal;
 let url: string;
 let pythonWorker: ChildHandle | undefined;
 
+// the TypeScript tools' worker and the server in process; the server serves the tools file too (as --tools does)
+const stack = useStack({ noServer: true });
 beforeAll(async () => {
   // the venv first (a few seconds when new with a warm pip cache, instant after): a missing PyPI fails here, loudly
   const venvStarted = Date.now();
   const python = ensureExamplesVenv({ log: (m) => console.log(m) });
   console.log(`python examples venv ready in ${Date.now() - venvStarted} ms`);
-  temporal = await startTestTemporal();
+  temporal = stack.temporal;
   pythonWorker = await startPythonWorker(python, temporal.address);
-  await startWorker(temporal.address); // the TypeScript tools' worker (default tools module)
-  ({ url } = await startServe(temporal.address, ['--tools', TOOLS_FILE]));
+  ({ url } = await stack.serve({ tools: [...fixturesModule().tools, ...toolsFromFile(TOOLS_FILE)] }));
 }, 600_000);
 
 // the Python worker is ours: stopped by its pid (SIGTERM, SIGKILL if it lingers)
 afterAll(() => pythonWorker?.stop('SIGTERM', 10_000));
-stopAllAfter(() => temporal);
 
 async function startPythonWorker(python: string, address: string): Promise<ChildHandle> {
   const worker = spawnProcess(python, [path.join(PYTHON_DIR, 'worker.py')], {
@@ -273,7 +276,7 @@ test('a result that does not match the tool\'s outputSchema fails the task with 
   const greet = JSON.parse(fs.readFileSync(TOOLS_FILE, 'utf8')).tools[0];
   const checked = { ...greet, name: 'greet_checked', outputSchema: { type: 'object', properties: { greeting: { type: 'string' } }, required: ['greeting'] } };
   fs.writeFileSync(file, JSON.stringify({ tools: [checked] }));
-  const other = await startServe(temporal.address, ['--tools', file], { MCP_TOOLS_MODULE: '' }); // a tools file alone
+  const other = await stack.serve({ tools: toolsFromFile(file) }); // a tools file alone
   const { session, close } = await taskSession(other.url);
   try {
     const execution = await session.callTool('greet_checked', { name: 'Ada' });
@@ -284,7 +287,7 @@ test('a result that does not match the tool\'s outputSchema fails the task with 
     expect(task.error.message).toMatch(/does not match its outputSchema: the result has no structuredContent/);
   } finally {
     await close();
-    await other.proc.stop();
+    await other.close();
   }
 });
 

@@ -1,22 +1,17 @@
 /** Tasks bound to their caller; network defaults (Host/Origin, body limit, no CORS). */
 import http from 'node:http';
-import { call, PROTOCOL, rpc, startServe, startWorker } from './support/mcp';
-import { stopAllAfter } from './support/processes';
-import { startTestTemporal, TestTemporal } from './support/temporal';
+import { call, PROTOCOL, rpc } from './support/mcp';
+import { useStack } from './support/stack';
 
-let temporal: TestTemporal;
 let url: string;
 const alice = { authorization: 'Bearer tok-alice-0123456789' };
 const bob = { authorization: 'Bearer tok-bob-9876543210' };
 const UNKNOWN_ID = 'task_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
-beforeAll(async () => {
-  temporal = await startTestTemporal();
-  await startWorker(temporal.address);
-  ({ url } = await startServe(temporal.address, [], { MCP_AUTH_TOKENS: 'alice:tok-alice-0123456789,bob:tok-bob-9876543210' }));
+const stack = useStack({ tokens: 'alice:tok-alice-0123456789,bob:tok-bob-9876543210' });
+beforeAll(() => {
+  url = stack.url;
 });
-
-stopAllAfter(() => temporal);
 
 describe('bearer tokens', () => {
   test.each([
@@ -46,7 +41,7 @@ describe('bearer tokens', () => {
     }
     // bob's update and cancel changed nothing
     expect((await call(url, 'tasks/get', { taskId }, { headers: alice })).status).toBe('input_required');
-    const description = await temporal.client.workflow.getHandle(taskId).describe();
+    const description = await stack.temporal.client.workflow.getHandle(taskId).describe();
     expect((description.memo?.mcpTask as { owner: string }).owner).toMatch(/^o1_/); // a keyed hash, never the principal
     expect(JSON.stringify(description.searchAttributes)).not.toMatch(/alice/);
     expect(await description.staticSummary()).not.toMatch(/alice|tok-/);
@@ -81,7 +76,8 @@ describe('network defaults', () => {
   });
 
   test('--allowed-host and --allowed-origin admit the named ones only', async () => {
-    const { url: open } = await startServe(temporal.address, ['--allowed-host', 'mcp.internal', '--allowed-origin', 'app.example.com'], { MCP_AUTH_TOKENS: 'alice:tok-alice-0123456789' });
+    // the variadic flags are the point: a `serve` process
+    const { url: open } = await stack.serveProcess(['--allowed-host', 'mcp.internal', '--allowed-origin', 'app.example.com'], { MCP_AUTH_TOKENS: 'alice:tok-alice-0123456789' });
     expect(await toolsList(open, { host: 'mcp.internal', origin: 'https://app.example.com' })).toBe(200);
     expect(await toolsList(open, { origin: 'https://evil.example.com' })).toBe(403);
     expect(await toolsList(open, { host: 'other.internal' })).toBe(403);

@@ -1,27 +1,23 @@
 /** Push instead of poll: subscriptions/listen with notifications.taskIds, fed by Temporal's history long-poll. */
-import { call, connectClient, rpc, startServe, startWorker, subscribe, type TaskSubscription } from './support/mcp';
-import { stopAllAfter } from './support/processes';
-import { startTestTemporal, TestTemporal } from './support/temporal';
+import { call, connectClient, rpc, subscribe, type TaskSubscription } from './support/mcp';
+import { useStack } from './support/stack';
 import { waitFor } from './support/wait';
 
-let temporal: TestTemporal;
 let url: string;
 let authUrl: string;
 let limitedUrl: string;
 const alice = { authorization: 'Bearer tok-alice-0123456789' };
 const bob = { authorization: 'Bearer tok-bob-0123456789' };
 
+const stack = useStack();
 beforeAll(async () => {
-  temporal = await startTestTemporal();
-  await startWorker(temporal.address);
-  [{ url }, { url: authUrl }, { url: limitedUrl }] = await Promise.all([
-    startServe(temporal.address),
-    startServe(temporal.address, [], { MCP_AUTH_TOKENS: 'alice:tok-alice-0123456789,bob:tok-bob-0123456789', MCP_OWNER_KEY: 'a-test-owner-key-0123456789' }),
-    startServe(temporal.address, ['--max-subscribed-tasks-per-caller', '2', '--max-subscribed-tasks', '3'], { MCP_AUTH_TOKENS: 'alice:tok-alice-0123456789,bob:tok-bob-0123456789' }),
+  url = stack.url;
+  const tokens = 'alice:tok-alice-0123456789,bob:tok-bob-0123456789';
+  [{ url: authUrl }, { url: limitedUrl }] = await Promise.all([
+    stack.serve({ tokens, config: { ownerKey: 'a-test-owner-key-0123456789' } }),
+    stack.serve({ tokens, config: { maxSubscribedTasksPerCaller: 2, maxSubscribedTasks: 3 } }),
   ]);
 });
-
-stopAllAfter(() => temporal);
 
 const start = async (name: string, args: Record<string, unknown>, at = url, headers?: Record<string, string>) =>
   (await call(at, 'tools/call', { name, arguments: args }, { headers })).taskId as string;
@@ -113,7 +109,7 @@ describe('a subscribed task tells its changes, in order, without tasks/get', () 
     const sub = await subscribe(url, [taskId]);
     await sub.next();
     await sub.next();
-    await temporal.client.workflowService.deleteWorkflowExecution({ namespace: 'default', workflowExecution: { workflowId: taskId } });
+    await stack.temporal.client.workflowService.deleteWorkflowExecution({ namespace: 'default', workflowExecution: { workflowId: taskId } });
     const messages = await sub.rest(30_000);
     expect(messages.at(-1).result.resultType).toBe('complete');
     expect(messages.slice(0, -1).every((m) => m.params.status !== 'working')).toBe(true); // at most its end (terminated), never more
@@ -221,7 +217,8 @@ describe("only the caller's own tasks, with a clear error otherwise", () => {
 });
 
 test('a serve replica stopped with SIGTERM ends its subscriptions gracefully (the client knows to listen elsewhere)', async () => {
-  const { proc, url: doomed } = await startServe(temporal.address);
+  // the signal to a process is the point: a `serve` process on this file's Temporal and queue
+  const { proc, url: doomed } = await stack.serveProcess();
   const taskId = await start('wait_and_echo', { text: 'x', seconds: 600 });
   const sub = await subscribe(doomed, [taskId]);
   await sub.next();

@@ -9,34 +9,26 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { call, inRealmFetch, PROTOCOL, rpc, startServe, startWorker } from './support/mcp';
-import { stopAllAfter } from './support/processes';
+import { call, inRealmFetch, PROTOCOL, rpc } from './support/mcp';
+import { useStack } from './support/stack';
 import { waitFor } from './support/wait';
-import { startTestTemporal, TestTemporal } from './support/temporal';
 
 const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-ledger-'));
-const BOUND = ['--handle-wait-ms', '2000'];
-const TOKENS = { MCP_AUTH_TOKENS: 'alice:tok-a,bob:tok-b' };
+const BOUND = { handleWaitMs: 2000 };
+const TOKENS = 'alice:tok-a,bob:tok-b';
 const APPROVE = 'Asks a human to approve an expense (one form elicitation) and reports the decision.';
 
-let temporal: TestTemporal;
 let url: string;
 /** With authentication: owners, and task_list. */
 let authUrl: string;
 /** --no-task-handles: as before task handles. */
 let offUrl: string;
 
+const stack = useStack({ config: BOUND, workerEnv: { MCP_TASKS_LEDGER_DIR: ledger } });
 beforeAll(async () => {
-  temporal = await startTestTemporal();
-  await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
-  [{ url }, { url: authUrl }, { url: offUrl }] = await Promise.all([
-    startServe(temporal.address, BOUND),
-    startServe(temporal.address, BOUND, TOKENS),
-    startServe(temporal.address, ['--no-task-handles']),
-  ]);
+  url = stack.url;
+  [{ url: authUrl }, { url: offUrl }] = await Promise.all([stack.serve({ config: BOUND, tokens: TOKENS }), stack.serve({ config: { taskHandles: false } })]);
 });
-
-stopAllAfter(() => temporal);
 
 type Elicit = (request: any) => any;
 

@@ -1,8 +1,8 @@
 /** What Temporal holds about a task, and how a task ends: owners hashed, status recorded, bugs fail, abandoned calls cancel. */
 import { principalOf } from '../src/mcp/negotiation';
-import { call, pollTask, rpc, startServe, startWorker } from './support/mcp';
-import { stopAllAfter } from './support/processes';
-import { startTestTemporal, TestTemporal } from './support/temporal';
+import { call, pollTask, rpc } from './support/mcp';
+import { useStack } from './support/stack';
+import type { TestTemporal } from './support/temporal';
 import { CANCELLING_MESSAGE } from '../src/tasks/temporal-task-store';
 import { listedIds, waitFor } from './support/wait';
 
@@ -11,14 +11,11 @@ let url: string;
 let authUrl: string;
 const alice = { authorization: 'Bearer tok-alice-0123456789' };
 
+const stack = useStack({ config: { pollIntervalMs: 250, handleWaitMs: 3000 } });
 beforeAll(async () => {
-  temporal = await startTestTemporal();
-  await startWorker(temporal.address);
-  ({ url } = await startServe(temporal.address, ['--poll-interval-ms', '250', '--handle-wait-ms', '3000']));
-  ({ url: authUrl } = await startServe(temporal.address, [], { MCP_AUTH_TOKENS: 'alice:tok-alice-0123456789', MCP_OWNER_KEY: 'a-test-owner-key-0123456789' }));
+  ({ temporal, url } = stack);
+  ({ url: authUrl } = await stack.serve({ tokens: 'alice:tok-alice-0123456789', config: { ownerKey: 'a-test-owner-key-0123456789' } }));
 });
-
-stopAllAfter(() => temporal);
 
 const describeTask = (taskId: string) => temporal.client.workflow.getHandle(taskId).describe();
 const statusAttribute = async (taskId: string) => (await describeTask(taskId)).searchAttributes.McpTaskStatus;
@@ -126,7 +123,7 @@ describe('an abandoned synchronous call', () => {
   test('cancels its workflow when the client goes away', async () => {
     const aborted = new AbortController();
     const pending = rpc(url, 'tools/call', { name: 'slow_compute', arguments: { seconds: 120, label: 'abandoned' } }, { capabilities: {}, signal: aborted.signal }).catch(() => undefined);
-    const [started] = await waitFor(() => listedIds(temporal.client, 'WorkflowType = "slow_compute" AND ExecutionStatus = "Running"'));
+    const [started] = await waitFor(() => listedIds(temporal.client, `TaskQueue = "${stack.taskQueue}" AND WorkflowType = "slow_compute" AND ExecutionStatus = "Running"`));
     const d = await describeTask(started);
     expect(await d.staticSummary?.()).toMatch(/abandoned/);
     aborted.abort();

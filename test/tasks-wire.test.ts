@@ -8,9 +8,9 @@ import {
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { call, DECLARING, pollTask, rpc, startServe, startWorker } from './support/mcp';
-import { stopAllAfter } from './support/processes';
-import { startTestTemporal, TestTemporal } from './support/temporal';
+import { call, DECLARING, pollTask, rpc } from './support/mcp';
+import { useStack } from './support/stack';
+import type { TestTemporal } from './support/temporal';
 import { CANCELLING_MESSAGE } from '../src/tasks/temporal-task-store';
 import { CANCEL_OUTCOME_META_KEY } from '../src/mcp/rev2026-07-28/tasks-methods';
 
@@ -18,14 +18,12 @@ let temporal: TestTemporal;
 let url: string;
 const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-ledger-'));
 
-beforeAll(async () => {
-  temporal = await startTestTemporal();
-  await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
-  // --required-tools-need-tasks: this file checks the -32021 answer (task handles: task-handles.test.ts)
-  ({ url } = await startServe(temporal.address, ['--poll-interval-ms', '250', '--required-tools-need-tasks']));
+// requiredToolsNeedTasks: this file checks the -32021 answer (task handles: task-handles.test.ts)
+const stack = useStack({ workerEnv: { MCP_TASKS_LEDGER_DIR: ledger }, config: { pollIntervalMs: 250, requiredToolsNeedTasks: true } });
+beforeAll(() => {
+  ({ temporal, url } = stack);
 });
-
-stopAllAfter(() => temporal);
+const serveWith = async (config: Parameters<typeof stack.serve>[0] = {}) => (await stack.serve(config)).url;
 
 const NON_DECLARING = {};
 const UNKNOWN_ID = 'task_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
@@ -235,8 +233,9 @@ describe('routing headers', () => {
   });
 
   test('--strict-headers (or MCP_STRICT_HEADERS=true) refuses a missing Mcp-Name / Mcp-Method with HTTP 400 / -32020', async () => {
-    const { url: strict } = await startServe(temporal.address, ['--strict-headers']);
-    const { url: strictEnv } = await startServe(temporal.address, [], { MCP_STRICT_HEADERS: 'true' });
+    // the flag and the variable are the point: these two are `serve` processes (dist/), on this file's queue
+    const { url: strict } = await stack.serveProcess(['--strict-headers']);
+    const { url: strictEnv } = await stack.serveProcess([], { MCP_STRICT_HEADERS: 'true' });
     for (const u of [strict, strictEnv]) {
       const noName = await rpc(u, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': undefined } });
       const noMethod = await rpc(u, 'tools/list', {}, { headers: { 'mcp-method': undefined } });
@@ -251,13 +250,13 @@ describe('ttl', () => {
   test('ttlMs never promises more than the namespace retention keeps', async () => {
     const ns = await temporal.client.workflowService.describeNamespace({ namespace: 'default' });
     const retentionMs = Number(ns.config!.workflowExecutionRetentionTtl!.seconds) * 1000;
-    const { url: longTtl } = await startServe(temporal.address, ['--ttl-ms', String(retentionMs * 10)]);
+    const longTtl = await serveWith({ config: { ttlMs: retentionMs * 10 } });
     const created = CreateTaskResultV2Schema.parse(await call(longTtl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 0 } }));
     expect(created.ttlMs).toBe(retentionMs);
   });
 
   test('a finished task stays readable for its ttlMs, then answers -32602', async () => {
-    const { url: shortTtl } = await startServe(temporal.address, ['--ttl-ms', '3000']);
+    const shortTtl = await serveWith({ config: { ttlMs: 3000 } });
     const created = CreateTaskResultV2Schema.parse(await call(shortTtl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 0 } }));
     expect(created.ttlMs).toBe(3000);
     const done = await pollTask(shortTtl, created.taskId);
@@ -267,7 +266,7 @@ describe('ttl', () => {
   });
 
   test('a task that runs longer than its ttlMs keeps its result for ttlMs after it finished (ttlMs raised to say so)', async () => {
-    const { url: shortTtl } = await startServe(temporal.address, ['--ttl-ms', '2000']);
+    const shortTtl = await serveWith({ config: { ttlMs: 2000 } });
     const created = CreateTaskResultV2Schema.parse(await call(shortTtl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'late', seconds: 3 } }));
     expect(created.ttlMs).toBe(2000);
     const done = await pollTask(shortTtl, created.taskId);

@@ -2,15 +2,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { call, pollTask, startServe, startWorker } from './support/mcp';
-import { ROOT, stopAllAfter } from './support/processes';
-import { startTestTemporal, TestTemporal } from './support/temporal';
+import { call, pollTask } from './support/mcp';
+import { ROOT } from './support/processes';
+import { useStack } from './support/stack';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');
-let temporal: TestTemporal;
-
-stopAllAfter(() => temporal);
+const stack = useStack();
 
 /** Waits until the page or one of its frames shows text matching `pattern`. */
 async function waitForText(page: Page, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
@@ -32,9 +30,7 @@ const uiTest = haveChromium || process.env.CI ? test : test.skip;
 
 uiTest('a task is visible in the Temporal UI with its status and summary', async () => {
   expect(haveChromium ? CHROMIUM : `Chromium not found at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`).toBe(CHROMIUM);
-  temporal = await startTestTemporal();
-  await startWorker(temporal.address);
-  const { url } = await startServe(temporal.address);
+  const { temporal, url } = stack;
   const { taskId } = await call(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 42, description: 'conference ticket' } });
   await pollTask(url, taskId, (t) => t.status === 'input_required');
 
@@ -56,7 +52,7 @@ uiTest('a task is visible in the Temporal UI with its status and summary', async
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, 'ui-task.png'), fullPage: true });
     const list = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await list.goto(`${temporal.server.uiUrl}/namespaces/default/workflows?query=${encodeURIComponent('McpTaskStatus="input_required"')}`, { waitUntil: 'domcontentloaded' });
+    await list.goto(`${temporal.server.uiUrl}/namespaces/default/workflows?query=${encodeURIComponent(`McpTaskStatus="input_required" AND TaskQueue="${stack.taskQueue}"`)}`, { waitUntil: 'domcontentloaded' });
     await list.getByText(taskId).first().waitFor({ timeout: 30_000 });
     await list.screenshot({ path: path.join(ARTIFACTS, 'ui-input-required.png') });
   } finally {
