@@ -3,40 +3,56 @@
  * unknown id already take the same path (one describe), but Temporal answers a describe of a
  * workflow that exists more slowly than one that does not (it reads its state), so a caller
  * could still tell them apart by the clock. Every read that ends in "not found" is therefore
- * answered no sooner than the recent 95th percentile of describe latency after it began: both
- * kinds then end at the same floor, except for the slowest few percent.
+ * answered no sooner than the recent 95th percentile of the latency of describes that found a
+ * workflow: both kinds then end at the same floor, except for the slowest few percent.
  */
 const WINDOW = 256;
 const MIN_SAMPLES = 16;
 /** A floor never above this, whatever Temporal's latency did. */
 const MAX_FLOOR_MS = 1_000;
 
-export class MissPacing {
+/** The last WINDOW durations and their 95th percentile. */
+class LatencyWindow {
   private readonly samples = new Float64Array(WINDOW);
   private count = 0;
-  private floor = 0;
-  private dirty = false;
+  private p95?: number;
 
-  /** A describe's duration (found or not). */
-  record(ms: number): void {
+  add(ms: number): void {
     this.samples[this.count++ % WINDOW] = ms;
-    this.dirty = true;
+    this.p95 = undefined;
+  }
+
+  /** The 95th percentile, or undefined with fewer than MIN_SAMPLES. */
+  percentile95(): number | undefined {
+    const n = Math.min(this.count, WINDOW);
+    if (n < MIN_SAMPLES) return undefined;
+    this.p95 ??= Array.from(this.samples.subarray(0, n)).sort((a, b) => a - b)[Math.floor(n * 0.95)];
+    return this.p95;
+  }
+}
+
+export class MissPacing {
+  /** Describes of workflows that exist: a foreign task's answer takes one of these. */
+  private readonly found = new LatencyWindow();
+  private readonly all = new LatencyWindow();
+
+  /**
+   * A describe's duration. The floor is set by describes that found a workflow (the slower
+   * kind, which a foreign task's answer takes), once there are enough of them; by all until then.
+   */
+  record(ms: number, found = true): void {
+    this.all.add(ms);
+    if (found) this.found.add(ms);
   }
 
   /** The current floor, ms (0 until enough describes were seen). */
   floorMs(): number {
-    if (!this.dirty) return this.floor;
-    this.dirty = false;
-    const n = Math.min(this.count, WINDOW);
-    if (n < MIN_SAMPLES) return (this.floor = 0);
-    const sorted = Array.from(this.samples.subarray(0, n)).sort((a, b) => a - b);
-    this.floor = Math.min(MAX_FLOOR_MS, sorted[Math.floor(n * 0.95)]);
-    return this.floor;
+    return Math.min(MAX_FLOOR_MS, this.found.percentile95() ?? this.all.percentile95() ?? 0);
   }
 
   /** Waits until `startedAt` (performance.now()) plus the floor. */
   async pad(startedAt: number): Promise<void> {
     const left = startedAt + this.floorMs() - performance.now();
-    if (left > 0) await new Promise((r) => setTimeout(r, left));
+    if (left > 0) await new Promise((r) => setTimeout(r, Math.ceil(left))); // a timer rounds fractions down
   }
 }

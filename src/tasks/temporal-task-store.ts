@@ -422,7 +422,7 @@ export class TemporalTaskStore {
       return description;
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
-      this.missPacing.record(performance.now() - startedAt);
+      this.missPacing.record(performance.now() - startedAt, false);
       return undefined;
     }
   }

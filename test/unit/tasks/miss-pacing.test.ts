@@ -21,6 +21,17 @@ test('the floor follows the last 256 describes and never exceeds 1 s', () => {
   expect(p.floorMs()).toBe(400);
 });
 
+test('once enough describes found a workflow, they alone set the floor (a foreign task\'s answer takes one of those)', () => {
+  const p = new MissPacing();
+  for (let i = 0; i < 200; i++) p.record(1, false); // Temporal answers an unknown id fast
+  for (let i = 0; i < 8; i++) p.record(4);
+  expect(p.floorMs()).toBe(1); // 8 found of 208: too few to count alone, and under 5 % of all
+  for (let i = 0; i < 8; i++) p.record(4);
+  expect(p.floorMs()).toBe(4); // 16 found: the misses no longer drag the floor down
+  for (let i = 0; i < 100; i++) p.record(1, false);
+  expect(p.floorMs()).toBe(4);
+});
+
 test('pad waits until the floor after the start, and not at all once it has passed', async () => {
   const p = new MissPacing();
   for (let i = 0; i < 20; i++) p.record(80);
