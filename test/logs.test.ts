@@ -13,7 +13,7 @@ test('server and worker log a task in JSON with taskId, tool and runId; --log-le
   const worker = await startWorker(temporal.address);
   const { url, proc: server } = await startServe(temporal.address);
   const quiet = await startServe(temporal.address, ['--poll-interval-ms', '500'], { MCP_LOG_LEVEL: 'error' });
-  const { taskId } = await call(url, 'tools/call', { name: 'provision_environment', arguments: { name: 'logs', steps: 1, stepMs: 10 } });
+  const { taskId } = await call(url, 'tools/call', { name: 'provision_environment', arguments: { name: 'logs', steps: 2, stepMs: 10 } }); // two step messages: two progress lines (the end writes none)
   await call(url, 'tasks/cancel', { taskId: 'task_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }).catch(() => undefined);
   await pollTask(url, taskId);
   await call(quiet.url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 0 } });
