@@ -5,7 +5,7 @@
  * (ctx.client); plus the fixtures they share and the cleanup of every task left running.
  */
 const crypto = require('node:crypto');
-const { inputResponsesSignal, MCP_TASK_STATUS, MCP_TOOL, TASK_MEMO_KEY, taskProgressQuery } = require('../dist/contract');
+const { inputResponsesSignal, TASK_MEMO_KEY, taskProgressQuery } = require('../dist/contract');
 const { forEachBounded, measure } = require('./measure');
 const { log, now } = require('./script');
 const { sleep } = require('./support');
@@ -24,30 +24,46 @@ function randomWorkflowId() {
   return `bench-raw-${crypto.randomUUID()}`;
 }
 
-/** Raw start, as plain as it gets. */
-async function startRaw(ctx, seconds) {
+/**
+ * Raw start, as plain as it gets. workflowType `plainTimer` (the demo's waitAndEcho without the
+ * task runtime) is the raw baseline wherever the workflow runs to its end.
+ */
+async function startRaw(ctx, seconds, workflowType = 'waitAndEcho') {
   const workflowId = randomWorkflowId();
-  await ctx.client.workflow.start('waitAndEcho', { taskQueue: TASK_QUEUE, workflowId, args: [{ text: 'x', seconds }] });
+  await ctx.client.workflow.start(workflowType, { taskQueue: TASK_QUEUE, workflowId, args: [{ text: 'x', seconds }] });
   ctx.live.add(workflowId);
   return workflowId;
 }
 
-/** Raw start with the options our server sends (memo, summary, search attributes, id policies). */
+/**
+ * What our server sends with a start, read back from one task it created (describe()): its memo,
+ * search attributes and static summary. startRawLikeServer then starts with exactly these, so
+ * "raw with the same options" follows the server when it changes what it sends.
+ */
+async function learnServerStart(ctx, seconds) {
+  const { taskId } = await createOurs(ctx, seconds);
+  const d = await rawDescribe(ctx, taskId);
+  ctx.serverStart = { seconds, memo: d.memo ?? {}, typedSearchAttributes: d.typedSearchAttributes, staticSummary: await d.staticSummary() };
+  return ctx.serverStart;
+}
+
+/**
+ * Raw start with the options our server sends (its memo with a fresh createdAt, the summary, the
+ * search attributes, id reuse/conflict policies): learned from a real task once per ctx.
+ */
 async function startRawLikeServer(ctx, seconds) {
+  const learned = ctx.serverStart?.seconds === seconds ? ctx.serverStart : await learnServerStart(ctx, seconds);
   const workflowId = randomWorkflowId();
-  const createdAt = new Date().toISOString();
+  const memo = { ...learned.memo, [TASK_MEMO_KEY]: { ...learned.memo[TASK_MEMO_KEY], createdAt: new Date().toISOString() } };
   await ctx.client.workflow.start('waitAndEcho', {
     taskQueue: TASK_QUEUE,
     workflowId,
     args: [{ text: 'x', seconds }],
-    memo: { [TASK_MEMO_KEY]: { tool: 'wait_and_echo', createdAt, ttlMs: 86_400_000 } },
-    staticSummary: `wait_and_echo(text="x", seconds=${seconds})`,
+    memo,
+    staticSummary: learned.staticSummary,
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     workflowIdConflictPolicy: 'FAIL',
-    typedSearchAttributes: [
-      { key: MCP_TOOL, value: 'wait_and_echo' },
-      { key: MCP_TASK_STATUS, value: 'working' },
-    ],
+    typedSearchAttributes: learned.typedSearchAttributes,
   });
   ctx.live.add(workflowId);
   return workflowId;
@@ -107,4 +123,4 @@ async function terminateLive(ctx) {
   await forEachBounded(ids, ctx.cfg.setupConcurrency, (id) => handle(ctx, id).terminate('bench cleanup'));
   log(`terminated ${ids.length} workflows in ${((now() - t) / 1000).toFixed(1)} s`);
 }
-module.exports = { TASK_QUEUE, createOurs, startRaw, startRawLikeServer, handle, rawDescribe, rawQuery, rawSignal, rawDescribeAndResult, getExpecting, createFixtureTasks, waitSettled, waitCompleted, terminateLive };
+module.exports = { TASK_QUEUE, createOurs, startRaw, learnServerStart, startRawLikeServer, handle, rawDescribe, rawQuery, rawSignal, rawDescribeAndResult, getExpecting, createFixtureTasks, waitSettled, waitCompleted, terminateLive };

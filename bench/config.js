@@ -9,6 +9,23 @@ function quickOr() {
   return { quick, pick: (full, small) => (quick ? small : full) };
 }
 
+/**
+ * The durability class a run compares (BENCH_DURABILITY): `full` (default) is Temporal's SQLite
+ * synchronous=full, against Redis appendfsync always: an acknowledged write survives power loss;
+ * `normal` is synchronous=normal against appendfsync everysec (Redis' recommended setting): an
+ * acknowledged write survives any process crash, the last commits may be lost on power loss.
+ */
+const DURABILITY = {
+  full: { sqliteSynchronous: 'full', appendfsync: 'always', means: 'every acknowledged write is on disk before the answer and survives power loss' },
+  normal: { sqliteSynchronous: 'normal', appendfsync: 'everysec', means: 'an acknowledged write survives any process crash; the last commits may be lost on power loss' },
+};
+
+function durabilityClass() {
+  const name = process.env.BENCH_DURABILITY || 'full';
+  if (!DURABILITY[name]) throw new Error(`BENCH_DURABILITY must be one of ${Object.keys(DURABILITY).join(', ')}, got ${name}`);
+  return { name, ...DURABILITY[name] };
+}
+
 function loadConfig() {
   const { quick, pick } = quickOr();
   return {
@@ -33,9 +50,19 @@ function loadConfig() {
       unloadedTasks: pick(5, 3), // one at a time, polled every 50 ms: the floor without load
       unloadedPollMs: 50,
     },
+    // bench:raw (bench/measurements/raw-baselines.js): the hot paths at c=1 interleaved per call,
+    // the end-to-end batch A/B against the raw batch, histories of the batch's tasks
+    raw: {
+      calls: envInt('BENCH_RAW_CALLS', pick(200, 20)),
+      getTasks: envInt('BENCH_RAW_CALLS', pick(200, 20)),
+      // the shape of batchE2e's config; polled every 250 ms, as bench:peer's batch
+      e2e: { tasks: envInt('BENCH_E2E_TASKS', pick(200, 50)), seconds: 1, createConcurrency: 32, pollMs: envInt('BENCH_E2E_POLL_MS', 250), timeoutMs: 180_000 },
+      rounds: envInt('BENCH_RAW_ROUNDS', pick(2, 1)), // each round: ours, raw, then raw, ours
+      historySample: pick(20, 5),
+    },
     setupConcurrency: 32, // creating fixtures, settling, terminating
     // BENCH_PROFILE_SERVER=1: the MCP server runs under --cpu-prof (skews its latencies a little)
     profileDir: process.env.BENCH_PROFILE_SERVER === '1' ? path.join(__dirname, 'results', 'profiles') : undefined,
   };
 }
-module.exports = { loadConfig, quickOr };
+module.exports = { loadConfig, quickOr, durabilityClass, DURABILITY };

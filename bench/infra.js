@@ -12,13 +12,14 @@ const { DEMO_TOOLS, startProcessStack } = require('./support');
  * Temporal dev server + worker + `serve` with the demo tools, all registered with cleanup (the
  * support library's process stack). With profileDir, `serve` runs under --cpu-prof and writes a
  * .cpuprofile there when it exits; serveNodeArgs are Node flags for `serve` (bench/serve-memory.js
- * reads V8's heap through --trace-gc).
+ * reads V8's heap through --trace-gc). sqliteSynchronous (`full`, the dev server's default, or
+ * `normal`) is the durability class of the dev server's SQLite (see bench/config.js's durability).
  */
-async function startInfra(cleanup, { pollIntervalMs, profileDir, metricsPort, serveArgs = [], serveNodeArgs = [] }) {
+async function startInfra(cleanup, { pollIntervalMs, profileDir, metricsPort, sqliteSynchronous, serveArgs = [], serveNodeArgs = [] }) {
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   return startProcessStack(cleanup, {
     toolsModule: DEMO_TOOLS,
-    temporal: metricsPort ? { metricsPort } : {},
+    temporal: { ...(metricsPort ? { metricsPort } : {}), ...(sqliteSynchronous ? { sqliteSynchronous } : {}) },
     serveArgs: ['--poll-interval-ms', String(pollIntervalMs), ...serveArgs],
     serveNodeArgs: [...profiling, ...serveNodeArgs],
     keepOutput: 64 * 1024,

@@ -1,6 +1,7 @@
 'use strict';
 /**
- * How long Temporal alone takes for the end-to-end batch of bench:peer: 200 `waitAndEcho`
+ * How long Temporal alone takes for the end-to-end batch of bench:peer: 200 `plainTimer` (the
+ * demo's waitAndEcho without the task runtime; BENCH_RAW_WORKFLOW=waitAndEcho: with it)
  * workflows of 1 s started at c=32 with plain @temporalio/client calls (no MCP, no polling:
  * `result()` long polls), the worker in this process, on a fresh dev server. Alternates
  * plain and eager starts (the client on the worker's NativeConnection, `requestEagerStart`),
@@ -22,6 +23,7 @@ const TASKS = envInt('BENCH_E2E_TASKS', 200);
 const ROUNDS = envInt('BENCH_RAW_ROUNDS', 2);
 const CONCURRENCY = 32;
 const TASK_QUEUE = 'mcp-tasks';
+const WORKFLOW = process.env.BENCH_RAW_WORKFLOW || 'plainTimer';
 
 async function startStack(cleanup, synchronous) {
   const { createWorker } = require('../dist/cli/worker');
@@ -55,7 +57,7 @@ async function batch(stack, eager) {
     while (next < TASKS) {
       const n = next++;
       const t = now();
-      const handle = await stack.client.workflow.start('waitAndEcho', {
+      const handle = await stack.client.workflow.start(WORKFLOW, {
         workflowId: `raw-batch-${eager}-${Date.now()}-${n}`, taskQueue: TASK_QUEUE, args: [{ text: 'x', seconds: 1 }], requestEagerStart: eager,
       });
       starts.push(now() - t);
@@ -84,7 +86,7 @@ async function main(cleanup) {
       }
     }
   }
-  console.log(`\nraw Temporal: ${TASKS} × 1 s waitAndEcho started at c=${CONCURRENCY}, worker in-process, no MCP\n`);
+  console.log(`\nraw Temporal: ${TASKS} × 1 s ${WORKFLOW} started at c=${CONCURRENCY}, worker in-process, no MCP\n`);
   console.log(markdownTable(
     ['SQLite synchronous', 'start', 'start p50 / p99 (ms)', 'started eagerly', 'all created (s)', 'all completed (s)', 'Temporal CPU (s)', 'Temporal CPU per workflow (ms)'],
     rows.map((r) => [r.synchronous, r.eager ? 'eager' : 'plain', `${r.start.p50.toFixed(0)} / ${r.start.p99.toFixed(0)}`, r.startedEagerly, r.createdS, r.allS, r.temporalCpuS, (1000 * r.temporalCpuS) / TASKS]),

@@ -35,6 +35,17 @@ function ratio(ours, raw) {
   return Number.isFinite(ours) && Number.isFinite(raw) && raw > 0 ? ours / raw : NaN;
 }
 
+/** A target on a ratio (ours / other): at most `bound` (latencies, time, memory) or at least (rates). */
+const atMost = (bound) => ({ label: `≤ ${bound}×`, met: (r) => r <= bound });
+const atLeast = (bound) => ({ label: `≥ ${bound}×`, met: (r) => r >= bound });
+
+/** [label, 'met' | 'not met'] of a target on a value ('' and '' without a target, '–' without a value). */
+function judge(target, value) {
+  if (!target) return ['', ''];
+  if (typeof value === 'number' && !Number.isFinite(value)) return [target.label, '–'];
+  return [target.label, target.met(value) ? 'met' : 'not met'];
+}
+
 function fmt(value, digits = 1) {
   if (value === undefined || value === null || Number.isNaN(value)) return '–';
   if (typeof value !== 'number') return String(value);
@@ -56,4 +67,4 @@ function markdownTable(header, rows) {
   return lines.join('\n');
 }
 
-module.exports = { percentile, mean, median, summarize, ratio, fmt, markdownTable };
+module.exports = { percentile, mean, median, summarize, ratio, atMost, atLeast, judge, fmt, markdownTable };

@@ -101,15 +101,18 @@ async function batchE2e(ctx) {
   };
 }
 
-/** The same batch with the raw client: starts at the same concurrency, then result() (no polling). */
-async function rawBatchE2e(ctx) {
+/**
+ * The same batch with the raw client: starts at the same concurrency, then result() (no polling).
+ * workflowType `plainTimer` runs the same timer with no task runtime (bench:raw, bench:peer).
+ */
+async function rawBatchE2e(ctx, workflowType = 'waitAndEcho') {
   const { tasks, seconds, createConcurrency, timeoutMs } = ctx.cfg.e2e;
   const taskMs = seconds * 1000;
   const done = [];
   const waiters = [];
   const start = now();
   const { stat: create } = await measure(tasks, createConcurrency, async () => {
-    const id = await startRaw(ctx, seconds);
+    const id = await startRaw(ctx, seconds, workflowType);
     const createdAt = now();
     waiters.push(ctx.client.withDeadline(Date.now() + timeoutMs, () => handle(ctx, id).result()).then(() => done.push({ id, createdAt, doneAt: now() }), () => undefined));
   }, timeoutMs);
@@ -173,4 +176,4 @@ function renderE2e(e) {
   ].join('\n');
 }
 
-module.exports = { benchE2e, renderE2e, batchE2e, pollUntilCompleted };
+module.exports = { benchE2e, renderE2e, batchE2e, rawBatchE2e, pollUntilCompleted };

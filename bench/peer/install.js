@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Installs the pinned peer of `npm run bench:peer` into the git-ignored .bench-peer/, without root:
+// Installs the pinned peers of `npm run bench:peer` into the git-ignored .bench-peer/, without root:
 // - a Python venv with fastmcp==4.1.4 and fastmcp-tasks==4.1.4 (scripts/clients-venv.js's ensureVenv),
+// - a second venv with lastmile-ai's mcp-agent==0.2.6, the 1.x MCP Python SDK it needs (with mcp 2.x
+//   its import fails) and the Temporal Python SDK, pinned (.bench-peer/venv-mcp-agent),
 // - Debian's redis-server, fetched with `apt-get download` and unpacked with `dpkg -x` (with the
 //   two libraries it links), or the system's redis-server when there is one and no apt-get.
-// Idempotent: a second run finds both and returns at once. Prints the paths as JSON.
+// Idempotent: a second run finds all three and returns at once. Prints the paths as JSON.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -13,6 +15,9 @@ const { ensureVenv, PACKAGES } = require('../../scripts/clients-venv');
 const ROOT = path.resolve(__dirname, '..', '..');
 const DIR = path.join(ROOT, '.bench-peer');
 const VENV = path.join(DIR, 'venv');
+const MCP_AGENT_VENV = path.join(DIR, 'venv-mcp-agent');
+/** mcp-agent 0.2.6 with the newest `mcp<2` and `temporalio` seen to install with it (2026-12). */
+const MCP_AGENT_PACKAGES = { 'mcp-agent': '0.2.6', mcp: '1.30.0', temporalio: '1.35.0' };
 const REDIS_ROOT = path.join(DIR, 'redis');
 const REDIS_DEBS = ['redis-server', 'redis-tools', 'liblzf1', 'libjemalloc2'];
 const LIB_DIR = path.join(REDIS_ROOT, 'usr', 'lib', 'x86_64-linux-gnu');
@@ -59,15 +64,16 @@ function ensureRedis() {
   return redis;
 }
 
-/** { python, redis: { bin, env, version }, dir } of the installed peer. */
+/** { python, redis: { bin, env, version }, mcpAgent: { python, packages }, dir } of the installed peers. */
 function ensurePeer() {
   fs.mkdirSync(DIR, { recursive: true });
   const python = ensureVenv(VENV, PACKAGES, { log });
   const redis = ensureRedis();
-  return { python, redis, dir: DIR, packages: PACKAGES };
+  const mcpAgent = { python: ensureVenv(MCP_AGENT_VENV, MCP_AGENT_PACKAGES, { log }), packages: MCP_AGENT_PACKAGES };
+  return { python, redis, mcpAgent, dir: DIR, packages: PACKAGES };
 }
 
-module.exports = { ensurePeer, DIR };
+module.exports = { ensurePeer, DIR, MCP_AGENT_PACKAGES };
 
 if (require.main === module) {
   try {

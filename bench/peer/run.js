@@ -1,10 +1,13 @@
 'use strict';
 /**
- * `npm run bench:peer`: this project's stack and the peer (FastMCP 4.1.4 + fastmcp-tasks 4.1.4 on
- * Redis/Docket) side by side in one run, A/B interleaved, with the same raw-wire client
- * (test/support/mcp-client.ts). The peer's Redis runs twice: without persistence, and with appendonly +
- * appendfsync always (like-for-like with Temporal's SQLite in WAL mode, synchronous=full).
- * See bench/README.md ("Peer comparison") for what each row means.
+ * `npm run bench:peer`: this project's stack and its peers side by side in one run, A/B
+ * interleaved: lastmile-ai's mcp-agent 0.2.6 (tools run as Temporal workflows, on the same
+ * Temporal dev server as ours, driven through its `workflows-run` / `workflows-get_status` tools
+ * by bench/peer/mcp-agent-client.js) and FastMCP 4.1.4 + fastmcp-tasks 4.1.4 on Redis/Docket (the
+ * same raw-wire client as ours, test/support/mcp-client.ts). The FastMCP peer's Redis runs twice:
+ * without persistence, and with appendonly + the appendfsync of the run's durability class
+ * (BENCH_DURABILITY=full: Temporal's SQLite synchronous=full against appendfsync always; =normal:
+ * synchronous=normal against appendfsync everysec). See bench/README.md ("Peer comparison").
  *
  *   node bench/peer/install.js && node bench/peer/run.js
  *   BENCH_QUICK=1 ...            smoke run (a few minutes)
@@ -14,15 +17,19 @@ const os = require('node:os');
 const path = require('node:path');
 const bench = require('../clients');
 const { startInfra, startSampler, machineAtStart } = require('../infra');
-const { loadConfig, quickOr } = require('../config');
+const { durabilityClass, loadConfig, quickOr } = require('../config');
 const { measure, mergeRuns, measureInterleaved, forEachBounded, pollOne } = require('../measure');
-const { batchE2e } = require('../measurements/end-to-end');
+const { batchE2e, rawBatchE2e } = require('../measurements/end-to-end');
+const { awaitClosed, historyCounts, renderHistory } = require('../measurements/history');
 const { connectRaw, envInt, log, now, runBench, writeResults } = require('../script');
-const { summarize, ratio, markdownTable } = require('../stats');
+const { atLeast, atMost, judge, summarize, ratio, markdownTable } = require('../stats');
 const { freePort, HOST, mcpTasks, sleep, spawnProcess } = require('../support');
 const { ensurePeer } = require('./install');
+const { mcpAgentTasks } = require('./mcp-agent-client');
 const RESULTS_FILE = path.join(__dirname, '..', 'results', 'peer-latest.json');
 const PEER_SERVER = path.join(__dirname, 'peer_server.py');
+const MCP_AGENT_PEER = path.join(__dirname, 'mcp_agent_peer.py');
+const MCP_AGENT_TASK_QUEUE = 'mcp-agent-bench';
 
 /** The wire bench's sizes (bench/config.js) where the peer run measures the same, and its own. */
 function loadPeerConfig() {
@@ -30,6 +37,8 @@ function loadPeerConfig() {
   const wire = loadConfig();
   return {
     quick: wire.quick,
+    // the durability class compared (bench/config.js): SQLite synchronous and Redis appendfsync
+    durability: durabilityClass(),
     setupConcurrency: wire.setupConcurrency,
     warmupCalls: wire.warmupCalls,
     // a smoke run makes more create and get calls than the wire bench's: two stacks share it
@@ -38,7 +47,9 @@ function loadPeerConfig() {
     poll: { liveTasks: envInt('BENCH_LIVE_TASKS', pick(1000, 100)), seconds: envInt('BENCH_POLL_SECONDS', pick(30, 10)), intervalMs: 1000 },
     // the shape of batchE2e's config in bench/config.js
     e2e: { tasks: envInt('BENCH_E2E_TASKS', pick(200, 50)), seconds: 1, createConcurrency: 32, pollMs: 250, timeoutMs: 180_000 },
-    kill: { tasks: pick(20, 10), seconds: 5, killAfterMs: 2000, restartAfterMs: 1000, waitMs: 60_000, pollMs: 250 },
+    kill: { tasks: pick(20, 10), seconds: 5, killAfterMs: 2000, restartAfterMs: 1000, waitMs: 1000 * envInt('BENCH_KILL_WAIT_SECONDS', 60), pollMs: 250 },
+    // events and workflow tasks per task, counted from each workflow's history (exact, not timed)
+    history: { tasks: envInt('BENCH_HISTORY_TASKS', pick(20, 5)) },
     // the peer once more with its worker restarted with this redelivery timeout (its default is 300 s)
     tunedRedeliverySeconds: 10,
     // Docket runs at most this many tasks at once per worker (its default is 10): high enough
@@ -47,20 +58,21 @@ function loadPeerConfig() {
     // redis-py's pool allows 100 connections by default: past 100 requests in flight the peer
     // answers -32603 ("Too many connections"), so 1,000 live tasks polled at once need more
     peerRedisConnections: envInt('BENCH_PEER_REDIS_CONNECTIONS', 1000),
-    afterLoadSettleMs: pick(30_000, 15_000),
+    afterLoadSettleMs: 1000 * envInt('BENCH_AFTER_LOAD_SECONDS', pick(30, 15)),
   };
 }
 
 // ---- the stacks ------------------------------------------------------------------------------
 
-/** Our stack: dev Temporal (SQLite WAL, synchronous=full), worker, serve; plus a raw client. */
+/** Our stack: dev Temporal (SQLite WAL, synchronous of the durability class), worker, serve; plus a raw client. */
 async function startOurs(cleanup, cfg) {
-  const infra = await startInfra(cleanup, { pollIntervalMs: 1000 });
+  const infra = await startInfra(cleanup, { pollIntervalMs: 1000, sqliteSynchronous: cfg.durability.sqliteSynchronous });
   const ctx = { cfg, mcp: mcpTasks(infra.url), client: await connectRaw(cleanup, infra.address), live: new Set() };
   const pids = { ...infra.pids };
   return {
     key: 'ours',
-    label: 'ours (Temporal SQLite WAL, synchronous=full)',
+    label: `ours (Temporal SQLite WAL, synchronous=${cfg.durability.sqliteSynchronous})`,
+    address: infra.address,
     ctx,
     pids,
     clearLive: () => bench.terminateLive(ctx),
@@ -69,15 +81,64 @@ async function startOurs(cleanup, cfg) {
     restartWorker: async () => {
       pids.worker = (await infra.startWorker()).pid;
     },
-    // a replay is not a re-execution; a timer started again would be
-    reexecutions: async (ids) => {
-      let extra = 0;
-      await forEachBounded(ids, 16, async ({ taskId }) => {
-        const { events = [] } = await bench.handle(ctx, taskId).fetchHistory();
-        extra += Math.max(0, events.filter((e) => e.timerStartedEventAttributes).length - 1);
-      });
-      return extra;
+    reexecutions: (ids) => timersStartedAgain(ctx, ids),
+    workflowTaskTimeouts: (ids) => workflowTaskTimeouts(ctx, ids),
+  };
+}
+
+/** A replay is not a re-execution; a timer started again in a history would be. */
+async function timersStartedAgain(ctx, ids) {
+  let extra = 0;
+  await forEachBounded(ids, 16, async ({ taskId }) => {
+    const { events = [] } = await bench.handle(ctx, taskId).fetchHistory();
+    extra += Math.max(0, events.filter((e) => e.timerStartedEventAttributes).length - 1);
+  });
+  return extra;
+}
+
+/** Workflow tasks that timed out (e.g. on the killed worker's sticky queue) over these tasks' histories. */
+async function workflowTaskTimeouts(ctx, ids) {
+  let n = 0;
+  await forEachBounded(ids, 16, async ({ taskId }) => {
+    const { events = [] } = await bench.handle(ctx, taskId).fetchHistory();
+    n += events.filter((e) => e.workflowTaskTimedOutEventAttributes).length;
+  });
+  return n;
+}
+
+/**
+ * mcp-agent 0.2.6 (`execution_engine: temporal`) on OUR Temporal dev server: its MCP server and
+ * its Temporal worker (bench/peer/mcp_agent_peer.py) as two processes, like our serve + worker.
+ * The dev server is shared, so its RSS counts in both stacks' totals.
+ */
+async function startMcpAgent(cleanup, installed, cfg, ours) {
+  const env = { TEMPORAL_ADDRESS: ours.address, MCP_AGENT_TASK_QUEUE, PYTHONUNBUFFERED: '1' };
+  const port = await freePort();
+  const server = spawnProcess(installed.mcpAgent.python, [MCP_AGENT_PEER, 'server', '--port', String(port)], { env, keepOutput: 64 * 1024 });
+  cleanup.add('mcp-agent server', server.pid, () => server.stop());
+  const startWorker = async () => {
+    const worker = spawnProcess(installed.mcpAgent.python, [MCP_AGENT_PEER, 'worker'], { env, keepOutput: 64 * 1024 });
+    cleanup.add('mcp-agent worker', worker.pid, () => worker.stop());
+    await worker.waitFor(/mcp-agent worker running/);
+    return worker;
+  };
+  const pids = { server: server.pid, worker: (await startWorker()).pid, temporal: ours.pids.temporal };
+  // the raw client is ours (same server): terminating, settling and reading histories
+  const ctx = { cfg, mcp: mcpAgentTasks(`http://${HOST}:${port}/mcp`), client: ours.ctx.client, live: new Set() };
+  await waitAnswering(ctx, server);
+  return {
+    key: 'mcp-agent',
+    label: `mcp-agent ${installed.mcpAgent.packages['mcp-agent']} (same Temporal dev server)`,
+    ctx,
+    pids,
+    clearLive: () => bench.terminateLive(ctx),
+    settle: (ids) => bench.waitSettled(ctx, ids),
+    killWorker: () => process.kill(pids.worker, 'SIGKILL'),
+    restartWorker: async () => {
+      pids.worker = (await startWorker()).pid;
     },
+    reexecutions: (ids) => timersStartedAgain(ctx, ids),
+    workflowTaskTimeouts: (ids) => workflowTaskTimeouts(ctx, ids),
   };
 }
 
@@ -85,7 +146,7 @@ async function startOurs(cleanup, cfg) {
 async function startPeer(cleanup, installed, cfg, mode) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `mtt-peer-${mode}-`));
   const redisPort = await freePort();
-  const persistence = mode === 'fsync' ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--save', '', '--appendonly', 'no'];
+  const persistence = mode === 'fsync' ? ['--appendonly', 'yes', '--appendfsync', cfg.durability.appendfsync] : ['--save', '', '--appendonly', 'no'];
   const redis = spawnProcess(installed.redis.bin, ['--port', String(redisPort), '--bind', HOST, '--dir', dir, ...persistence], { env: installed.redis.env });
   cleanup.add(`redis ${mode}`, redis.pid, async () => {
     await redis.stop();
@@ -113,7 +174,7 @@ async function startPeer(cleanup, installed, cfg, mode) {
   await waitAnswering(ctx, server);
   return {
     key: `peer-${mode}`,
-    label: mode === 'fsync' ? 'peer, Redis appendfsync always (like-for-like)' : 'peer, Redis without persistence',
+    label: mode === 'fsync' ? `FastMCP, Redis appendfsync ${cfg.durability.appendfsync} (like-for-like)` : 'FastMCP, Redis without persistence',
     ctx,
     pids,
     clearLive: () => cancelLive(ctx),
@@ -252,12 +313,78 @@ async function pollLoad(s, cfg) {
   };
 }
 
-async function e2e(s, cfg) {
+async function e2e(s, cfg, ours) {
   log(`e2e: ${s.key}: ${cfg.e2e.tasks} tasks of ${cfg.e2e.seconds} s, polled every ${cfg.e2e.pollMs} ms`);
   const { ids, ...r } = await batchE2e(s.ctx);
   await s.clearLive();
+  if (s === ours) {
+    // raw Temporal in ours' turn: the same batch with raw starts of plainTimer (the same timer, no
+    // task runtime) on the same worker, awaited with result() long polls: no MCP, no polling
+    log(`e2e: raw: ${cfg.e2e.tasks} raw plainTimer starts + result()`);
+    r.raw = await rawBatchE2e(s.ctx, 'plainTimer');
+    await s.clearLive();
+  }
   return r;
 }
+
+// ---- events and workflow tasks per task ------------------------------------------------------
+
+async function untilStatus(s, taskId, status, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while ((await s.ctx.mcp.getTask(taskId)).status !== status) {
+    if (Date.now() > deadline) throw new Error(`${s.key}: task ${taskId} never ${status}`);
+    await sleep(100);
+  }
+}
+
+/**
+ * The same work done by each Temporal-backed stack, counted from the histories fetched after it
+ * ran: a 1 s timer (ours: wait_and_echo; mcp-agent: WaitAndEcho; raw: the demo's plainTimer,
+ * waitAndEcho without the task runtime, on our worker), and one input round answered (ours:
+ * approve_expense answered over tasks/update; mcp-agent: WaitAndAsk answered with workflows-resume).
+ */
+async function scenarioHistory(stacks, ours, cfg) {
+  const n = cfg.history.tasks;
+  const client = ours.ctx.client;
+  const out = { timer: {}, input: {} };
+  for (const s of stacks.filter((x) => x.key === 'ours' || x.key === 'mcp-agent')) {
+    log(`history: ${s.key}: ${n} timer tasks, ${n} input rounds`);
+    const { ids } = await bench.createFixtureTasks(s.ctx, n, 1);
+    await awaitClosed(client, ids);
+    ids.forEach((id) => s.ctx.live.delete(id));
+    out.timer[s.key] = await historyCounts(client, ids);
+    const asked = [];
+    for (let i = 0; i < n; i++) {
+      const { taskId } = s.key === 'ours'
+        ? await s.ctx.mcp.createTask('approve_expense', { amount: 12, description: `bench ${i}` })
+        : await s.ctx.mcp.createTask('WaitAndAsk', { text: `bench ${i}` });
+      s.ctx.live.add(taskId);
+      asked.push(taskId);
+    }
+    for (const taskId of asked) {
+      if (s.key === 'ours') {
+        await untilStatus(s, taskId, 'input_required');
+        await s.ctx.mcp.updateTask(taskId, { approval: { action: 'accept', content: { approved: true } } });
+      } else {
+        await bench.waitSettled(s.ctx, [taskId]); // waiting for the signal
+        await s.ctx.mcp.updateTask(taskId, { approved: true });
+      }
+    }
+    await awaitClosed(client, asked);
+    asked.forEach((id) => s.ctx.live.delete(id));
+    out.input[s.key] = await historyCounts(client, asked);
+  }
+  log(`history: raw: ${n} plainTimer workflows`);
+  const raw = [];
+  for (let i = 0; i < n; i++) raw.push(await bench.startRaw(ours.ctx, 1, 'plainTimer'));
+  await awaitClosed(client, raw);
+  raw.forEach((id) => ours.ctx.live.delete(id));
+  out.timer.raw = await historyCounts(client, raw);
+  return out;
+}
+
+const HISTORY_WORKS = { timer: 'a 1 s durable timer', input: 'one input round answered' };
+const HISTORY_STACKS = { ours: 'ours', 'mcp-agent': 'mcp-agent', raw: 'raw workflow' };
 
 /** Tasks of a few seconds; SIGKILL the worker mid-way, start a new one, count what completes. */
 async function workerKill(s, cfg, tuned = false) {
@@ -290,12 +417,13 @@ async function workerKill(s, cfg, tuned = false) {
   const completed = created.filter((c) => status.get(c.taskId)?.status === 'completed');
   const lastCompletionS = completed.length ? (Math.max(...completed.map((c) => status.get(c.taskId).at)) - t0) / 1000 : NaN;
   const reexecutions = await s.reexecutions(created);
+  const workflowTaskTimeouts = s.workflowTaskTimeouts ? await s.workflowTaskTimeouts(created) : undefined;
   completed.forEach((c) => s.ctx.live.delete(c.taskId));
   await s.clearLive();
-  return { tasks, seconds, completed: completed.length, waitS: waitMs / 1000, lastCompletionS, reexecutions };
+  return { tasks, seconds, completed: completed.length, waitS: waitMs / 1000, lastCompletionS, reexecutions, workflowTaskTimeouts };
 }
 
-const SECTIONS = ['create', 'get', 'poll', 'e2e', 'kill'];
+const SECTIONS = ['history', 'create', 'get', 'poll', 'e2e', 'kill'];
 
 /** BENCH_SECTIONS=create,get,... runs only those (default: all). */
 function selectedSections() {
@@ -310,7 +438,7 @@ function selectedSections() {
 
 // ---- the report ------------------------------------------------------------------------------
 
-const PEERS = ['peer-nofsync', 'peer-fsync'];
+const STACKS = ['ours', 'mcp-agent', 'peer-nofsync', 'peer-fsync'];
 /** A stack left out (BENCH_STACKS) reads as NaN. */
 const safe = (fn) => {
   try {
@@ -321,112 +449,134 @@ const safe = (fn) => {
 };
 const mean2 = (runs, pick) => runs.reduce((a, r) => a + pick(r), 0) / runs.length;
 
-/** One row per measurement: ours, both peers, ours/peer for each; the target is on the fsync ratio. */
+/** A target about the values themselves (ours alone), not about a ratio. */
+const aboutOurs = (label, met) => ({ label, met, aboutValues: true });
+
+/**
+ * One row per measurement: ours, mcp-agent, both FastMCP stacks; ours / mcp-agent with the issue's
+ * target against it, and ours / FastMCP with its target on the like-for-like (appendfsync) column.
+ * Row: [name, ours, mcp-agent, FastMCP no-persist, FastMCP appendfsync, ours/mcp-agent, target, met,
+ * ours/FastMCP no-persist, ours/FastMCP appendfsync, target, met]; met is 'met' / 'not met' ('–'
+ * when that stack did not run). A target is atMost/atLeast on the ratio, or aboutOurs(...).
+ */
 function peerRows(r) {
   const rows = [];
-  // target: a ratio bound on the like-for-like column, or { label, met(values) } about ours alone
-  const add = (name, pick, target, better) => {
-    const v = Object.fromEntries(['ours', ...PEERS].map((k) => [k, safe(() => pick(k))]));
+  const verdict = (target, ratioValue, v) => (target?.aboutValues ? [target.label, target.met(v) ? 'met' : 'not met'] : judge(target, ratioValue));
+  const add = (name, pick, { agent, fastmcp } = {}) => {
+    const v = Object.fromEntries(STACKS.map((k) => [k, safe(() => pick(k))]));
+    const ra = ratio(v.ours, v['mcp-agent']);
     const rf = ratio(v.ours, v['peer-fsync']);
-    let label = '';
-    let met = '';
-    if (typeof target === 'number') {
-      label = `${better === 'lower' ? '≤' : '≥'} ${target}`;
-      met = (better === 'lower' ? rf <= target : rf >= target) ? 'yes' : 'no';
-    } else if (target) {
-      label = target.label;
-      met = target.met(v) ? 'yes' : 'no';
-    }
-    rows.push([name, v.ours, v['peer-nofsync'], v['peer-fsync'], ratio(v.ours, v['peer-nofsync']), rf, label, met]);
+    rows.push([name, v.ours, v['mcp-agent'], v['peer-nofsync'], v['peer-fsync'], ra, ...verdict(agent, ra, v), ratio(v.ours, v['peer-nofsync']), rf, ...verdict(fastmcp, rf, v)]);
   };
   for (const row of r.create ?? []) {
-    add(`create p50, c=${row.concurrency} (ms)`, (k) => row[k].p50, row.concurrency === 1 ? 1.0 : undefined, 'lower');
+    const c1 = row.concurrency === 1;
+    add(`create p50, c=${row.concurrency} (ms)`, (k) => row[k].p50, c1 ? { agent: atMost(1.0), fastmcp: atMost(1.0) } : undefined);
     add(`create p99, c=${row.concurrency} (ms)`, (k) => row[k].p99);
   }
   const c32 = r.create?.find((x) => x.concurrency === 32);
-  if (c32) add('create throughput, c=32 (/s)', (k) => c32[k].perSecond, 1.0, 'higher');
+  if (c32) add('create throughput, c=32 (/s)', (k) => c32[k].perSecond, { agent: atLeast(1.0), fastmcp: atLeast(1.0) });
   if (r.get) {
-    add('tasks/get p50, running task, c=1 (ms)', (k) => r.get[k].p50);
-    add('tasks/get p99 (ms)', (k) => r.get[k].p99);
+    add('status read p50, running task, c=1 (ms)', (k) => r.get[k].p50, { agent: atMost(1.0) });
+    add('status read p99 (ms)', (k) => r.get[k].p99);
   }
   const p = r.poll;
   if (p) pollRows(p, add);
   const e = r.e2e;
   if (e) {
-    add(`end to end: ${e.ours[0].tasks} × 1 s tasks at c=32, polled every 250 ms: total (ms)`, (k) => mean2(e[k], (x) => x.totalMs), 1.0, 'lower');
+    const some = Object.values(e)[0][0];
+    add(`end to end: ${some.tasks} × 1 s tasks at c=32, polled every 250 ms: total (ms)`, (k) => mean2(e[k], (x) => x.totalMs), { agent: atMost(1.0), fastmcp: atMost(1.0) });
     add('— median completion seen − created − 1 s (ms)', (k) => mean2(e[k], (x) => x.medianObservedMinusTaskMs));
     add('— completed', (k) => Math.min(...e[k].map((x) => x.completed)));
   }
   if (r.kill) killRows(r, add);
+  if (r.history) {
+    add('history events per task: 1 s timer', (k) => r.history.timer[k].events);
+    add('workflow tasks per task: 1 s timer', (k) => r.history.timer[k].workflowTasks);
+    add('history events per task: one input round', (k) => r.history.input[k].events);
+    add('workflow tasks per task: one input round', (k) => r.history.input[k].workflowTasks);
+  }
   return rows;
 }
 
 function pollRows(p, add) {
-  const { liveTasks, seconds } = p.ours[0];
-  add(`polls/s answered: ${liveTasks} live tasks polled every 1 s for ${seconds} s (target ${liveTasks}/s)`, (k) => mean2(p[k], (x) => x.achievedPerSecond), 1.5, 'higher');
+  const { liveTasks, seconds } = Object.values(p)[0][0];
+  add(`status reads/s answered: ${liveTasks} live tasks polled every 1 s for ${seconds} s (target ${liveTasks}/s)`, (k) => mean2(p[k], (x) => x.achievedPerSecond), { fastmcp: atLeast(1.5) });
   add('— poll latency p99 (ms)', (k) => Math.max(...p[k].map((x) => x.latency.p99)));
   add('— errors', (k) => p[k].reduce((a, x) => a + x.errors, 0));
   add('total RSS, idle stack (MB)', (k) => Math.min(...p[k].map((x) => x.rssIdleMb)));
-  add(`total RSS, peak with ${liveTasks} live tasks polled (MB)`, (k) => Math.max(...p[k].map((x) => x.rssPeakMb)), 2.0, 'lower');
-  add('total RSS, after the load ended (MB)', (k) => p[k][p[k].length - 1].rssAfterMb);
+  add(`total RSS, peak with ${liveTasks} live tasks polled (MB)`, (k) => Math.max(...p[k].map((x) => x.rssPeakMb)), { agent: atMost(1.0), fastmcp: atMost(2.0) });
+  add('total RSS, after the load ended (MB)', (k) => p[k][p[k].length - 1].rssAfterMb, { agent: atMost(1.0) });
 }
 
 function killRows(r, add) {
   const { kill, killTuned } = r;
-  add(`worker SIGKILL: ${kill.ours.tasks} tasks of ${kill.ours.seconds} s, completed within ${kill.ours.waitS} s`, (k) => kill[k].completed, {
-    label: 'ours: all',
-    met: (v) => v.ours === kill.ours.tasks,
-  });
-  add('— re-executions', (k) => kill[k].reexecutions, { label: 'ours: 0', met: (v) => v.ours === 0 });
+  const all = aboutOurs('ours: all', (v) => v.ours === kill.ours.tasks);
+  const none = aboutOurs('ours: 0', (v) => v.ours === 0);
+  add(`worker SIGKILL: ${kill.ours.tasks} tasks of ${kill.ours.seconds} s, completed within ${kill.ours.waitS} s`, (k) => kill[k].completed, { agent: all, fastmcp: all });
+  add('— re-executions', (k) => kill[k].reexecutions, { agent: none, fastmcp: none });
   add('— last completion after creation (s)', (k) => kill[k].lastCompletionS);
-  // ours has nothing to tune here: the same figures as above
-  const tuned = (k) => (k === 'ours' ? kill : killTuned)[k];
-  add(`— peer's worker restarted with redelivery_timeout ${r.tunedRedeliverySeconds} s: completed`, (k) => tuned(k).completed);
+  add("— workflow tasks timed out (the killed worker's sticky queue)", (k) => kill[k].workflowTaskTimeouts);
+  // only FastMCP's worker has a redelivery timeout to tune: the Temporal stacks show the figures above
+  const tuned = (k) => (k === 'ours' || k === 'mcp-agent' ? kill : killTuned)[k];
+  add(`— FastMCP's worker restarted with redelivery_timeout ${r.tunedRedeliverySeconds} s: completed`, (k) => tuned(k).completed);
   add('— — re-executions', (k) => tuned(k).reexecutions);
   add('— — last completion after creation (s)', (k) => tuned(k).lastCompletionS);
 }
 
+/** Ours against raw Temporal on the same server in the same run: [name, ours, raw, ratio, target, met]. */
 function rawRows(r) {
   const rows = [];
-  for (const row of r.create) {
-    rows.push([`create p50, c=${row.concurrency}, vs raw start with the same options (ms)`, row.ours.p50, row.rawLikeServer.p50, ratio(row.ours.p50, row.rawLikeServer.p50), '≤ 1.10']);
-    rows.push([`create p50, c=${row.concurrency}, vs plain raw start (ms)`, row.ours.p50, row.raw.p50, ratio(row.ours.p50, row.raw.p50), '']);
+  const add = (name, ours, raw, target) => {
+    const q = ratio(ours, raw);
+    rows.push([name, ours, raw, q, ...judge(target, q)]);
+  };
+  for (const row of r.create ?? []) {
+    add(`create p50, c=${row.concurrency}, vs raw start with the same memo and search attributes (ms)`, row.ours.p50, row.rawLikeServer.p50, atMost(1.1));
+    add(`create p50, c=${row.concurrency}, vs plain raw start (ms)`, row.ours.p50, row.raw.p50);
   }
-  rows.push(['tasks/get p50 vs raw describe() (ms)', r.get.ours.p50, r.get.rawDescribe.p50, ratio(r.get.ours.p50, r.get.rawDescribe.p50), '≤ 1.2']);
-  rows.push(['tasks/get p99 vs raw describe() (ms)', r.get.ours.p99, r.get.rawDescribe.p99, ratio(r.get.ours.p99, r.get.rawDescribe.p99), '']);
+  if (r.get) {
+    add('tasks/get p50 vs raw describe() (ms)', r.get.ours.p50, r.get.rawDescribe.p50, atMost(1.2));
+    add('tasks/get p99 vs raw describe() (ms)', r.get.ours.p99, r.get.rawDescribe.p99);
+  }
+  const raw = r.e2e?.ours?.map((x) => x.raw).filter(Boolean);
+  if (raw?.length) {
+    add(`end to end, ${raw[0].tasks} × 1 s: total vs raw plainTimer starts + result() (ms)`, mean2(r.e2e.ours, (x) => x.totalMs), mean2(raw, (x) => x.totalMs), atMost(1.1));
+  }
   return rows;
 }
 
 function render(r, machine) {
+  const agent = r.peer.mcpAgent;
+  const d = r.durability;
+  const perProcess = r.poll
+    ? Object.entries(r.poll)
+        .map(([k, runs]) => `${k}: ${Object.entries(runs[runs.length - 1].rssPeakByProcessMb).map(([n, mb]) => `${n} ${mb.toFixed(0)}`).join(', ')}`)
+        .join('; ')
+    : undefined;
   return [
-    `## Peer comparison: ours vs FastMCP ${r.peer.packages.fastmcp} + fastmcp-tasks ${r.peer.packages['fastmcp-tasks']} (Docket, ${r.peer.redis})`,
+    `## Peer comparison: ours vs mcp-agent ${agent['mcp-agent']} (mcp ${agent.mcp}, temporalio ${agent.temporalio}; same Temporal dev server) and FastMCP ${r.peer.packages.fastmcp} + fastmcp-tasks ${r.peer.packages['fastmcp-tasks']} (Docket, ${r.peer.redis})`,
+    '',
+    `Durability class: ${d.name} — Temporal's SQLite (WAL) synchronous=${d.sqliteSynchronous} against Redis appendfsync ${d.appendfsync}: ${d.means}.`,
     '',
     markdownTable(
-      ['measurement', 'ours', 'peer, no persistence', 'peer, fsync always (like-for-like)', 'ours / peer no-persist', 'ours / peer fsync (like-for-like)', 'target (like-for-like)', 'met'],
+      ['measurement', `ours (synchronous=${d.sqliteSynchronous})`, 'mcp-agent', 'FastMCP, no persistence', `FastMCP, appendfsync ${d.appendfsync}`, 'ours / mcp-agent', 'target', 'met', 'ours / FastMCP no-persist', `ours / FastMCP ${d.appendfsync} (like-for-like)`, 'target (like-for-like)', 'met'],
       peerRows(r),
     ),
     '',
-    ...(r.poll
-      ? [
-          `Peak RSS per process while polling (MB): ${Object.entries(r.poll)
-            .map(
-              ([k, runs]) =>
-                `${k}: ${Object.entries(runs[runs.length - 1].rssPeakByProcessMb)
-                  .map(([n, mb]) => `${n} ${mb.toFixed(0)}`)
-                  .join(', ')}`,
-            )
-            .join('; ')}.`,
-          '',
-        ]
+    ...(perProcess ? [`Peak RSS per process while polling (MB): ${perProcess}. Ours and mcp-agent share one Temporal dev server: its RSS counts in both totals.`, ''] : []),
+    'mcp-agent runs on the same Temporal dev server as ours, so its durability is ours by construction; it is',
+    'driven as its clients do: `workflows-run` to create, `workflows-get_status` (a Temporal describe()) to read.',
+    `Like-for-like with FastMCP is the appendfsync ${d.appendfsync} column; without persistence FastMCP loses every task on a Redis restart.`,
+    `BENCH_DURABILITY=${d.name === 'full' ? 'normal' : 'full'} runs the other class. A ratio below 1 is better for latencies, time, memory and events; above 1 for /s.`,
+    '',
+    ...(r.history
+      ? ['## Temporal history per task (exact counts from the histories, fetched after the work ran)', '', renderHistory(r.history, { works: HISTORY_WORKS, stacks: HISTORY_STACKS }), '']
       : []),
-    "Like-for-like is the fsync column: Temporal's SQLite runs in WAL mode with synchronous=full, so every",
-    'acknowledged write is on disk, as with Redis appendfsync always. Without persistence the peer loses',
-    'every task on a Redis restart. A ratio below 1 is better for latencies, time and memory; above 1 for /s.',
-    '',
     '## Ours vs raw Temporal on the same server, same run',
-    r.create && r.get ? markdownTable(['measurement', 'ours', 'raw', 'ratio', 'target'], rawRows(r)) : '(needs the create and get sections)',
     '',
-    `Machine: ${machine.nproc} × ${machine.cpuModel}, ${machine.memTotalMb} MB, Node ${machine.node}, Temporal CLI ${machine.temporalCli ?? '?'}; all three stacks, Temporal, Redis and the client share the cores.`,
+    markdownTable(['measurement', 'ours', 'raw', 'ours / raw', 'target', 'met'], rawRows(r)),
+    '',
+    `Machine: ${machine.nproc} × ${machine.cpuModel}, ${machine.memTotalMb} MB, Node ${machine.node}, Temporal CLI ${machine.temporalCli ?? '?'}; every stack, Temporal, Redis and the client share the cores.`,
     `Background CPU before the run: ${machine.backgroundCpuPercentAtStart.toFixed(0)}% of one core; during the run, CPU not used by this run's processes (others + irq): ${r.othersCpuPercent.toFixed(0)}% of one core.`,
   ].join('\n');
 }
@@ -436,15 +586,19 @@ function render(r, machine) {
 async function main(cleanup) {
   const cfg = loadPeerConfig();
   const startedAt = new Date().toISOString();
-  const machine = await machineAtStart(log, `${cfg.quick ? 'QUICK' : 'full'} peer run`);
+  const machine = await machineAtStart(log, `${cfg.quick ? 'QUICK' : 'full'} peer run, durability ${cfg.durability.name}`);
   const installed = ensurePeer();
-  // BENCH_STACKS=ours (or a comma list) for tuning runs; ours is always there
-  const wanted = (process.env.BENCH_STACKS || ['ours', ...PEERS].join(',')).split(',').map((x) => x.trim());
+  // BENCH_STACKS=ours,mcp-agent (a comma list) for tuning runs; ours is always there
+  const wanted = (process.env.BENCH_STACKS || STACKS.join(',')).split(',').map((x) => x.trim());
+  const unknown = wanted.filter((w) => !STACKS.includes(w));
+  if (unknown.length) throw new Error(`unknown BENCH_STACKS ${unknown.join(', ')}; known: ${STACKS.join(', ')}`);
   const ours = await startOurs(cleanup, cfg);
   const stacks = [ours];
+  if (wanted.includes('mcp-agent')) stacks.push(await startMcpAgent(cleanup, installed, cfg, ours));
   for (const mode of ['nofsync', 'fsync']) if (wanted.includes(`peer-${mode}`)) stacks.push(await startPeer(cleanup, installed, cfg, mode));
   log(`stacks up: ${stacks.map((s) => `${s.key} ${JSON.stringify(s.pids)}`).join(', ')}`);
-  const all = startSampler(Object.fromEntries(stacks.flatMap((s) => Object.entries(s.pids).map(([n, pid]) => [`${s.key}.${n}`, pid]))));
+  // the shared Temporal dev server is sampled once
+  const all = startSampler(Object.fromEntries(stacks.flatMap((s) => Object.entries(s.pids).map(([n, pid]) => [n === 'temporal' ? 'temporal' : `${s.key}.${n}`, pid]))));
   const cpu0 = all.cpuSnapshot();
   const t0 = now();
   log('warm-up');
@@ -453,25 +607,29 @@ async function main(cleanup) {
     await measure(cfg.warmupCalls, 1, () => s.ctx.mcp.listTools());
     await s.clearLive();
   }
-  const r = { peer: { packages: installed.packages, redis: installed.redis.version.split(' ').slice(0, 3).join(' ') } };
+  const r = {
+    durability: cfg.durability,
+    peer: { packages: installed.packages, redis: installed.redis.version.split(' ').slice(0, 3).join(' '), mcpAgent: installed.mcpAgent.packages },
+  };
   const sections = selectedSections();
+  if (sections.has('history')) r.history = await scenarioHistory(stacks, ours, cfg);
   if (sections.has('create')) r.create = await scenarioCreate(stacks, ours, cfg);
   if (sections.has('get')) r.get = await scenarioGet(stacks, ours, cfg);
   if (sections.has('poll')) r.poll = await abba(stacks, (s) => pollLoad(s, cfg));
-  if (sections.has('e2e')) r.e2e = await abba(stacks, (s) => e2e(s, cfg));
+  if (sections.has('e2e')) r.e2e = await abba(stacks, (s) => e2e(s, cfg, ours));
   if (sections.has('kill')) {
     // last: it replaces the workers; once per stack (a count, not a timing)
     r.kill = {};
     r.killTuned = {};
     r.tunedRedeliverySeconds = cfg.tunedRedeliverySeconds;
     for (const s of stacks) r.kill[s.key] = await workerKill(s, cfg);
-    for (const s of stacks.filter((x) => x !== ours)) r.killTuned[s.key] = await workerKill(s, cfg, true);
+    for (const s of stacks.filter((x) => x.key.startsWith('peer-'))) r.killTuned[s.key] = await workerKill(s, cfg, true);
   }
   // restarted workers have new pids: `all` still holds the old ones, so the others figure is approximate
   const cpu1 = all.cpuSnapshot();
   const wall = (now() - t0) / 1000;
   const ownCpu = Object.keys(cpu1)
-    .filter((k) => k.includes('.') || k === 'bench')
+    .filter((k) => k.includes('.') || k === 'bench' || k === 'temporal')
     .reduce((a, k) => a + (cpu1[k] - cpu0[k] || 0), 0);
   r.othersCpuPercent = (100 * (cpu1.machine - cpu0.machine - ownCpu)) / wall;
   all.stop();

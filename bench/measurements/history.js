@@ -1,0 +1,68 @@
+'use strict';
+/**
+ * Events and workflow tasks per task, counted from real histories fetched from the dev server
+ * after the work ran (exact counts, not timings): what a task costs Temporal in writes and in
+ * worker round trips. Used by bench:raw (ours vs the raw plainTimer) and bench:peer (ours,
+ * mcp-agent and raw).
+ */
+const { forEachBounded } = require('../measure');
+const { markdownTable, mean } = require('../stats');
+
+/** The event's type as a short name (WorkflowExecutionStarted, TimerFired, ...). */
+const eventName = (e) => Object.keys(e).find((k) => k.endsWith('EventAttributes'))?.replace(/EventAttributes$/, '').replace(/^./, (c) => c.toUpperCase()) ?? String(e.eventType);
+
+/**
+ * Mean events, workflow tasks (WorkflowTaskCompleted events) and history bytes per history of
+ * these closed workflows, and the event sequence of the first one.
+ */
+async function historyCounts(client, ids) {
+  const per = [];
+  await forEachBounded(ids, 8, async (id) => {
+    const handle = client.workflow.getHandle(id);
+    const { events = [] } = await handle.fetchHistory();
+    const described = await handle.describe();
+    per.push({
+      id,
+      events: events.length,
+      workflowTasks: events.filter((e) => e.workflowTaskCompletedEventAttributes).length,
+      bytes: Number(described.raw.workflowExecutionInfo?.historySizeBytes ?? NaN),
+      sequence: events.map(eventName),
+    });
+  });
+  per.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+  return {
+    n: per.length,
+    events: mean(per.map((p) => p.events)),
+    workflowTasks: mean(per.map((p) => p.workflowTasks)),
+    historyBytes: mean(per.map((p) => p.bytes)),
+    sequence: per[0]?.sequence ?? [],
+  };
+}
+
+/** Resolves once every workflow has closed (result() long polls; a failure counts as closed). */
+async function awaitClosed(client, ids, timeoutMs = 60_000) {
+  await forEachBounded(ids, 32, (id) => client.withDeadline(Date.now() + timeoutMs, () => client.workflow.getHandle(id).result()));
+}
+
+/**
+ * One table: per kind of work (rows), per stack (columns) events, workflow tasks and history bytes
+ * per task; then one history's event sequence per cell. counts = { [work]: { [stack]: historyCounts } }.
+ */
+function renderHistory(counts, { works, stacks }) {
+  const rows = Object.entries(works).map(([work, label]) => [
+    label,
+    ...Object.keys(stacks).flatMap((k) => {
+      const c = counts[work]?.[k];
+      return c ? [c.events, c.workflowTasks, c.historyBytes] : ['–', '–', '–'];
+    }),
+  ]);
+  const header = ['work (each task completed)', ...Object.values(stacks).flatMap((name) => [`${name}: events`, `${name}: workflow tasks`, `${name}: history bytes`])];
+  const sequences = Object.entries(works).flatMap(([work, label]) =>
+    Object.entries(stacks)
+      .filter(([k]) => counts[work]?.[k])
+      .map(([k, name]) => `- ${label}, ${name} (n=${counts[work][k].n}): ${counts[work][k].sequence.join(' → ')}`),
+  );
+  return [markdownTable(header, rows), '', 'One history of each:', ...sequences].join('\n');
+}
+
+module.exports = { historyCounts, awaitClosed, renderHistory, eventName };
