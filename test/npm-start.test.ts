@@ -76,11 +76,15 @@ async function npmStart(opts: { detached: boolean }): Promise<{ npm: ChildProces
   return { npm, output: proc.output, pids: [npm.pid!, ...pids], temporalPort };
 }
 
-async function allGone(pids: number[], withinMs: number): Promise<number[]> {
+async function allGone(pids: number[], withinMs: number, npm?: ChildProcess): Promise<number[]> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     const left = pids.filter(alive);
-    if (left.length === 0 || Date.now() > deadline) return left;
+    if (left.length === 0 || Date.now() > deadline) {
+      // the processes are gone, but their last lines may still be in the pipes: read them to the end
+      await Promise.all([npm?.stdout, npm?.stderr].map((s) => (s && !s.closed ? new Promise((r) => { s.once('close', r); setTimeout(r, 5_000); }) : undefined)));
+      return left;
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -88,7 +92,7 @@ async function allGone(pids: number[], withinMs: number): Promise<number[]> {
 test('SIGTERM to the npm process alone stops node, the Temporal dev server and everything else', async () => {
   const run = await npmStart({ detached: false });
   process.kill(run.npm.pid!, 'SIGTERM');
-  const left = await allGone(run.pids, 20_000);
+  const left = await allGone(run.pids, 20_000, run.npm);
   expect(left.map((p) => `${p} ${cmdline(p)}`)).toEqual([]);
   expect(run.output()).toMatch(/(SIGTERM|\(npm or its shell\) is gone): stopping/);
 }, 150_000);
@@ -96,7 +100,7 @@ test('SIGTERM to the npm process alone stops node, the Temporal dev server and e
 test('Ctrl-C to the process group stops everything gracefully (one stop despite two SIGINTs)', async () => {
   const run = await npmStart({ detached: true });
   process.kill(-run.npm.pid!, 'SIGINT');
-  const left = await allGone(run.pids, 20_000);
+  const left = await allGone(run.pids, 20_000, run.npm);
   expect(left.map((p) => `${p} ${cmdline(p)}`)).toEqual([]);
   expect(run.output().match(/SIGINT: stopping/g)).toHaveLength(1);
   expect(run.output()).toMatch(/"state":"STOPPED"/);
