@@ -20,6 +20,7 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['<rootDir>/test/support/env.ts'],
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   testTimeout: 120_000,
   maxWorkers: 1,
 };

@@ -1,4 +1,5 @@
 /** Bounded history: coalesced progress, continue-as-new for chatty tools; input requests that are withdrawn. */
+import type { WorkflowHandle } from '@temporalio/client';
 import { call, pollTask } from './support/mcp';
 import { useStack } from './support/stack';
 import type { TestTemporal } from './support/temporal';
@@ -17,7 +18,7 @@ async function runsOf(taskId: string) {
   const runs = [];
   for (let runId: string | undefined = (await handle.describe()).runId; runId; ) {
     const d = await temporal.client.workflow.getHandle(taskId, runId).describe();
-    const history = await temporal.client.workflow.getHandle(taskId, runId).fetchHistory();
+    const history: Awaited<ReturnType<WorkflowHandle["fetchHistory"]>> = await temporal.client.workflow.getHandle(taskId, runId).fetchHistory();
     runs.push({ d, events: history.events ?? [] });
     const first = history.events?.[0]?.workflowExecutionStartedEventAttributes;
     runId = first?.continuedExecutionRunId || undefined;

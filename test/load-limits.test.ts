@@ -281,7 +281,7 @@ void DECLARING;
 describe('item 2: the body is parsed once per request, shared by the handlers in front and the SDK', () => {
   test('tasks/get without routing headers, subscriptions/listen, tools/call: each body text goes through JSON.parse once', async () => {
     const { createMcpTasksServer } = await import('../src/mcp/server');
-    const { tools } = await import('../build/examples/demo/index.js');
+    const { tools } = await import('../examples/demo/index');
     const server = await createMcpTasksServer({ client: temporal.client, tools, log: () => undefined, maxRunningTasksPerCaller: 0, maxRunningTasks: 0 });
     const parse = JSON.parse;
     const texts: string[] = [];

@@ -102,6 +102,9 @@ test('Ctrl-C to the process group stops everything gracefully (one stop despite 
   process.kill(-run.npm.pid!, 'SIGINT');
   const left = await allGone(run.pids, 20_000, run.npm);
   expect(left.map((p) => `${p} ${cmdline(p)}`)).toEqual([]);
-  expect(run.output().match(/SIGINT: stopping/g)).toHaveLength(1);
+  // one stop; its reason is the SIGINT, or npm's exit when node's event loop was busy as both
+  // arrived (the ppid check is a timer, and timers run before signal callbacks)
+  expect(run.output().match(/: stopping/g)).toHaveLength(1);
+  expect(run.output()).toMatch(/(SIGINT|\(npm or its shell\) is gone): stopping/);
   expect(run.output()).toMatch(/"state":"STOPPED"/);
 }, 150_000);

@@ -56,7 +56,7 @@ const text = (result: any): string => result.content.map((c: any) => c.text).joi
 async function waitToEnd(client: AnyClient, taskId: string, timeoutMs = 60_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const result = await client.callTool({ name: 'task_wait', arguments: { taskId } });
+    const result: any = await client.callTool({ name: 'task_wait', arguments: { taskId } });
     if (result.structuredContent?.taskId !== taskId || !['working', 'input_required'].includes(result.structuredContent?.status)) return result;
     if (Date.now() > deadline) throw new Error(`task ${taskId} still ${result.structuredContent.status}`);
   }
@@ -86,7 +86,7 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
 
   test('approve_expense: the handle shows the question and its schema; a bad answer is refused by key; respond completes it', async () => {
     const client = await connect();
-    const handle = await client.callTool({ name: 'approve_expense', arguments: { amount: 42, description: 'train ticket' } });
+    const handle: any = await client.callTool({ name: 'approve_expense', arguments: { amount: 42, description: 'train ticket' } });
     expect(handle.isError).toBeFalsy();
     const { taskId, status, inputRequests } = handle.structuredContent;
     expect(taskId).toMatch(/^task_/);
@@ -103,7 +103,7 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
     expect(wrongKey.isError).toBe(true);
     expect(text(wrongKey)).toContain('pending: "approval"');
 
-    const done = await client.callTool({ name: 'task_respond', arguments: { taskId, responses: { approval: { action: 'accept', content: { approved: true, comment: 'ok' } } } } });
+    const done: any = await client.callTool({ name: 'task_respond', arguments: { taskId, responses: { approval: { action: 'accept', content: { approved: true, comment: 'ok' } } } } });
     const result = done.structuredContent?.status === 'working' ? await waitToEnd(client, taskId) : done;
     expect(result.isError).toBeFalsy();
     expect(text(result)).toBe('Expense of 42 for "train ticket" was approved. Comment: ok');
@@ -118,7 +118,7 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
         return { action: 'accept', content: { approved: true } };
       },
     });
-    let result = await client.callTool({ name: 'approve_expense', arguments: { amount: 7, description: 'coffee' } });
+    let result: any = await client.callTool({ name: 'approve_expense', arguments: { amount: 7, description: 'coffee' } });
     if (result.structuredContent?.taskId) result = await waitToEnd(client, result.structuredContent.taskId);
     expect(text(result)).toBe('Expense of 7 for "coffee" was approved.');
     expect(asked).toHaveLength(1);
@@ -127,7 +127,7 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
 
   test('a form the user dismisses (cancel) is no answer: the handle shows the question, task_respond can still answer', async () => {
     const client = await connect({ onElicit: () => ({ action: 'cancel' }) });
-    const handle = await client.callTool({ name: 'approve_expense', arguments: { amount: 8, description: 'dismissed' } });
+    const handle: any = await client.callTool({ name: 'approve_expense', arguments: { amount: 8, description: 'dismissed' } });
     expect(handle.structuredContent).toMatchObject({ status: 'input_required' });
     expect(text(handle)).toContain('"approval"');
     const { taskId } = handle.structuredContent;
@@ -141,7 +141,7 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
   test('provision_environment longer than the bound: a handle, then task_wait until its own result', async () => {
     const client = await connect();
     const started = Date.now();
-    const handle = await client.callTool({ name: 'provision_environment', arguments: { name: 'long', steps: 3, stepMs: 1500 } });
+    const handle: any = await client.callTool({ name: 'provision_environment', arguments: { name: 'long', steps: 3, stepMs: 1500 } });
     expect(Date.now() - started).toBeLessThan(4000);
     expect(handle.structuredContent).toMatchObject({ status: 'working', tool: 'provision_environment' });
     expect(text(handle)).toContain('task_wait');
@@ -153,14 +153,14 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
 
   test('a short task answers its own result at once', async () => {
     const client = await connect();
-    const result = await client.callTool({ name: 'wait_and_echo', arguments: { text: 'quick', seconds: 0 } });
+    const result: any = await client.callTool({ name: 'wait_and_echo', arguments: { text: 'quick', seconds: 0 } });
     expect(result.content).toEqual([{ type: 'text', text: 'quick' }]);
     await client.close();
   });
 
   test('task_cancel: compensation undoes the steps done, the task ends cancelled', async () => {
     const client = await connect();
-    const handle = await client.callTool({ name: 'provision_environment', arguments: { name: 'undo', steps: 6, stepMs: 1000 } });
+    const handle: any = await client.callTool({ name: 'provision_environment', arguments: { name: 'undo', steps: 6, stepMs: 1000 } });
     const { taskId } = handle.structuredContent;
     const cancelled = await client.callTool({ name: 'task_cancel', arguments: { taskId } });
     expect(cancelled.isError).toBeFalsy();
@@ -188,7 +188,7 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
       answers.push(await client.callTool({ name: 'task_cancel', arguments: { taskId } }));
       answers.push(await client.callTool({ name: 'task_respond', arguments: { taskId, responses: { approval: { action: 'decline' } } } }));
     }
-    for (const a of answers) expect(a).toMatchObject({ isError: true, content: [{ type: 'text', text: answers[0].content[0].text }] });
+    for (const a of answers) expect(a).toMatchObject({ isError: true, content: [{ type: "text", text: (answers[0] as any).content[0].text }] });
     expect(text(answers[0])).toContain('unknown, expired or not yours');
     await client.close();
   });

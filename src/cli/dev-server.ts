@@ -1,3 +1,4 @@
+import { Connection } from '@temporalio/client';
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -45,7 +46,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   child.stdout?.on('data', onOutput);
   child.stderr?.on('data', onOutput);
   const watchdog = killWithParent(child.pid!);
-  await waitForPort(opts.host, opts.port, child).catch((err: Error) => {
+  await waitUntilServing(opts.host, opts.port, child).catch((err: Error) => {
     watchdog.kill('SIGKILL');
     throw new DevServerExitedError(`${err.message}${tail ? `:\n${tail.trim()}` : ''}`);
   });
@@ -71,17 +72,32 @@ function killWithParent(pid: number): ChildProcess {
   return watchdog;
 }
 
-async function waitForPort(host: string, port: number, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+/**
+ * Ready once the frontend answers, not just listens: it accepts connections a moment before it
+ * is healthy, and a worker connecting then fails ("Frontend is not healthy yet").
+ */
+export async function waitUntilServing(host: string, port: number, child: ChildProcess, timeoutMs = READY_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? -1));
   while (Date.now() < deadline) {
     if (exited !== null) throw new Error(`temporal server start-dev exited with code ${exited}`);
-    if (await canConnect(host, port)) return;
+    if ((await canConnect(host, port)) && (await answers(`${host}:${port}`))) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   await stopChild(child);
-  throw new Error(`temporal server start-dev did not listen on ${host}:${port} within ${READY_TIMEOUT_MS} ms`);
+  throw new Error(`temporal server start-dev did not answer on ${host}:${port} within ${timeoutMs} ms`);
+}
+
+/** Connecting calls GetSystemInfo, which fails while the frontend is not healthy yet. */
+async function answers(address: string): Promise<boolean> {
+  try {
+    const connection = await Connection.connect({ address, connectTimeout: 2000 });
+    await connection.close();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function canConnect(host: string, port: number): Promise<boolean> {

@@ -18,6 +18,7 @@ import { createMcpTasksServer } from '../mcp/server';
 import { findTemporalCli, temporalCliVersion } from './cli-binary';
 import { connectClient, type TemporalSettings, temporalSettings } from '../tasks/connection';
 import { startDevServer } from './dev-server';
+import { listenForStop } from './stop-signals';
 import { connectWorkerConnection, installWorkerRuntime } from './worker-runtime';
 
 const program = new Command('mcp-temporal-tasks')
@@ -101,6 +102,7 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
   .option('--ui-port <port>', 'Temporal Web UI port', '8233')
   .addOption(new Option('--sqlite-synchronous <mode>', 'SQLite (WAL) durability: full syncs every commit; normal is faster, and a power loss may drop the last commits').choices(['full', 'normal']).default('full'))
   .action(async (opts) => {
+    const onStop = listenForStop();
     const config = configFrom(opts);
     const tools = servedTools(opts);
     const dev = await startDevServer({
@@ -172,6 +174,7 @@ serverOptions(program.command('serve').description('MCP endpoint only, on TEMPOR
       await client.connection.close();
       process.exit(0);
     }
+    const onStop = listenForStop();
     const mcp = await serveHttp(config, temporalSettings(), tools, opts);
     console.log(`MCP endpoint: ${mcp.url}`);
     onStop(() => mcp.close());
@@ -183,6 +186,7 @@ addWorkerConfigOptions(addVersioningOptions(program
   .option('--task-queue <name>', 'Temporal task queue (MCP_TASK_QUEUE, default mcp-tasks)')
   .addOption(toolsModuleOption())))
   .action(async (opts) => {
+    const onStop = listenForStop();
     const production = parseWorkerConfig(opts);
     // the server's setting, through the same merge (flag, MCP_TASK_QUEUE, default)
     const taskQueue = parseSettings({ schema: ServerConfigSchema.pick({ taskQueue: true }), envVars: { taskQueue: ENV_VARS.taskQueue }, title: 'Invalid worker configuration' }, { taskQueue: opts.taskQueue }).taskQueue;
@@ -252,39 +256,6 @@ async function doctor() {
     temporal.error = (err as Error).message;
   }
   return { cli, temporal };
-}
-
-/**
- * Ctrl-C (SIGINT) and SIGTERM stop everything once; a second signal exits at once. Under
- * `npm start` a Ctrl-C reaches us twice (from the terminal to the whole group, and forwarded by
- * npm), so a repeat within a second is the same request, not an impatient second one.
- *
- * Started by an npm script, we also stop when npm goes away (our parent changes): npm forwards
- * SIGTERM only to the shell it runs the script in, and a shell that does not `exec` (dash) dies
- * of it and leaves us orphaned. The start script execs, and this catches every other way.
- */
-function onStop(stop: () => Promise<void>): void {
-  let stoppingSince = 0;
-  const handler = (reason: string) => {
-    if (stoppingSince) {
-      if (Date.now() - stoppingSince > 1000) process.exit(1);
-      return;
-    }
-    stoppingSince = Date.now();
-    console.error(`${reason}: stopping`);
-    stop().then(() => process.exit(0), (err) => {
-      console.error(err);
-      process.exit(1);
-    });
-  };
-  process.on('SIGINT', () => handler('SIGINT'));
-  process.on('SIGTERM', () => handler('SIGTERM'));
-  if (process.env.npm_lifecycle_event) {
-    const parent = process.ppid;
-    setInterval(() => {
-      if (process.ppid !== parent && !stoppingSince) handler(`parent process ${parent} (npm or its shell) is gone`);
-    }, 500).unref();
-  }
 }
 
 program.parseAsync().catch((err) => {

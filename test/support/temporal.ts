@@ -24,18 +24,23 @@ export interface TestTemporal {
 /** A real Temporal dev server with a connected client (namespace default). */
 export async function startTestTemporal(dbFile = tempDbFile(), fixedPort?: number, opts: Partial<DevServerOptions> = {}): Promise<TestTemporal> {
   const server = await startDevServerOnFreePorts({ dbFile, port: fixedPort, ...opts });
-  const connection = await Connection.connect({ address: server.address });
-  const client = new Client({ connection, namespace: 'default' });
+  const { client, close } = await connectTemporal(server.address);
   return {
     server,
     address: server.address,
     dbFile,
     client,
     stop: async () => {
-      await connection.close();
+      await close();
       await server.stop();
     },
   };
+}
+
+/** A client of namespace default; its connection reconnects when the server comes back. */
+export async function connectTemporal(address: string): Promise<{ client: Client; close(): Promise<void> }> {
+  const connection = await Connection.connect({ address });
+  return { client: new Client({ connection, namespace: 'default' }), close: () => connection.close() };
 }
 
 /**

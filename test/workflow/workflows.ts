@@ -8,6 +8,7 @@ import {
   continueAsNewIfNeeded,
   type InputRequest,
   loop,
+  type LoopTurn,
   protocolError,
   requestInput,
   setStatusMessage,
@@ -107,7 +108,7 @@ export async function sagaThenWait({ steps, waitMs = 0, stepMs = 0 }: { steps: n
 export async function sagaInRuns(args: { turns: number; stepMs?: number; resume?: number }): Promise<CallToolResult> {
   const taskId = workflowInfo().workflowId;
   return withCompensation((saga) =>
-    loop(args, 1, async (turn) => {
+    loop(args, 1, async (turn): Promise<LoopTurn<number, CallToolResult>> => {
       const key = `${taskId}:${turn}`;
       setStatusMessage(`turn ${turn}/${args.turns}`);
       await saga.step(() => applyStep({ key, ms: args.stepMs }), undoActivity('undoStep', [{ key }], sagaActivityOptions), `turn ${turn}`);
@@ -120,7 +121,7 @@ export async function sagaInRuns(args: { turns: number; stepMs?: number; resume?
 export async function closureSagaInRuns(args: { turns: number; resume?: number }): Promise<CallToolResult> {
   const taskId = workflowInfo().workflowId;
   return withCompensation((saga) =>
-    loop(args, 1, async (turn) => {
+    loop(args, 1, async (turn): Promise<LoopTurn<number, CallToolResult>> => {
       await saga.step(() => applyStep({ key: `${taskId}:${turn}` }), () => undoStep({ key: `${taskId}:${turn}` }));
       return turn < args.turns ? { next: turn + 1 } : { done: textResult('unreachable') };
     }),

@@ -18,10 +18,12 @@ function beatsOf(env: MockActivityEnvironment): unknown[] {
 test('heartbeating() beats at its interval, keeping the progress reported so far', async () => {
   const env = new MockActivityEnvironment({ ...wf, heartbeatTimeoutMs: 100 });
   const beats = beatsOf(env);
+  // the work ends once four beats came (interval: half the heartbeat timeout), however busy the machine
+  const fourBeats = new Promise<void>((resolve) => env.on('heartbeat', () => beats.length >= 4 && resolve()));
   const result = await env.run(() =>
     heartbeating(async () => {
       reportProgress('step 1');
-      await new Promise((r) => setTimeout(r, 180)); // interval: half the heartbeat timeout, 50 ms
+      await fourBeats;
       return 'done';
     }),
   );
