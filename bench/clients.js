@@ -123,4 +123,18 @@ async function terminateLive(ctx) {
   await forEachBounded(ids, ctx.cfg.setupConcurrency, (id) => handle(ctx, id).terminate('bench cleanup'));
   log(`terminated ${ids.length} workflows in ${((now() - t) / 1000).toFixed(1)} s`);
 }
-module.exports = { TASK_QUEUE, createOurs, startRaw, learnServerStart, startRawLikeServer, handle, rawDescribe, rawQuery, rawSignal, rawDescribeAndResult, getExpecting, createFixtureTasks, waitSettled, waitCompleted, terminateLive };
+/** Before timing: warmUpCalls of each kind (listing, create, raw start, tasks/get, raw describe, and raw query if asked), then the tasks are ended. */
+async function warmUp(ctx, { query = false } = {}) {
+  const n = ctx.cfg.warmupCalls;
+  log(`warm-up: ${n} calls of each kind`);
+  await measure(n, 1, () => ctx.mcp.listTools());
+  const { results } = await measure(n, 1, () => createOurs(ctx, 600));
+  await measure(n, 1, () => startRaw(ctx, 600));
+  const ids = results.filter(Boolean).map((r) => r.taskId);
+  await measure(ids.length, 1, (i) => ctx.mcp.getTask(ids[i]));
+  await measure(ids.length, 1, (i) => rawDescribe(ctx, ids[i]));
+  if (query) await measure(ids.length, 1, (i) => rawQuery(ctx, ids[i]));
+  await terminateLive(ctx);
+}
+
+module.exports = { TASK_QUEUE, warmUp, createOurs, startRaw, learnServerStart, startRawLikeServer, handle, rawDescribe, rawQuery, rawSignal, rawDescribeAndResult, getExpecting, createFixtureTasks, waitSettled, waitCompleted, terminateLive };

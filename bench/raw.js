@@ -11,27 +11,14 @@
  *   BENCH_DURABILITY=normal node bench/raw.js the dev server's SQLite at synchronous=normal
  */
 const path = require('node:path');
-const { createOurs, rawDescribe, startRaw, terminateLive } = require('./clients');
+const { terminateLive, warmUp } = require('./clients');
 const { durabilityClass, loadConfig } = require('./config');
 const { machineAtStart, startInfra } = require('./infra');
-const { measure } = require('./measure');
 const { benchRawBaselines, renderRawBaselines } = require('./measurements/raw-baselines');
 const { connectRaw, log, runBench, writeResults } = require('./script');
 const { mcpTasks } = require('./support');
 
 const RESULTS_FILE = path.join(__dirname, 'results', 'raw-latest.json');
-
-async function warmUp(ctx) {
-  const n = ctx.cfg.warmupCalls;
-  log(`warm-up: ${n} calls of each kind`);
-  await measure(n, 1, () => ctx.mcp.listTools());
-  const { results } = await measure(n, 1, () => createOurs(ctx, 600));
-  await measure(n, 1, () => startRaw(ctx, 600));
-  const ids = results.filter(Boolean).map((r) => r.taskId);
-  await measure(ids.length, 1, (i) => ctx.mcp.getTask(ids[i]));
-  await measure(ids.length, 1, (i) => rawDescribe(ctx, ids[i]));
-  await terminateLive(ctx);
-}
 
 async function main(cleanup) {
   const cfg = loadConfig();

@@ -8,9 +8,8 @@
  */
 const { mcpTasks } = require('./support');
 const { startInfra, startSampler, machineAtStart, readTcpCounters, tcpDelta } = require('./infra');
-const { createOurs, rawDescribe, rawQuery, startRaw, terminateLive } = require('./clients');
+const { terminateLive, warmUp } = require('./clients');
 const { loadConfig } = require('./config');
-const { measure } = require('./measure');
 const { connectRaw, log, now, runBench, writeResults } = require('./script');
 const { benchCreate, renderCreate } = require('./measurements/create');
 const { benchGet, renderGet } = require('./measurements/get');
@@ -49,19 +48,6 @@ async function runSection(ctx, section) {
   return data;
 }
 
-async function warmUp(ctx) {
-  const n = ctx.cfg.warmupCalls;
-  log(`warm-up: ${n} calls of each kind`);
-  await measure(n, 1, () => ctx.mcp.listTools());
-  const { results } = await measure(n, 1, () => createOurs(ctx, 600));
-  await measure(n, 1, () => startRaw(ctx, 600));
-  const ids = results.filter(Boolean).map((r) => r.taskId);
-  await measure(ids.length, 1, (i) => ctx.mcp.getTask(ids[i]));
-  await measure(ids.length, 1, (i) => rawDescribe(ctx, ids[i]));
-  await measure(ids.length, 1, (i) => rawQuery(ctx, ids[i]));
-  await terminateLive(ctx);
-}
-
 async function main(cleanup) {
   const cfg = loadConfig();
   const startedAt = new Date().toISOString();
@@ -72,7 +58,7 @@ async function main(cleanup) {
   cleanup.add('sampler', undefined, () => sampler.stop());
   const ctx = { cfg, mcp: mcpTasks(infra.url), client: await connectRaw(cleanup, infra.address), sampler, live: new Set() };
   try {
-    await warmUp(ctx);
+    await warmUp(ctx, { query: true });
     const results = {};
     for (const section of selectedSections()) results[section.key] = await runSection(ctx, section);
     console.log(`${renderResources(results, sampler.peak())}\nBackground CPU before the run: ${machine.backgroundCpuPercentAtStart.toFixed(0)}% of one core.\n`);

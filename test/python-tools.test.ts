@@ -8,6 +8,7 @@ import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { TASK_RUNTIME_REVISION } from '../src/contract';
 import { fixturesModule } from './support/in-process';
 import { call, rpc, taskSession } from './support/mcp';
 import { type ChildHandle, ROOT, spawnCli, spawnProcess } from './support/processes';
@@ -130,6 +131,8 @@ test('a Python workflow following the contract: statusMessage, a form elicitatio
     const described = await temporal.client.workflow.getHandle(taskId).describe();
     expect(described.searchAttributes.McpTaskStatus).toEqual(['completed']);
     expect(described.memo?.mcpProgress).toMatchObject({ status: 'working', statusMessage: 'deploying billing 2.4.1', inputRequests: {} });
+    // started at TypeScript runtime revision 2 like every task; the Python contract ignores the field
+    expect(described.memo?.mcpTask).toMatchObject({ runtime: TASK_RUNTIME_REVISION });
   } finally {
     await close();
   }

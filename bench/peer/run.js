@@ -68,18 +68,24 @@ function loadPeerConfig() {
 async function startOurs(cleanup, cfg) {
   const infra = await startInfra(cleanup, { pollIntervalMs: 1000, sqliteSynchronous: cfg.durability.sqliteSynchronous });
   const ctx = { cfg, mcp: mcpTasks(infra.url), client: await connectRaw(cleanup, infra.address), live: new Set() };
-  const pids = { ...infra.pids };
   return {
+    ...temporalBackedStack(ctx, { ...infra.pids }, () => infra.startWorker()),
     key: 'ours',
     label: `ours (Temporal SQLite WAL, synchronous=${cfg.durability.sqliteSynchronous})`,
     address: infra.address,
+  };
+}
+
+/** What the two stacks on Temporal share: ending, settling and reading histories through the raw client; the worker killed and started again. */
+function temporalBackedStack(ctx, pids, startWorker) {
+  return {
     ctx,
     pids,
     clearLive: () => bench.terminateLive(ctx),
     settle: (ids) => bench.waitSettled(ctx, ids),
     killWorker: () => process.kill(pids.worker, 'SIGKILL'),
     restartWorker: async () => {
-      pids.worker = (await infra.startWorker()).pid;
+      pids.worker = (await startWorker()).pid;
     },
     reexecutions: (ids) => timersStartedAgain(ctx, ids),
     workflowTaskTimeouts: (ids) => workflowTaskTimeouts(ctx, ids),
@@ -127,18 +133,9 @@ async function startMcpAgent(cleanup, installed, cfg, ours) {
   const ctx = { cfg, mcp: mcpAgentTasks(`http://${HOST}:${port}/mcp`), client: ours.ctx.client, live: new Set() };
   await waitAnswering(ctx, server);
   return {
+    ...temporalBackedStack(ctx, pids, startWorker),
     key: 'mcp-agent',
     label: `mcp-agent ${installed.mcpAgent.packages['mcp-agent']} (same Temporal dev server)`,
-    ctx,
-    pids,
-    clearLive: () => bench.terminateLive(ctx),
-    settle: (ids) => bench.waitSettled(ctx, ids),
-    killWorker: () => process.kill(pids.worker, 'SIGKILL'),
-    restartWorker: async () => {
-      pids.worker = (await startWorker()).pid;
-    },
-    reexecutions: (ids) => timersStartedAgain(ctx, ids),
-    workflowTaskTimeouts: (ids) => workflowTaskTimeouts(ctx, ids),
   };
 }
 
