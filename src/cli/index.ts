@@ -4,7 +4,6 @@ import path from 'node:path';
 import { loadServedTools, loadToolsModule, type ToolsModule, ToolsModuleError } from './tools-module';
 import { ToolsFileError } from '../mcp/workflow-tools';
 import { releaseHeldMemory } from './memory';
-import { createWorker } from './worker';
 import { addWorkerConfigOptions, hostPort, parseWorkerConfig, workerTuning } from './worker-config';
 import { addVersioningOptions, parseVersioning, setCurrentVersion } from './worker-versioning';
 import { checkWorkerHealth, startHealthServer } from './worker-health';
@@ -19,7 +18,6 @@ import { findTemporalCli, temporalCliVersion } from './cli-binary';
 import { connectClient, type TemporalSettings, temporalSettings } from '../tasks/connection';
 import { startDevServer } from './dev-server';
 import { listenForStop } from './stop-signals';
-import { connectWorkerConnection, installWorkerRuntime } from './worker-runtime';
 
 const program = new Command('mcp-temporal-tasks')
   .description('An MCP server whose tool calls are durable Temporal workflows')
@@ -114,6 +112,7 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
       sqliteSynchronous: opts.sqliteSynchronous,
     });
     const settings = temporalSettings({ address: dev.address, namespace: 'default' });
+    const { connectWorkerConnection, createWorker } = await workerSide();
     const workerConnection = await connectWorkerConnection(settings);
     // the embedded worker runs the tools module's workflows; a tools file's run on their own workers
     const worker = tools.module ? await createWorker({ connection: workerConnection, namespace: settings.namespace, taskQueue: config.taskQueue, module: tools.module }) : undefined;
@@ -132,6 +131,11 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
       await dev.stop();
     });
   });
+
+/** The worker's modules, loaded only by the commands that run one: `serve` never loads @temporalio/worker (about 14 MB of RSS). */
+async function workerSide() {
+  return { ...(await import('./worker.js')), ...(await import('./worker-runtime.js')) };
+}
 
 /** The library's server on Node http, with its own Temporal client (closed with it). */
 async function serveHttp(config: ServerConfig, settings: TemporalSettings, tools: ToolsModule, opts: Record<string, unknown>, alsoReady?: () => Promise<Readiness>) {
@@ -193,6 +197,7 @@ addWorkerConfigOptions(addVersioningOptions(program
     const versioning = parseVersioning(opts);
     const tools = loadToolsModule(parseCliSettings(opts).toolsModule);
     const metricsAddress = production.metricsPort ? hostPort(production.metricsHost, production.metricsPort) : undefined;
+    const { connectWorkerConnection, createWorker, installWorkerRuntime } = await workerSide();
     installWorkerRuntime({ metricsBindAddress: metricsAddress });
     const settings = temporalSettings();
     const connection = await connectWorkerConnection(settings).catch((err: Error) => {

@@ -25,3 +25,13 @@ test('requiring dist/index.js loads neither @temporalio/worker, @temporalio/test
   // a native addon would show up as a loaded binding
   expect(loaded.filter((m) => /temporal|core-bridge/i.test(m))).toEqual([]);
 });
+
+test('the CLI loads the worker side only for the commands that run a worker (serve stays without it)', () => {
+  // the preload reports, at exit, every module the CLI had loaded by then (--help exits after loading the CLI)
+  const report = `process.on('exit', () => process.stderr.write('\\n' + JSON.stringify(Object.keys(require.cache))));`;
+  const out = spawnSync(process.execPath, ['-e', `${report} require(${JSON.stringify(path.join(ROOT, 'dist', 'cli', 'index.js'))})`, 'serve', '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  expect(out.stdout).toContain('MCP endpoint only');
+  const cache = JSON.parse(out.stderr.trim().split('\n').pop()!) as string[];
+  expect(cache.some((f) => f.endsWith(path.join('dist', 'cli', 'index.js')))).toBe(true);
+  expect(cache.filter((f) => /node_modules\/@temporalio\/(worker|core-bridge)\//.test(f.split(path.sep).join('/')))).toEqual([]);
+});
