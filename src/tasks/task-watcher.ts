@@ -1,4 +1,5 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import { performance } from 'node:perf_hooks';
 import { logger } from './logging';
 import { type HistoryCursor, type HistoryWait, waitForTaskEvent } from './history-long-poll';
 import { isTerminal, type TaskSnapshot } from './task-snapshot';
@@ -12,6 +13,11 @@ export interface TaskWatch {
   initial: TaskSnapshot | undefined;
   /** Stops listening; the Temporal long-poll ends with its last listener. */
   stop(): void;
+  /**
+   * The watch's latest read of the task and when that read started (performance.now()), while
+   * the watch follows the task; undefined once it ended, or while its Temporal calls fail.
+   */
+  current(): { task: TaskSnapshot; readStartedAt: number } | undefined;
 }
 
 const RETRY_MIN_MS = 500;
@@ -62,6 +68,8 @@ class SharedWatch {
   private readonly abort = new AbortController();
   private readonly started: Promise<TaskSnapshot | undefined>;
   private last: TaskSnapshot | undefined;
+  private lastReadStartedAt = 0;
+  private failing = false;
   private closed = false;
 
   constructor(
@@ -81,9 +89,21 @@ class SharedWatch {
       this.close();
       throw err;
     }
-    if (!initial || this.closed) return { initial: this.last ?? initial, stop: () => undefined };
+    if (!initial || this.closed) return { initial: this.last ?? initial, stop: () => undefined, current: () => undefined };
     this.listeners.add(listener);
-    return { initial: this.last, stop: () => this.remove(listener) };
+    return { initial: this.last, stop: () => this.remove(listener), current: () => this.current() };
+  }
+
+  private current(): { task: TaskSnapshot; readStartedAt: number } | undefined {
+    return this.closed || this.failing || !this.last ? undefined : { task: this.last, readStartedAt: this.lastReadStartedAt };
+  }
+
+  private async read(): Promise<TaskSnapshot | undefined> {
+    const startedAt = performance.now();
+    const task = await this.temporal.store.read(this.taskId, this.principal);
+    this.lastReadStartedAt = startedAt;
+    this.failing = false;
+    return task;
   }
 
   /** Catch up with the history first, then read: a change in between is then seen by the long-poll. */
@@ -95,7 +115,7 @@ class SharedWatch {
       if (err instanceof WorkflowNotFoundError) return this.end(undefined);
       throw err;
     }
-    this.last = await this.temporal.store.read(this.taskId, this.principal);
+    this.last = await this.read();
     if (!this.last || isTerminal(this.last)) return this.end(this.last);
     void this.follow(cursor);
     return this.last;
@@ -111,19 +131,21 @@ class SharedWatch {
           waiting = this.wait(cursor);
           waiting.catch(() => undefined); // awaited below, or abandoned by close()
         }
-        const woke = this.last?.activityRunning ? await Promise.race([waiting, this.pause(this.temporal.activityPollMs)]) : await waiting;
+        // after a failed call, read at once (the long-poll is issued again meanwhile): until then the watch is not current
+        const woke = this.failing ? undefined : this.last?.activityRunning ? await Promise.race([waiting, this.pause(this.temporal.activityPollMs)]) : await waiting;
         if (woke) {
           cursor = woke.cursor;
           waiting = undefined;
         }
         if (this.closed) return;
         reading = true;
-        const task = await this.temporal.store.read(this.taskId, this.principal);
+        const task = await this.read();
         retry = RETRY_MIN_MS;
         if (!task || isTerminal(task)) return void this.end(task, true);
         if (changed(this.last, task)) this.deliver(task);
         else this.last = task; // keeps activityRunning current
       } catch (err) {
+        this.failing = true; // what it read last may be behind: its readers go to Temporal until a read succeeds
         if (!reading) waiting = undefined; // the long-poll failed; a failed read leaves the one in flight running
         if (this.closed) return;
         if (err instanceof WorkflowNotFoundError) return void this.end(undefined, true);

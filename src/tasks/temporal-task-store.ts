@@ -108,6 +108,7 @@ export class TemporalTaskStore {
   private readonly owners: OwnerHasher;
   /** Stuck tasks already logged by this process (one warning each), bounded. */
   private readonly warnedStuck = new BoundedSet(10_000);
+  private readonly writeListeners = new Set<(taskId: string) => void>();
   /** Unacknowledged starts, cancelled if they landed. */
   readonly orphans = new OrphanSweeper((taskId) => this.cancelOrphanOnce(taskId));
 
@@ -333,6 +334,7 @@ export class TemporalTaskStore {
     }
     if (Object.keys(answers).length === 0) return task;
     const delivered = await this.toRunning(taskId, (h) => h.signal(inputResponsesSignal, answers));
+    this.wrote(taskId);
     return delivered ? task : this.read(taskId, principal); // it closed meanwhile: its closed state, not the stale one
   }
 
@@ -400,7 +402,17 @@ export class TemporalTaskStore {
     // only a read after the request tells a cancelling task from one that ended first
     await this.toRunning(taskId, (h) => h.cancel().then(() => undefined));
     if (task.stuck) await this.toRunning(taskId, (h) => h.terminate(STUCK_CANCEL_REASON).then(() => undefined));
+    this.wrote(taskId);
     return this.read(taskId, principal);
+  }
+
+  /** Calls `listener` after every answer or cancel this store sent to a task: a reader that keeps a task's state reads it again. */
+  onWrite(listener: (taskId: string) => void): void {
+    this.writeListeners.add(listener);
+  }
+
+  private wrote(taskId: string): void {
+    for (const listener of this.writeListeners) listener(taskId);
   }
 
   /** Sends to a running workflow; false when it closed in the meantime (Temporal answers NotFound). */

@@ -1,0 +1,133 @@
+/**
+ * tasks/get of a task that a client polls. Each poll of a running task is a describe() in
+ * Temporal: 200 tasks polled every 250 ms are 800 describes a second, which on a small cluster
+ * slows the very workflows being polled. So from the second read of a running task within
+ * `keepMs`, this replica watches it (TaskWatcher: the history long-poll that subscriptions use,
+ * and one read per change) and answers the caller's later reads from the watch's latest read,
+ * until no read came for `keepMs`. A poll then costs Temporal nothing.
+ *
+ * The answer is what a describe() would say: a watch reads the task again at every history
+ * event, and this replica's own answers and cancels make the next read go to Temporal. Served
+ * from Temporal every time: tasks with an activity running (heartbeats write no event) or stuck
+ * (retried workflow tasks write none), and any task while its watch's calls fail. Watches have
+ * their own bounds, of the subscription limits' sizes: past them a task is read as before.
+ */
+import { performance } from 'node:perf_hooks';
+import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
+import type { TaskWatch, TaskWatcher } from '../tasks/task-watcher';
+import type { TemporalTaskStore } from '../tasks/temporal-task-store';
+import { type Release, WatchLimits } from './watch-limits';
+
+interface Polled {
+  readonly taskId: string;
+  lastReadAt: number;
+  watching?: { watch?: TaskWatch; release: Release };
+}
+
+export interface PolledTasksOptions {
+  /** How long a task stays watched after its last read. */
+  keepMs: number;
+  maxSubscribedTasks: number;
+  maxSubscribedTasksPerCaller: number;
+}
+
+export class PolledTasks {
+  private readonly polled = new Map<string, Polled>();
+  /** When this replica last answered or cancelled a task (for keepMs): watch reads started before are not served. */
+  private readonly writes = new Map<string, number>();
+  private readonly limits: WatchLimits;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: TemporalTaskStore,
+    private readonly watcher: TaskWatcher,
+    private readonly opts: PolledTasksOptions,
+  ) {
+    this.limits = new WatchLimits(opts);
+    store.onWrite((taskId) => this.written(taskId));
+    this.sweeper = setInterval(() => this.sweep(), Math.max(1_000, opts.keepMs / 2));
+    this.sweeper.unref();
+  }
+
+  /** Tasks watched now (tests, metrics). */
+  get watched(): number {
+    return this.limits.held;
+  }
+
+  /** The task as tasks/get answers it: as TemporalTaskStore.read, from a watch where one is current. */
+  async read(taskId: string, principal: string | undefined): Promise<TaskSnapshot | undefined> {
+    const key = `${principal ?? ''}\u0000${taskId}`;
+    const entry = this.polled.get(key);
+    const now = performance.now();
+    if (entry) {
+      entry.lastReadAt = now;
+      const seen = entry.watching?.watch?.current();
+      if (seen && seen.readStartedAt > (this.writes.get(taskId) ?? -Infinity) && servable(seen.task)) return seen.task;
+    }
+    const task = await this.store.read(taskId, principal);
+    if (!task || isTerminal(task)) {
+      this.drop(key);
+      return task;
+    }
+    if (!entry) this.polled.set(key, { taskId, lastReadAt: now });
+    else if (!entry.watching) this.watch(key, entry, principal);
+    return task;
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    for (const key of [...this.polled.keys()]) this.drop(key);
+  }
+
+  private watch(key: string, entry: Polled, principal: string | undefined): void {
+    let release: Release;
+    try {
+      release = this.limits.reserve(principal);
+    } catch {
+      return; // at a bound: this task is read from Temporal, as every task was before
+    }
+    const watching: NonNullable<Polled['watching']> = { release };
+    entry.watching = watching;
+    const ended = (task: TaskSnapshot | undefined) => (!task || isTerminal(task)) && this.drop(key);
+    this.watcher.watch(entry.taskId, principal, ended).then(
+      (watch) => {
+        if (entry.watching === watching && this.polled.get(key) === entry) watching.watch = watch;
+        else watch.stop(); // dropped while the watch started
+      },
+      () => entry.watching === watching && this.drop(key), // Temporal failed: reads go to it directly
+    );
+  }
+
+  private written(taskId: string): void {
+    this.writes.delete(taskId); // re-inserted last: the map stays in time order
+    this.writes.set(taskId, performance.now());
+  }
+
+  /**
+   * Drops the watches nobody read for keepMs, and writes older than that: a write is a history
+   * event, so a watch has read the task again since (or its calls fail, and it serves nothing).
+   */
+  private sweep(): void {
+    const before = performance.now() - this.opts.keepMs;
+    for (const [key, entry] of this.polled) if (entry.lastReadAt < before) this.drop(key);
+    for (const [taskId, at] of this.writes) {
+      if (at >= before) break;
+      this.writes.delete(taskId);
+    }
+  }
+
+  private drop(key: string): boolean {
+    const entry = this.polled.get(key);
+    if (!entry) return false;
+    this.polled.delete(key);
+    entry.watching?.watch?.stop();
+    entry.watching?.release();
+    entry.watching = undefined;
+    return true;
+  }
+}
+
+/** A task whose answer changes only with a history event, which wakes its watch. */
+function servable(task: TaskSnapshot): boolean {
+  return !task.stuck && !task.activityRunning;
+}
