@@ -4,7 +4,8 @@
  * - create (tools/call → CreateTaskResult) at c=1 against a raw start with the same memo, summary
  *   and search attributes as the server sends (learned from a real task), and against a plain
  *   `workflow.start`, interleaved per call;
- * - tasks/get of a running task at c=1 against a raw describe() of the same task, interleaved;
+ * - tasks/get of a running task at c=1 against a raw describe() of the same task, interleaved: its first read
+ *   (a describe() behind it), then, the task read once more, its reads as a polled task (from the watch);
  * - the end-to-end batch (N tasks of 1 s created at c=32, polled every 250 ms until completed)
  *   against the same batch of raw `plainTimer` starts awaited with result(), A/B per round;
  * - events and workflow tasks per task from the batch's histories (ours wait_and_echo, raw plainTimer).
@@ -39,9 +40,16 @@ async function hotPaths(ctx) {
     describe: (i) => rawDescribe(ctx, ids[i]),
   }, ctx.cfg.measureTimeLimitMs);
   const serveCpuPerGetMs = ctx.pids ? (1000 * (readCpuSeconds(ctx.pids.server) - serve1)) / gets.ours.n : NaN;
+  // the same tasks polled: a second read starts the replica's watch (src/mcp/polled-tasks.ts), later reads answer from it
+  for (const id of ids) await getExpecting(ctx, id, 'working');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const polledGets = await measureInterleaved(ids.length, {
+    ours: (i) => getExpecting(ctx, ids[i], 'working'),
+    describe: (i) => rawDescribe(ctx, ids[i]),
+  }, ctx.cfg.measureTimeLimitMs);
   await terminateLive(ctx);
   const toolsList = (await measure(Math.min(calls, 50), 1, () => ctx.mcp.listTools())).stat;
-  return { creates, gets, toolsList, serveCpuPerCreateMs, serveCpuPerGetMs, sentLikeServer: { memo: ctx.serverStart.memo, summary: ctx.serverStart.staticSummary } };
+  return { creates, gets, polledGets, toolsList, serveCpuPerCreateMs, serveCpuPerGetMs, sentLikeServer: { memo: ctx.serverStart.memo, summary: ctx.serverStart.staticSummary } };
 }
 
 /** The batch, ours then raw, then raw then ours (per round), on the same worker. */
@@ -109,6 +117,8 @@ function rawBaselineRows(d) {
     row('create p99, c=1: vs plain workflow.start (ms)', c.ours.p99, c.rawPlain.p99),
     row('tasks/get p50, running task, c=1: vs raw describe() (ms)', g.ours.p50, g.describe.p50, atMost(1.2)),
     row('tasks/get p99, running task, c=1: vs raw describe() (ms)', g.ours.p99, g.describe.p99),
+    row('tasks/get p50, the same tasks polled (third read on, answered from the watch), c=1: vs raw describe() (ms)', d.polledGets.ours.p50, d.polledGets.describe.p50, atMost(1.2)),
+    row('tasks/get p99, the same tasks polled: vs raw describe() (ms)', d.polledGets.ours.p99, d.polledGets.describe.p99),
     row(`end to end: ${tasks} × 1 s at c=32, total: polled every ${e2e.ours[0]?.pollMs} ms vs raw plainTimer starts + result() (ms)`, oursTotal, rawTotal, atMost(1.1)),
     row('— median completion seen − created − 1 s (ms)', mean(e2e.ours.map((x) => x.medianObservedMinusTaskMs)), mean(e2e.raw.map((x) => x.medianObservedMinusTaskMs))),
     row('— completed', Math.min(...e2e.ours.map((x) => x.completed)), Math.min(...e2e.raw.map((x) => x.completed))),
