@@ -4,9 +4,11 @@
  * answer is what Temporal says: an answer or a cancel on this replica is seen at the next read,
  * one on another replica as soon as its history event reaches the watch.
  */
+import { getEventListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { inputResponsesSignal } from '../src/contract';
 import { PolledTasks } from '../src/mcp/polled-tasks';
+import { waitForTaskEvent } from '../src/tasks/history-long-poll';
 import { TaskWatcher } from '../src/tasks/task-watcher';
 import { call, createTask, LEGACY_PROTOCOL, pollTask, rpc } from './support/mcp';
 import { useStack } from './support/stack';
@@ -168,4 +170,12 @@ describe('PolledTasks on its own (the server\'s store and a watcher of its own)'
       close();
     }
   });
+});
+
+test('a watch\'s history long-polls leave no listener on its abort signal (the client never removes the one it adds per call)', async () => {
+  const taskId = await waitingForApproval();
+  const watch = new AbortController();
+  for (let i = 0; i < 20; i++) await waitForTaskEvent(stack.server!.client, { workflowId: taskId }, watch.signal, 5_000);
+  expect(getEventListeners(watch.signal, 'abort')).toHaveLength(0);
+  await call(stack.url, 'tasks/cancel', { taskId }, alice);
 });

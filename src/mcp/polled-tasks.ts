@@ -37,6 +37,7 @@ export class PolledTasks {
   private readonly writes = new Map<string, number>();
   private readonly limits: WatchLimits;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly stopHearingWrites: () => void;
 
   constructor(
     private readonly store: TemporalTaskStore,
@@ -44,7 +45,7 @@ export class PolledTasks {
     private readonly opts: PolledTasksOptions,
   ) {
     this.limits = new WatchLimits(opts);
-    store.onWrite((taskId) => this.written(taskId));
+    this.stopHearingWrites = store.onWrite((taskId) => this.written(taskId));
     this.sweeper = setInterval(() => this.sweep(), Math.max(1_000, opts.keepMs / 2));
     this.sweeper.unref();
   }
@@ -76,6 +77,7 @@ export class PolledTasks {
 
   close(): void {
     clearInterval(this.sweeper);
+    this.stopHearingWrites();
     for (const key of [...this.polled.keys()]) this.drop(key);
   }
 

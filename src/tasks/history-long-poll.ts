@@ -50,8 +50,14 @@ export async function waitForTaskEvent(client: Client, cursor: HistoryCursor, si
 }
 
 async function longPoll(client: Client, workflowId: string, token: Uint8Array | undefined, signal: AbortSignal, timeoutMs: number) {
+  // the client adds a listener to the signal it is given per call and never removes it: a
+  // watch's own signal would keep every long-poll it made (one per ~20 s while idle) alive
+  const call = new AbortController();
+  const abort = () => call.abort();
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
   try {
-    return await client.withAbortSignal(signal, () =>
+    return await client.withAbortSignal(call.signal, () =>
       client.withDeadline(Date.now() + timeoutMs, () =>
         client.workflowService.getWorkflowExecutionHistory({
           namespace: client.options.namespace,
@@ -68,6 +74,8 @@ async function longPoll(client: Client, workflowId: string, token: Uint8Array | 
     if (code === GRPC_DEADLINE_EXCEEDED && token !== undefined && !signal.aborted) return undefined;
     if (code === GRPC_NOT_FOUND) throw new WorkflowNotFoundError('No such task', workflowId, undefined);
     throw err;
+  } finally {
+    signal.removeEventListener('abort', abort);
   }
 }
 

@@ -406,9 +406,13 @@ export class TemporalTaskStore {
     return this.read(taskId, principal);
   }
 
-  /** Calls `listener` after every answer or cancel this store sent to a task: a reader that keeps a task's state reads it again. */
-  onWrite(listener: (taskId: string) => void): void {
+  /**
+   * Calls `listener` after every answer or cancel this store sent to a task (a reader that keeps
+   * a task's state reads it again); returns what removes it.
+   */
+  onWrite(listener: (taskId: string) => void): () => void {
     this.writeListeners.add(listener);
+    return () => this.writeListeners.delete(listener);
   }
 
   private wrote(taskId: string): void {
