@@ -46,7 +46,12 @@ test('a polled task waiting for input: from the second read no describe(), the s
   const describes = countDescribes();
   const first = await get(taskId); // read from Temporal; the next read starts the watch
   await get(taskId);
-  await waitFor(async () => describes.count >= 2 || undefined);
+  expect(describes.of(taskId)).toBeGreaterThanOrEqual(2);
+  await waitFor(async () => {
+    describes.reset();
+    await get(taskId);
+    return describes.count === 0 || undefined; // the watch has read the task and answers
+  });
   describes.reset();
   for (let i = 0; i < 20; i++) expect(await get(taskId)).toEqual(first);
   expect(describes.count).toBe(0);
@@ -91,6 +96,15 @@ test('another caller\'s polls of the task: not found, every time, and never serv
     expect(reply.body.error).toMatchObject({ code: -32602 });
   }
   await call(stack.url, 'tasks/cancel', { taskId }, alice);
+});
+
+test('with watchPolledTasks off (--no-watch-polled-tasks), every poll is a describe()', async () => {
+  const off = await stack.serve({ tokens: 'alice:tok-alice-0123456789', config: { watchPolledTasks: false } });
+  const taskId = await waitingForApproval(alice, off.url);
+  const describes = countDescribes(off.client);
+  for (let i = 0; i < 5; i++) expect((await get(taskId, alice, off.url)).status).toBe('input_required');
+  expect(describes.of(taskId)).toBe(5);
+  await call(off.url, 'tasks/cancel', { taskId }, alice);
 });
 
 test('a task with an activity running is read from Temporal at every poll (its heartbeats write no history event)', async () => {

@@ -48,6 +48,7 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--no-task-handles', 'callers without Tasks get -32021 / wait unboundedly, as before handles (MCP_TASK_HANDLES=false)')
     .option('--handle-wait-ms <ms>', 'how long a call without Tasks waits before answering a task handle (MCP_HANDLE_WAIT_MS, default 20000)')
     .option('--task-tools-prefix <prefix>', 'name prefix of the task_wait/respond/cancel/list tools (MCP_TASK_TOOLS_PREFIX, default task_)')
+    .option('--no-watch-polled-tasks', 'read every tasks/get from Temporal instead of watching polled tasks (MCP_WATCH_POLLED_TASKS=false)')
     .option('--required-tools-need-tasks', 'keep -32021 for `required` tools called without Tasks (MCP_REQUIRED_TOOLS_NEED_TASKS=true)')
     .option('--allowed-host <host...>', 'extra Host names accepted (DNS rebinding protection)')
     .option('--allowed-origin <hostname...>', 'extra Origin hostnames accepted (no scheme or port), e.g. app.example.com')
@@ -88,6 +89,7 @@ function configFrom(opts: Record<string, unknown>): ServerConfig {
     handleWaitMs: opts.handleWaitMs,
     taskToolsPrefix: opts.taskToolsPrefix,
     requiredToolsNeedTasks: opts.requiredToolsNeedTasks ? true : undefined,
+    watchPolledTasks: opts.watchPolledTasks === false ? false : undefined,
     allowedHosts: opts.allowedHost,
     allowedOrigins: opts.allowedOrigin,
     oauth: oauthFlags(opts),

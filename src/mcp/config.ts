@@ -38,6 +38,8 @@ export const ServerConfigSchema = z.object({
   handleWaitMs: durationMs(z.number().int().positive().max(600_000)).default(20_000),
   /** Name prefix of the companion tools (wait, respond, cancel, list); letters, digits, _ and - only. */
   taskToolsPrefix: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ and - (1..40)').default('task_'),
+  /** A task read again within 10 s on this replica is watched there, and its polls are answered from the watch (src/mcp/polled-tasks.ts). */
+  watchPolledTasks: z.boolean().default(true),
   /** Keep answering -32021 for `required` tools to callers that do not declare Tasks (today's behaviour). */
   requiredToolsNeedTasks: z.boolean().default(false),
   /** OAuth 2.1 resource server (issuer, resource, audiences, scopes...): see src/mcp/http/oauth-config.ts. */
@@ -69,9 +71,10 @@ export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {
   handleWaitMs: 'MCP_HANDLE_WAIT_MS',
   taskToolsPrefix: 'MCP_TASK_TOOLS_PREFIX',
   requiredToolsNeedTasks: 'MCP_REQUIRED_TOOLS_NEED_TASKS',
+  watchPolledTasks: 'MCP_WATCH_POLLED_TASKS',
 };
 
-const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set(['strictHeaders', 'taskHandles', 'requiredToolsNeedTasks']);
+const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set(['strictHeaders', 'taskHandles', 'requiredToolsNeedTasks', 'watchPolledTasks']);
 
 export class ConfigError extends Error {}
 

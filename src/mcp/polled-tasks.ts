@@ -24,6 +24,11 @@ interface Polled {
   watching?: { watch?: TaskWatch; release: Release };
 }
 
+/** What tasks/get reads a task through: PolledTasks, or the store itself (--no-watch-polled-tasks). */
+export interface TaskReader {
+  read(taskId: string, principal: string | undefined): Promise<TaskSnapshot | undefined>;
+}
+
 export interface PolledTasksOptions {
   /** How long a task stays watched after its last read. */
   keepMs: number;
@@ -31,7 +36,7 @@ export interface PolledTasksOptions {
   maxSubscribedTasksPerCaller: number;
 }
 
-export class PolledTasks {
+export class PolledTasks implements TaskReader {
   private readonly polled = new Map<string, Polled>();
   /** When this replica last answered or cancelled a task (for keepMs): watch reads started before are not served. */
   private readonly writes = new Map<string, number>();

@@ -13,15 +13,15 @@ import type { TaskMode, ToolDefinition } from '../tool-definition';
 import type { ServerConfig } from './config';
 import type { RequestBody } from './http/body';
 import type { WatchLimits } from './watch-limits';
-import type { PolledTasks } from './polled-tasks';
+import type { TaskReader } from './polled-tasks';
 
 export type Era = McpRequestContext['era'];
 
 export interface RevisionMethodsDeps {
   store: TemporalTaskStore;
   watcher: TaskWatcher;
-  /** tasks/get reads through it: a polled task is answered from its watch. */
-  polled: PolledTasks;
+  /** What tasks/get reads through: a polled task is answered from its watch (unless turned off). */
+  reader: TaskReader;
   pollIntervalMs: number;
   /** tasks/list (2025) and the list tool exist only with authentication and the McpOwner search attribute. */
   listing: boolean;

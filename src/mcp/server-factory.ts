@@ -1,6 +1,6 @@
 import { McpServer, type McpRequestContext, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { TaskWatcher } from '../tasks/task-watcher';
-import type { PolledTasks } from './polled-tasks';
+import type { TaskReader } from './polled-tasks';
 import type { TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { ToolRegistry } from './tool-registry';
 import type { ProtocolRevision } from './revision';
@@ -18,8 +18,8 @@ export interface ServerDeps {
   store: TemporalTaskStore;
   /** Follows tasks for 2025-11-25 tasks/result streams. */
   watcher: TaskWatcher;
-  /** tasks/get: reads polled tasks from a watch. */
-  polled: PolledTasks;
+  /** What tasks/get reads through (polled tasks from a watch, unless turned off). */
+  reader: TaskReader;
   pollIntervalMs: number;
   version: string;
   /** 2025-11-25 tasks/list is served (and advertised) only with authentication and the McpOwner search attribute. */

@@ -71,13 +71,13 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
   if (scoped.length && !auth.enabled) log(`tools ${scoped.join(', ')} name OAuth scopes, but authentication is off: the scopes are not checked`);
   const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes }, registry);
   const watcher = new TaskWatcher(client, store, config.temporalTimeoutMs);
-  const polled = new PolledTasks(store, watcher, { ...config, keepMs: Math.max(POLLED_KEEP_MIN_MS, 3 * config.pollIntervalMs) });
+  const polled = config.watchPolledTasks ? new PolledTasks(store, watcher, { ...config, keepMs: Math.max(POLLED_KEEP_MIN_MS, 3 * config.pollIntervalMs) }) : undefined;
   const listing = (!!tokenVerifier || !!config.oauth) && searchAttributes;
   // before anything starts: a user tool named like a companion tool is refused here
   const limits = new WatchLimits(config);
   const taskTools = new TaskTools({ store, watcher, listing, settings: config, limits }, tools.map((t) => t.name));
   const recheck = facts ? undefined : recheckNamespaceFacts(client, config, store, log);
-  const factory = createServerFactory({ registry, store, watcher, polled, pollIntervalMs: config.pollIntervalMs, version: VERSION, listing, taskTools, toolScopes: auth.scopes, limits });
+  const factory = createServerFactory({ registry, store, watcher, reader: polled ?? store, pollIntervalMs: config.pollIntervalMs, version: VERSION, listing, taskTools, toolScopes: auth.scopes, limits });
   // each revision's HTTP handlers in front of the SDK's (2025: input answers POSTed as responses; 2026: subscriptions/listen)
   const fronts = REVISIONS.flatMap((r) => r.front?.({ config, store, watcher, limits, serverInfo: { name: SERVER_NAME, version: VERSION }, inputRefused: (taskId) => taskTools.inputRefused(taskId) }) ?? []);
   const endpoint = createMcpEndpoint(factory, { ...config, auth: auth.enabled ? auth : undefined, inFront: fronts.map((f) => f.serve) });
@@ -101,7 +101,7 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
     close: () => {
       if (recheck) clearInterval(recheck);
       store.close();
-      polled.close();
+      polled?.close();
       for (const front of fronts) front.close?.();
       watcher.stopAll();
       return endpoint.close();

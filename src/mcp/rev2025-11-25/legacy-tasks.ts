@@ -36,7 +36,7 @@ import { principalOf, principalOfAuth } from '../negotiation';
 import { TaskIdParamsSchema } from '../task-params';
 import type { RequestBody } from '../http/body';
 import type { WatchLimits } from '../watch-limits';
-import type { PolledTasks } from '../polled-tasks';
+import type { TaskReader } from '../polled-tasks';
 
 const INPUT_ID_PREFIX = 'mcp-task-input:';
 /**
@@ -61,8 +61,8 @@ export const TASK_SUPPORT = { never: 'forbidden', optional: 'optional', required
 export interface LegacyTasksDeps {
   store: TemporalTaskStore;
   watcher: TaskWatcher;
-  /** tasks/get reads through it: a polled task is answered from its watch. */
-  polled: PolledTasks;
+  /** What tasks/get reads through: a polled task is answered from its watch (unless turned off). */
+  reader: TaskReader;
   pollIntervalMs: number;
   /** tasks/list is served only with authentication and the McpOwner search attribute. */
   listing: boolean;
@@ -96,13 +96,13 @@ export class InputReasks {
 
 export function registerLegacyTasksMethods(server: McpServer, deps: LegacyTasksDeps): void {
   const low = server.server;
-  const read = async (taskId: unknown, ctx: ServerContext, from: Pick<TemporalTaskStore, 'read'> = deps.store): Promise<TaskSnapshot> => {
+  const read = async (taskId: unknown, ctx: ServerContext, from: TaskReader = deps.store): Promise<TaskSnapshot> => {
     const task = isTaskId(taskId) ? await from.read(taskId, principalOf(ctx)).catch(rethrow) : undefined;
     if (!task) throw new TaskNotFoundError();
     return withCancelFinal(task);
   };
   const byId = { params: TaskIdParamsSchema };
-  low.setRequestHandler('tasks/get', byId, async (params, ctx) => toLegacyTask(await read(params.taskId, ctx, deps.polled), deps.pollIntervalMs));
+  low.setRequestHandler('tasks/get', byId, async (params, ctx) => toLegacyTask(await read(params.taskId, ctx, deps.reader), deps.pollIntervalMs));
   low.setRequestHandler('tasks/cancel', byId, async (params, ctx) => {
     const before = await read(params.taskId, ctx);
     if (isTerminal(before)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: it is already ${legacyStatus(before)}`);

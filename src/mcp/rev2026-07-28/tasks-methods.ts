@@ -5,13 +5,13 @@ import { toGetTaskResult } from './wire';
 import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
 import { isTaskId } from '../../tasks/task-id';
 import type { TemporalTaskStore } from '../../tasks/temporal-task-store';
-import type { PolledTasks } from '../polled-tasks';
+import type { TaskReader } from '../polled-tasks';
 import { InvalidInputResponseError, TaskNotFoundError, TaskStoreUnavailableError, tasksCapabilityRequired, toProtocolError } from '../errors';
 import { declaresTasks, principalOf } from '../negotiation';
 
 export interface TasksMethodsDeps {
   store: TemporalTaskStore;
-  polled: PolledTasks;
+  reader: TaskReader;
   pollIntervalMs: number;
 }
 
@@ -22,7 +22,7 @@ export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps):
   // a task is visible only to the principal that created it (principalOf: undefined without auth)
   low.setRequestHandler('tasks/get', { params: TaskIdParamsSchema }, (params, ctx) =>
     guarded(params, ctx, async (taskId) => {
-      const task = await deps.polled.read(taskId, principalOf(ctx));
+      const task = await deps.reader.read(taskId, principalOf(ctx));
       if (!task) throw new TaskNotFoundError();
       return toGetTaskResult(task, deps.pollIntervalMs);
     }),

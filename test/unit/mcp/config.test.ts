@@ -26,6 +26,12 @@ test('settings: defaults, environment, flags', () => {
   expect(parseServerConfig({ handleWaitMs: '500', taskHandles: true }, env)).toMatchObject({ handleWaitMs: 500, taskHandles: true });
 });
 
+test('watchPolledTasks: on by default, MCP_WATCH_POLLED_TASKS=false turns it off, a flag wins', () => {
+  expect(parseServerConfig({}, {}).watchPolledTasks).toBe(true);
+  expect(parseServerConfig({}, { MCP_WATCH_POLLED_TASKS: 'false' }).watchPolledTasks).toBe(false);
+  expect(parseServerConfig({ watchPolledTasks: true }, { MCP_WATCH_POLLED_TASKS: 'false' }).watchPolledTasks).toBe(true);
+});
+
 test.each([
   [{ handleWaitMs: '0' }, /handleWaitMs \(--handle-wait-ms or MCP_HANDLE_WAIT_MS\)/],
   [{ handleWaitMs: '700000' }, /handleWaitMs/],
