@@ -10,7 +10,7 @@ import { inputResponsesSignal } from '../src/contract';
 import { PolledTasks } from '../src/mcp/polled-tasks';
 import { waitForTaskEvent } from '../src/tasks/history-long-poll';
 import { TaskWatcher } from '../src/tasks/task-watcher';
-import { call, createTask, LEGACY_PROTOCOL, pollTask, rpc } from './support/mcp';
+import { call, createTask, pollTask, rpc } from './support/mcp';
 import { useStack } from './support/stack';
 import { waitFor } from './support/wait';
 
@@ -31,6 +31,18 @@ function countDescribes(client = stack.server!.client) {
 }
 
 const get = (taskId: string, opts = alice, url = stack.url) => call(url, 'tasks/get', { taskId }, opts);
+
+/** Reads the task twice (the second read starts the watch), then until a read makes no describe(): the watch answers. */
+async function untilWatchAnswers(read: () => Promise<unknown>, client = stack.server!.client): Promise<void> {
+  await read();
+  await read();
+  const describes = countDescribes(client);
+  await waitFor(async () => {
+    describes.reset();
+    await read();
+    return describes.count === 0 || undefined;
+  });
+}
 const approval = (approved: boolean) => ({ approval: { action: 'accept', content: { approved } } });
 
 async function waitingForApproval(opts = alice, url = stack.url): Promise<string> {
@@ -44,14 +56,8 @@ afterEach(() => jest.restoreAllMocks());
 test('a polled task waiting for input: from the second read no describe(), the same answer as Temporal, and an answer is seen at the next read', async () => {
   const taskId = await waitingForApproval();
   const describes = countDescribes();
-  const first = await get(taskId); // read from Temporal; the next read starts the watch
-  await get(taskId);
-  expect(describes.of(taskId)).toBeGreaterThanOrEqual(2);
-  await waitFor(async () => {
-    describes.reset();
-    await get(taskId);
-    return describes.count === 0 || undefined; // the watch has read the task and answers
-  });
+  const first = await get(taskId);
+  await untilWatchAnswers(() => get(taskId));
   describes.reset();
   for (let i = 0; i < 20; i++) expect(await get(taskId)).toEqual(first);
   expect(describes.count).toBe(0);
@@ -68,23 +74,48 @@ test('an answer sent through another replica reaches this replica\'s polls throu
   const taskId = await waitingForApproval();
   await get(taskId);
   await get(taskId);
-  const legacy = { ...alice, protocolVersion: LEGACY_PROTOCOL };
+  const legacy = { ...alice, era: 'legacy' as const };
   expect((await call(stack.url, 'tasks/get', { taskId }, legacy)).status).toBe('input_required');
   await call(other.url, 'tasks/update', { taskId, inputResponses: approval(false) }, alice);
   const done = await pollTask(stack.url, taskId, (t) => t.status === 'completed', 30_000, { ...alice, intervalMs: 20 });
   expect(done.result.content[0].text).toMatch(/rejected/);
-  expect((await call(stack.url, 'tasks/get', { taskId }, legacy)).status).toBe('completed');
+  // 2025-11-25 reports a result with isError (the rejection) as failed
+  expect((await call(stack.url, 'tasks/get', { taskId }, legacy)).status).toBe('failed');
 });
 
 test('a cancel on this replica is seen at the next read: cancelling, then cancelled', async () => {
   const taskId = await createTask(stack.url, 'wait_and_echo', { text: 'x', seconds: 600 }, alice);
-  await get(taskId);
-  await get(taskId);
-  await get(taskId);
+  await untilWatchAnswers(() => get(taskId));
   await call(stack.url, 'tasks/cancel', { taskId }, alice);
   const next = await get(taskId);
   expect(next.status === 'cancelled' || /^cancelling/.test(next.statusMessage)).toBe(true);
   expect((await pollTask(stack.url, taskId, undefined, 30_000, alice)).status).toBe('cancelled');
+});
+
+test('2025-11-25: a watched task cancelled on this replica reads cancelled at once (that revision\'s rule)', async () => {
+  const legacy = { ...alice, era: 'legacy' as const };
+  const taskId = await createTask(stack.url, 'wait_and_echo', { text: 'x', seconds: 600 }, alice);
+  await untilWatchAnswers(() => call(stack.url, 'tasks/get', { taskId }, legacy));
+  await call(stack.url, 'tasks/cancel', { taskId }, legacy);
+  expect((await call(stack.url, 'tasks/get', { taskId }, legacy)).status).toBe('cancelled');
+});
+
+test('a watched task that continues as new: its polls follow the chain (the next question, then the end)', async () => {
+  const tokens = 'alice:tok-alice-0123456789';
+  const [a, b] = [await stack.serve({ tokens, config: { historyLimit: 10 } }), await stack.serve({ tokens, config: { historyLimit: 10 } })];
+  const taskId = await createTask(a.url, 'collect_approvals', { approvers: ['ann', 'bob'] }, alice);
+  const asked = (t: any) => Object.keys(t.inputRequests ?? {});
+  await pollTask(a.url, taskId, (t) => asked(t).includes('approval-0'), 30_000, alice);
+  await untilWatchAnswers(() => get(taskId, alice, a.url), a.client);
+  const yes = (key: string) => ({ [key]: { action: 'accept', content: { approved: true } } });
+  // answered through the other replica: only the watch can tell a's polls
+  await call(b.url, 'tasks/update', { taskId, inputResponses: yes('approval-0') }, alice);
+  await pollTask(a.url, taskId, (t) => asked(t).includes('approval-1'), 30_000, { ...alice, intervalMs: 20 });
+  const { runId, firstExecutionRunId } = await stack.temporal.client.workflow.getHandle(taskId).describe();
+  expect(runId).not.toBe(firstExecutionRunId); // the question came from the continued run
+  await call(b.url, 'tasks/update', { taskId, inputResponses: yes('approval-1') }, alice);
+  const done = await pollTask(a.url, taskId, undefined, 30_000, { ...alice, intervalMs: 20 });
+  expect(done).toMatchObject({ status: 'completed', result: { content: [{ text: 'Approved by all 2: ann, bob.' }] } });
 });
 
 test('another caller\'s polls of the task: not found, every time, and never served from the owner\'s watch', async () => {
@@ -145,9 +176,8 @@ describe('PolledTasks on its own (the server\'s store and a watcher of its own)'
     const taskId = await waitingForApproval();
     const { polled, close } = polledTasks();
     try {
-      await polled.read(taskId, ALICE);
-      await polled.read(taskId, ALICE);
-      await waitFor(async () => polled.watched === 1 || undefined);
+      await untilWatchAnswers(() => polled.read(taskId, ALICE));
+      expect(polled.watched).toBe(1);
       const started = performance.now();
       await call(stack.url, 'tasks/update', { taskId, inputResponses: approval(true) }, alice);
       await waitFor(async () => (await polled.read(taskId, ALICE))?.state.status === 'completed' || undefined, 30_000);
@@ -163,14 +193,7 @@ describe('PolledTasks on its own (the server\'s store and a watcher of its own)'
     const taskId = await waitingForApproval();
     const { polled, close } = polledTasks();
     try {
-      await polled.read(taskId, ALICE);
-      await polled.read(taskId, ALICE);
-      const describes = countDescribes();
-      await waitFor(async () => {
-        describes.reset();
-        await polled.read(taskId, ALICE);
-        return describes.count === 0 || undefined; // the watch answers
-      });
+      await untilWatchAnswers(() => polled.read(taskId, ALICE));
       const spy = jest.spyOn(stack.server!.client.workflowService, 'describeWorkflowExecution').mockRejectedValue(new Error('Temporal unavailable (injected)'));
       // the answer bypasses this store (so no local write to note): only the watch's next read could tell it
       await stack.temporal.client.workflow.getHandle(taskId).signal(inputResponsesSignal, approval(true));
