@@ -100,22 +100,24 @@ test('2025-11-25: a watched task cancelled on this replica reads cancelled at on
   expect((await call(stack.url, 'tasks/get', { taskId }, legacy)).status).toBe('cancelled');
 });
 
-test('a watched task that continues as new: its polls follow the chain (the next question, then the end)', async () => {
+test('a watched task that continues as new: its polls follow the chain (each next question, then the end)', async () => {
   const tokens = 'alice:tok-alice-0123456789';
   const [a, b] = [await stack.serve({ tokens, config: { historyLimit: 10 } }), await stack.serve({ tokens, config: { historyLimit: 10 } })];
-  const taskId = await createTask(a.url, 'collect_approvals', { approvers: ['ann', 'bob'] }, alice);
+  const approvers = ['ann', 'bob', 'cy', 'dee'];
+  const taskId = await createTask(a.url, 'collect_approvals', { approvers }, alice);
+  const handle = stack.temporal.client.workflow.getHandle(taskId);
+  const firstRun = (await handle.describe()).runId;
   const asked = (t: any) => Object.keys(t.inputRequests ?? {});
   await pollTask(a.url, taskId, (t) => asked(t).includes('approval-0'), 30_000, alice);
   await untilWatchAnswers(() => get(taskId, alice, a.url), a.client);
-  const yes = (key: string) => ({ [key]: { action: 'accept', content: { approved: true } } });
-  // answered through the other replica: only the watch can tell a's polls
-  await call(b.url, 'tasks/update', { taskId, inputResponses: yes('approval-0') }, alice);
-  await pollTask(a.url, taskId, (t) => asked(t).includes('approval-1'), 30_000, { ...alice, intervalMs: 20 });
-  const { runId, firstExecutionRunId } = await stack.temporal.client.workflow.getHandle(taskId).describe();
-  expect(runId).not.toBe(firstExecutionRunId); // the question came from the continued run
-  await call(b.url, 'tasks/update', { taskId, inputResponses: yes('approval-1') }, alice);
+  for (let i = 0; i < approvers.length; i++) {
+    // answered through the other replica: only the watch can tell a's polls
+    await pollTask(a.url, taskId, (t) => asked(t).includes(`approval-${i}`), 30_000, { ...alice, intervalMs: 20 });
+    await call(b.url, 'tasks/update', { taskId, inputResponses: { [`approval-${i}`]: { action: 'accept', content: { approved: true } } } }, alice);
+  }
   const done = await pollTask(a.url, taskId, undefined, 30_000, { ...alice, intervalMs: 20 });
-  expect(done).toMatchObject({ status: 'completed', result: { content: [{ text: 'Approved by all 2: ann, bob.' }] } });
+  expect(done).toMatchObject({ status: 'completed', result: { content: [{ text: 'Approved by all 4: ann, bob, cy, dee.' }] } });
+  expect((await handle.describe()).runId).not.toBe(firstRun); // the chain continued as new on the way
 });
 
 test('another caller\'s polls of the task: not found, every time, and never served from the owner\'s watch', async () => {
