@@ -57,6 +57,18 @@ const cmdline = (pid: number) => {
 };
 
 async function npmStart(opts: { detached: boolean }): Promise<{ npm: ChildProcess; output: () => string; pids: number[]; temporalPort: number }> {
+  // start-dev also binds ports of its own choosing; a clash makes it exit at once, so try other ports
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await npmStartOnce(opts);
+    } catch (err) {
+      if (attempt === 3 || !/address already in use/.test((err as Error).message)) throw err;
+      console.warn(`npm start: a port clashed, trying other ports: ${(err as Error).message.split('\n').pop()}`);
+    }
+  }
+}
+
+async function npmStartOnce(opts: { detached: boolean }): Promise<{ npm: ChildProcess; output: () => string; pids: number[]; temporalPort: number }> {
   const db = tempDbFile('mtt-npm-start-');
   const temporalPort = await freePort();
   const uiPort = await freePort();
