@@ -8,7 +8,7 @@ import {
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { call, DECLARING, pollTask, rpc } from './support/mcp';
+import { buildRequest, call, DECLARING, pollTask, rpc } from './support/mcp';
 import { useStack } from './support/stack';
 import type { TestTemporal } from './support/temporal';
 import { CANCELLING_MESSAGE } from '../src/tasks/temporal-task-store';
@@ -230,6 +230,19 @@ describe('routing headers', () => {
     const b = await rpc(url, 'tools/call', { name: 'greet', arguments: { name: 'x' } }, { headers: { 'mcp-method': 'tasks/get' } });
     const c = await rpc(url, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': 'task_other', 'mcp-method': undefined } });
     expect([a.status, a.body.error.code, b.status, b.body.error.code, c.status, c.body.error.code]).toEqual([400, -32020, 400, -32020, 400, -32020]);
+  });
+
+  test('a body that is not JSON, or none, is HTTP 400 / -32700 with or without routing headers', async () => {
+    const { headers } = buildRequest('tasks/get', { taskId: UNKNOWN_ID });
+    const answers = [];
+    for (const body of ['{"jsonrpc": "2.0", "method": "tasks/get"', 'not json', '']) {
+      for (const routing of [true, false]) {
+        const sent = routing ? headers : Object.fromEntries(Object.entries(headers).filter(([name]) => !name.startsWith('mcp-')));
+        const res = await fetch(url, { method: 'POST', headers: sent, body });
+        answers.push([res.status, ((await res.json()) as { error: { code: number } }).error.code]);
+      }
+    }
+    expect(answers).toEqual(Array(6).fill([400, -32700]));
   });
 
   test('--strict-headers (or MCP_STRICT_HEADERS=true) refuses a missing Mcp-Name / Mcp-Method with HTTP 400 / -32020', async () => {

@@ -6,11 +6,15 @@ const { log, now } = require('../script');
 const { markdownTable, median, ratio, summarize } = require('../stats');
 const { sleep } = require('../support');
 
-/** Polls tasks/get from notBefore every pollMs until completed; resolves with the time observed. */
-async function pollUntilCompleted(ctx, taskId, notBefore, pollMs, deadline) {
+/**
+ * Polls tasks/get from notBefore every pollMs until completed; resolves with the time observed.
+ * `reads.count` counts the reads answered (a slower server gets fewer: the next waits for the answer).
+ */
+async function pollUntilCompleted(ctx, taskId, notBefore, pollMs, deadline, reads = { count: 0 }) {
   await sleep(notBefore - now());
   for (;;) {
     const task = await ctx.mcp.getTask(taskId);
+    reads.count++;
     if (task.status === 'completed') return now();
     if (task.status !== 'working') throw new Error(`task ${taskId} ended ${task.status}`);
     if (now() > deadline) throw new Error(`task ${taskId} not completed by the deadline`);
@@ -77,6 +81,7 @@ async function batchE2e(ctx) {
   const done = [];
   const pollers = [];
   const failures = { errors: 0, firstError: undefined };
+  const reads = { count: 0 };
   const start = now(); // before the first create
   const deadline = start + timeoutMs;
   let advisedMs;
@@ -84,7 +89,7 @@ async function batchE2e(ctx) {
     const { taskId, pollIntervalMs } = await createOurs(ctx, seconds);
     const createdAt = now();
     advisedMs = pollIntervalMs;
-    pollers.push(pollUntilCompleted(ctx, taskId, createdAt + taskMs, pollMs || pollIntervalMs, deadline).then(
+    pollers.push(pollUntilCompleted(ctx, taskId, createdAt + taskMs, pollMs || pollIntervalMs, deadline, reads).then(
       (doneAt) => done.push({ taskId, createdAt, doneAt }),
       (err) => { failures.errors++; failures.firstError ??= err.message; },
     ));
@@ -97,7 +102,7 @@ async function batchE2e(ctx) {
     tasks, completed: done.length, taskSeconds: seconds, pollMs: pollMs || advisedMs,
     totalMs, overheadPerTaskMs: (totalMs - taskMs) / tasks,
     observedMinusTask: summarize(perTask), medianObservedMinusTaskMs: median(perTask),
-    create, ...failures, ids: done.map((d) => d.taskId),
+    readsPerTask: reads.count / tasks, create, ...failures, ids: done.map((d) => d.taskId),
   };
 }
 

@@ -483,6 +483,7 @@ function peerRows(r) {
     const some = Object.values(e)[0][0];
     add(`end to end: ${some.tasks} × 1 s tasks at c=32, polled every 250 ms: total (ms)`, (k) => mean2(e[k], (x) => x.totalMs), { agent: atMost(1.0), fastmcp: atMost(1.0) });
     add('— median completion seen − created − 1 s (ms)', (k) => mean2(e[k], (x) => x.medianObservedMinusTaskMs));
+    add('— status reads answered per task (the next read waits for the answer)', (k) => mean2(e[k], (x) => x.readsPerTask));
     add('— completed', (k) => Math.min(...e[k].map((x) => x.completed)));
   }
   if (r.kill) killRows(r, add);

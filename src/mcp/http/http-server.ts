@@ -90,7 +90,7 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
       const answered = await serve(request, auth, body);
       if (answered) return answered;
     }
-    const forward = body ? withBody(request, body, !opts.strictHeaders) : request;
+    const forward = body ? forwardedRequest(request, body, !opts.strictHeaders) : request;
     return mcp.fetch(forward, { ...(auth ? { authInfo: auth } : {}), ...(body?.json !== undefined ? { parsedBody: body.json } : {}) });
   };
   return { fetch, close: () => mcp.close() };
@@ -214,20 +214,28 @@ export function mcpNameHeaderValue(value: string): string {
 }
 
 /**
- * The request again (its body was consumed), with the same signal (a client that leaves must
- * still abort held calls). By default (not --strict-headers) a missing Mcp-Method / Mcp-Name is
- * filled in from the body, for clients that omit them (FastMCP 4.1 + fastmcp-tasks sends no
- * Mcp-Name on tasks/*). A header that is present is never touched, so a mismatched one is still
- * refused by the SDK (400 / -32020).
+ * The request for the SDK, with the same signal (a client that leaves must still abort held
+ * calls). The SDK reads no body when it is given the parsed one, so a request is built again
+ * only to carry a body that did not parse (the SDK answers it) or filled-in headers. By default
+ * (not --strict-headers) a missing Mcp-Method / Mcp-Name is filled in from the body, for
+ * clients that omit them (FastMCP 4.1 + fastmcp-tasks sends no Mcp-Name on tasks/*). A header
+ * that is present is never touched, so a mismatched one is still refused by the SDK (400 / -32020).
  */
-function withBody(request: Request, body: RequestBody, fillRoutingHeaders: boolean): Request {
+function forwardedRequest(request: Request, body: RequestBody, fillRoutingHeaders: boolean): Request {
+  const missing = fillRoutingHeaders ? missingRoutingHeaders(request.headers, body.json) : [];
+  if (body.json !== undefined && missing.length === 0) return request;
   const headers = new Headers(request.headers);
-  const message = body.json as { method?: unknown; params?: Record<string, unknown> } | undefined;
-  if (fillRoutingHeaders && message !== null && typeof message === 'object' && typeof message.method === 'string') {
-    if (!headers.has('mcp-method') && /^[\x21-\x7e]+$/.test(message.method)) headers.set('mcp-method', message.method);
-    const field = Object.hasOwn(MCP_NAME_SOURCE, message.method) ? MCP_NAME_SOURCE[message.method] : undefined;
-    const name = field && message.params !== null && typeof message.params === 'object' ? message.params[field] : undefined;
-    if (typeof name === 'string' && !headers.has('mcp-name')) headers.set('mcp-name', mcpNameHeaderValue(name));
-  }
-  return new Request(request.url, { method: 'POST', headers, body: body.text, signal: request.signal });
+  for (const [name, value] of missing) headers.set(name, value);
+  return new Request(request.url, { method: 'POST', headers, body: body.json === undefined ? body.text : undefined, signal: request.signal });
+}
+
+function missingRoutingHeaders(present: Headers, json: unknown): Array<[string, string]> {
+  const message = json as { method?: unknown; params?: Record<string, unknown> } | undefined;
+  if (message === null || typeof message !== 'object' || typeof message.method !== 'string') return [];
+  const missing: Array<[string, string]> = [];
+  if (!present.has('mcp-method') && /^[\x21-\x7e]+$/.test(message.method)) missing.push(['mcp-method', message.method]);
+  const field = Object.hasOwn(MCP_NAME_SOURCE, message.method) ? MCP_NAME_SOURCE[message.method] : undefined;
+  const name = field && message.params !== null && typeof message.params === 'object' ? message.params[field] : undefined;
+  if (typeof name === 'string' && !present.has('mcp-name')) missing.push(['mcp-name', mcpNameHeaderValue(name)]);
+  return missing;
 }
