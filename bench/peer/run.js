@@ -82,6 +82,7 @@ function temporalBackedStack(ctx, pids, startWorker) {
     ctx,
     pids,
     clearLive: () => bench.terminateLive(ctx),
+    endLive: () => cancelAndAwaitLive(ctx),
     settle: (ids) => bench.waitSettled(ctx, ids),
     killWorker: () => process.kill(pids.worker, 'SIGKILL'),
     restartWorker: async () => {
@@ -90,6 +91,30 @@ function temporalBackedStack(ctx, pids, startWorker) {
     reexecutions: (ids) => timersStartedAgain(ctx, ids),
     workflowTaskTimeouts: (ids) => workflowTaskTimeouts(ctx, ids),
   };
+}
+
+/**
+ * Ends the live tasks as their clients would: the stack's own cancel (ours tasks/cancel,
+ * mcp-agent workflows-cancel), then each run awaited closed in Temporal; one still running
+ * after a minute is terminated. (A terminated run stays in its worker's cache until evicted:
+ * the worker is never told, so memory after a terminate is not memory after the load.)
+ */
+async function cancelAndAwaitLive(ctx, timeoutMs = 60_000) {
+  const ids = [...ctx.live];
+  ctx.live.clear();
+  await forEachBounded(ids, ctx.cfg.setupConcurrency, (id) => ctx.mcp.cancelTask(id));
+  let terminated = 0;
+  await forEachBounded(ids, ctx.cfg.setupConcurrency, async (id) => {
+    const run = bench.handle(ctx, id);
+    try {
+      await ctx.client.withDeadline(Date.now() + timeoutMs, () => run.result());
+    } catch (err) {
+      if ((err.code ?? err.cause?.code) !== 4) return; // it closed (cancelled, failed): only gRPC DEADLINE_EXCEEDED leaves it running
+      terminated++;
+      await run.terminate('bench: the cancel did not end it');
+    }
+  });
+  log(`cancelled ${ids.length} tasks${terminated ? `, ${terminated} did not end within ${timeoutMs / 1000} s and were terminated` : ''}`);
 }
 
 /** A replay is not a re-execution; a timer started again in a history would be. */
@@ -175,6 +200,7 @@ async function startPeer(cleanup, installed, cfg, mode) {
     ctx,
     pids,
     clearLive: () => cancelLive(ctx),
+    endLive: () => cancelLive(ctx),
     settle: () => sleep(1000), // the worker picks a task up within its 50 ms check interval
     killWorker: () => process.kill(pids.worker, 'SIGKILL'),
     restartWorker: async (tuned) => {
@@ -272,6 +298,7 @@ async function pollLoad(s, cfg) {
   log(`poll: ${s.key}: creating ${liveTasks} live tasks`);
   const sampler = startSampler(s.pids);
   const rssIdleMb = sampler.windowTotalPeak();
+  const rssIdleByProcessMb = sampler.current();
   const { ids } = await bench.createFixtureTasks(s.ctx, liveTasks, 600);
   await s.settle(ids);
   log(`poll: ${s.key}: ${liveTasks} tasks polled every ${intervalMs} ms for ${seconds} s`);
@@ -287,9 +314,10 @@ async function pollLoad(s, cfg) {
   const rssPeakMb = sampler.windowTotalPeak();
   const rssPeakByProcessMb = sampler.windowPeak();
   const cpuPercent = Object.fromEntries(Object.keys(cpu1).map((k) => [k, (100 * (cpu1[k] - cpu0[k])) / elapsedS]));
-  await s.clearLive();
+  await s.endLive(); // as clients end tasks, not by a terminate the worker never hears of
   await sleep(cfg.afterLoadSettleMs); // does the memory come back once the load is gone?
-  const rssAfterMb = Object.values(sampler.current()).reduce((a, b) => a + b, 0);
+  const rssAfterByProcessMb = sampler.current();
+  const rssAfterMb = Object.values(rssAfterByProcessMb).reduce((a, b) => a + b, 0);
   sampler.stop();
   return {
     liveTasks,
@@ -306,6 +334,8 @@ async function pollLoad(s, cfg) {
     rssPeakMb,
     rssAfterMb,
     rssPeakByProcessMb,
+    rssIdleByProcessMb,
+    rssAfterByProcessMb,
     cpuPercent,
   };
 }
@@ -548,7 +578,11 @@ function render(r, machine) {
   const d = r.durability;
   const perProcess = r.poll
     ? Object.entries(r.poll)
-        .map(([k, runs]) => `${k}: ${Object.entries(runs[runs.length - 1].rssPeakByProcessMb).map(([n, mb]) => `${n} ${mb.toFixed(0)}`).join(', ')}`)
+        .map(([k, runs]) => {
+          const last = runs[runs.length - 1];
+          const mb = (field, n) => (last[field]?.[n] === undefined ? '–' : last[field][n].toFixed(0));
+          return `${k}: ${Object.keys(last.rssPeakByProcessMb).map((n) => `${n} ${mb('rssIdleByProcessMb', n)} / ${mb('rssPeakByProcessMb', n)} / ${mb('rssAfterByProcessMb', n)}`).join(', ')}`;
+        })
         .join('; ')
     : undefined;
   return [
@@ -561,7 +595,7 @@ function render(r, machine) {
       peerRows(r),
     ),
     '',
-    ...(perProcess ? [`Peak RSS per process while polling (MB): ${perProcess}. Ours and mcp-agent share one Temporal dev server: its RSS counts in both totals.`, ''] : []),
+    ...(perProcess ? [`RSS per process (MB), idle / peak while polling / after the load: ${perProcess}. Ours and mcp-agent share one Temporal dev server: its RSS counts in both totals.`, ''] : []),
     'mcp-agent runs on the same Temporal dev server as ours, so its durability is ours by construction; it is',
     'driven as its clients do: `workflows-run` to create, `workflows-get_status` (a Temporal describe()) to read.',
     `Like-for-like with FastMCP is the appendfsync ${d.appendfsync} column; without persistence FastMCP loses every task on a Redis restart.`,
