@@ -6,6 +6,7 @@ export {
   continueAsNewIfNeeded,
   elicit,
   type InputOptions,
+  InputTimeout,
   InputTimeoutError,
   loop,
   type LoopTurn,
@@ -16,5 +17,5 @@ export {
   textResult,
   waitOrContinueAsNew,
 } from './runtime';
-export { type ActivityUndo, Compensations, type Undo, undoActivity, withCompensation } from './compensation';
+export { type ActivityUndo, Compensations, type Undo, UNDO_BUDGET_BYTES, undoActivity, withCompensation } from './compensation';
 export * from '../contract';

@@ -25,6 +25,14 @@ export const PATCHES = {
   upgradeWhileWaiting: { id: 'mcp-tasks.upgrade-while-waiting', revision: 2 },
   /** A run started with claimWithinMs cancels itself unless its handle was claimed in time. */
   claimGuard: { id: 'mcp-tasks.claim-guard', revision: 2 },
+  /** The end is decided once (src/workflows/end.ts): a cancellation nobody requested and the claim guard end it failed. */
+  oneEnd: { id: 'mcp-tasks.one-end', revision: 3 },
+  /** An unclaimed chain carries its claim deadline across continue-as-new. */
+  claimAcrossRuns: { id: 'mcp-tasks.claim-across-runs', revision: 3 },
+  /** An input timeout is one deadline: a partial answer does not restart it. */
+  inputDeadline: { id: 'mcp-tasks.input-deadline', revision: 3 },
+  /** Undos that would travel with a continue-as-new are refused past UNDO_BUDGET_BYTES, and closures in loop() at the first turn. */
+  boundedUndos: { id: 'mcp-tasks.bounded-undos', revision: 3 },
 } as const satisfies Record<string, Patch>;
 
 /**
