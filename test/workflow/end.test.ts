@@ -12,7 +12,10 @@ import type { temporal } from '@temporalio/proto';
 import { inputResponsesSignal, MCP_TASK_STATUS } from '../../src/contract';
 import { UNDO_BUDGET_BYTES } from '../../src/workflows/compensation';
 import type { RuntimeCarry } from '../../src/workflows/runtime';
-import { accept, currentDetails, demo, type Harness, startHarness, testTool, workflows } from './env';
+import { McpTasksPlugin } from '../../src/worker';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import path from 'node:path';
+import { accept, currentDetails, demo, type Harness, startHarness, testTool, workflows, WORKFLOWS_PATH } from './env';
 
 const applied = new Set<string>();
 const undone: string[] = [];
@@ -50,8 +53,12 @@ afterAll(async () => {
 const effectsOf = (taskId: string) => [...applied].filter((k) => k.startsWith(`${taskId}:`)).sort();
 const undosOf = (taskId: string) => undone.filter((k) => k.startsWith(`${taskId}:`));
 
+/** Every task these tests ended: the last test replays them all from scratch. */
+const ended: string[] = [];
+
 /** What every reader says of a closed task. */
 async function readers(taskId: string) {
+  ended.push(taskId);
   await h.handle(taskId).result().catch(() => undefined);
   const d = await h.handle(taskId).describe();
   const task = await h.store.read(taskId);
@@ -191,4 +198,25 @@ describe('item 6: the undos that travel are bounded', () => {
     expect(effectsOf(taskId)).toEqual([`${taskId}:1`]);
     await h.handle(taskId).terminate('test over');
   });
+});
+
+test('every task above replays from its history on a fresh worker: the decided ends are deterministic', async () => {
+  expect(ended.length).toBeGreaterThanOrEqual(8);
+  const workflowBundle = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    plugins: [new McpTasksPlugin({ tools: [...demo.tools, ...Object.values(tools)] })],
+    webpackConfigHook: (config) => ({
+      ...config,
+      resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as object), 'mcp-temporal-tasks/workflow$': path.resolve(__dirname, '../../src/workflows/index.ts') } },
+    }),
+    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+  });
+  for (const taskId of ended) {
+    // every run of the chain, newest first
+    for (let runId: string | undefined = (await h.handle(taskId).describe()).runId; runId; ) {
+      const history = await h.client.workflow.getHandle(taskId, runId).fetchHistory();
+      await Worker.runReplayHistory({ workflowBundle, replayName: `${taskId} ${runId}` }, history, taskId);
+      runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+    }
+  }
 });
