@@ -167,6 +167,12 @@ describe('task runtime revision 2 (TaskMemo.runtime)', () => {
   });
 });
 
+test('the histories of revision 3 (the end decided once, one input deadline) carry no runtime patch marker', () => {
+  const revision3 = files.filter((f) => /\.rev3\./.test(f));
+  expect(revision3.length).toBeGreaterThanOrEqual(20);
+  expect(revision3.filter((f) => runtimeMarkers(read(f)).length > 0)).toEqual([]);
+});
+
 describe('the next runtime patch (each patch names the revision it arrived in)', () => {
   const { PATCHES } = require('../src/workflows/patches') as typeof import('../src/workflows/patches');
   const { TASK_RUNTIME_REVISION } = require('../src/contract') as typeof import('../src/contract');
