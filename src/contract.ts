@@ -141,7 +141,9 @@ export interface TaskMemo {
  * (it would land in the workflow task that ends it, where nobody reads it). 3: one decided end
  * (issue 31: a cancellation nobody requested and the claim guard end the task failed), an input
  * timeout is one deadline, the claim deadline holds across continue-as-new. Deploy workers
- * before the servers that set a new revision; a worker of the build before that runs such a task
- * anyway takes the old paths, and replay follows it by the markers it wrote.
+ * before the servers that set a new revision: a worker that does not know a revision's patches
+ * takes their old paths on such a task and writes no marker for them, so a newer worker that
+ * replays its history would take the new paths. (Workers from before revision 2 asked patched()
+ * for every patch, so their markers let replay follow them on tasks of revision 2.)
  */
 export const TASK_RUNTIME_REVISION = 3;
