@@ -106,6 +106,14 @@ test("item 2: the tool's own CancellationScope.withTimeout firing fails the task
   expect(undosOf(taskId)).toEqual([`${taskId}:1`]);
 });
 
+test('item 2: an inner scope the tool cancelled itself fails the task too', async () => {
+  const taskId = await h.startTask(tools.ownTimeout, {});
+  const end = await readers(taskId);
+  expect(end).toMatchObject({ temporal: 'FAILED', mcpStatus: 'failed', tasksGet: 'failed' });
+  expect(end.error).toMatch(/the tool's own cancellation scope was cancelled/);
+  expect(undosOf(taskId)).toEqual([`${taskId}:1`]);
+});
+
 describe('item 3: the claim guard', () => {
   test('landing during an activity: every step undone, then failed on every reader', async () => {
     const taskId = await startUnclaimed(tools.sagaThenWait, { steps: 2, stepMs: 1_500 }, 1_000);

@@ -161,13 +161,21 @@ export async function answerThenSpin({ spinIterations }: { spinIterations: numbe
   return textResult(`spun ${x}`);
 }
 
-/** One step, then a wait in the tool's own CancellationScope.withTimeout, which fires: nobody requested that cancellation. */
-export async function ownTimeout({ timeoutMs }: { timeoutMs: number }): Promise<CallToolResult> {
+/**
+ * One step, then a wait in a scope of the tool's own that gets cancelled: by its
+ * CancellationScope.withTimeout (`timeoutMs`), or by the tool itself. Nobody requested that cancellation.
+ */
+export async function ownTimeout({ timeoutMs }: { timeoutMs?: number }): Promise<CallToolResult> {
   const key = `${workflowInfo().workflowId}:1`;
   await withCompensation(async (saga) => {
     await saga.step(() => applyStep({ key }), () => undoStep({ key }), 'step 1');
     setStatusMessage('waiting in my own scope');
-    await CancellationScope.withTimeout(timeoutMs, () => sleep('1 hour'));
+    if (timeoutMs !== undefined) return CancellationScope.withTimeout(timeoutMs, () => sleep('1 hour'));
+    const scope = new CancellationScope();
+    const waiting = scope.run(() => sleep('1 hour'));
+    await sleep(100);
+    scope.cancel();
+    await waiting;
   });
   return textResult('unreachable');
 }
