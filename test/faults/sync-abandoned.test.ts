@@ -27,7 +27,7 @@ async function running(): Promise<string[]> {
   return ids;
 }
 
-test('SIGKILL of serve mid-call: a synchronous run times out, a call still in its bounded wait cancels itself, a run that handed out its handle keeps running', async () => {
+test('SIGKILL of serve mid-call: a synchronous run times out, a call still in its bounded wait ends itself failed, a run that handed out its handle keeps running', async () => {
   temporal = await startTestTemporal();
   await startWorker(temporal.address);
   const [sync, handles, waiting] = await Promise.all([
