@@ -323,9 +323,10 @@ function finish(end: TaskEnd): unknown {
   throw end.failure;
 }
 
+/** The UI's final details: the end and why (a cancellation's own message only says what it interrupted). */
 function describeEnd(end: TaskEnd): string {
   const summary = (workflowInfo().memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.summary;
-  const why = 'failure' in end ? `: ${(end.failure as { message?: string }).message ?? String(end.failure)}` : '';
+  const why = end.status === 'cancelled' ? ': tasks/cancel, every step undone' : end.status === 'failed' ? `: ${(end.failure as { message?: string }).message ?? String(end.failure)}` : '';
   return [...(summary ? [summary] : []), `**${end.status}**${why}`].join('\n\n');
 }
 

@@ -84,7 +84,7 @@ describe('item 1: one end, every reader', () => {
     await h.store.cancel(taskId);
     const end = await readers(taskId);
     expect(end).toMatchObject({ temporal: 'CANCELLED', mcpStatus: 'cancelled', tasksGet: 'cancelled' });
-    expect(end.details).toMatch(/\*\*cancelled\*\*/);
+    expect(end.details).toMatch(/\*\*cancelled\*\*: tasks\/cancel, every step undone$/);
     expect(effectsOf(taskId)).toEqual([]);
   });
 
