@@ -8,6 +8,7 @@ import {
   proxyActivities,
   TemporalFailure,
 } from '@temporalio/workflow';
+import { cancellationOrigin } from './cancel-origin';
 import { applies, PATCHES } from './patches';
 import { MCP_PROTOCOL_ERROR } from '../contract';
 
@@ -118,7 +119,7 @@ export async function compensate(cause?: unknown): Promise<void> {
     }
   });
   if (failures.length === 0) return;
-  const why = cause === undefined ? '' : ` after ${isCancellation(cause) ? 'a cancel' : reasonOf(cause)}`;
+  const why = cause === undefined ? '' : ` after ${isCancellation(cause) ? cancellationOrigin() : reasonOf(cause)}`;
   const list = failures.map((f) => `${f.step}: ${f.reason}`).join('; ');
   log.error('undos failed', { undoFailures: failures });
   // a protocol error (see protocolError): the task ends failed with this JSON-RPC error and data

@@ -14,7 +14,8 @@
  * failed everywhere, naming what cancelled. A bug (a plain Error) is no end: the workflow task
  * fails and is retried until a fixed build runs it.
  */
-import { ApplicationFailure, CancellationScope, CancelledFailure, isCancellation, TemporalFailure } from '@temporalio/workflow';
+import { ApplicationFailure, CancelledFailure, isCancellation, TemporalFailure } from '@temporalio/workflow';
+import { cancellationOrigin, cancelRequested, endRequested } from './cancel-origin';
 import { claimGuardFired, unclaimedMessage } from './claim-guard';
 import { compensate, isUndoFailure, reasonOf } from './compensation';
 import { applies, PATCHES } from './patches';
@@ -25,30 +26,14 @@ export type TaskEnd =
   /** Not an end: the workflow task fails with it (retried). */
   | { status: 'bug'; error: unknown };
 
-/** The workflow's root scope: cancelled once Temporal delivered a cancel request, or by the claim guard. */
-let taskScope: CancellationScope | undefined;
-
-export function rememberTaskScope(): void {
-  taskScope = CancellationScope.current();
-}
-
-/** The task's root scope was cancelled (a cancel request, or the claim guard): the tool must not complete. */
-export function endRequested(): boolean {
-  return taskScope?.consideredCancelled === true;
-}
-
-/** Temporal delivered a cancel request (tasks/cancel); the claim guard's own cancel is not one. */
-function cancelRequested(): boolean {
-  return endRequested() && !claimGuardFired();
-}
-
 /** How the task ends, given what the tool threw (or the CancelledFailure of a cancel it outlived). */
 export async function decideEnd(err: unknown): Promise<TaskEnd> {
   const outcome = err instanceof TemporalFailure || isCancellation(err);
   if (!outcome || !applies(PATCHES.oneEnd)) return legacyEnd(err);
-  if (claimGuardFired()) return undoThen('failed', unclaimedFailure(), new Error(unclaimedMessage()));
-  if (cancelRequested()) {
+  if (claimGuardFired() || cancelRequested()) {
+    // undos that failed already (withCompensation ran them): that failure is the end
     if (isUndoFailure(err)) return { status: 'failed', failure: err };
+    if (claimGuardFired()) return undoThen('failed', unclaimedFailure(), new Error(unclaimedMessage()));
     return undoThen('cancelled', isCancellation(err) ? err : new CancelledFailure('cancelled'), err);
   }
   if (isCancellation(err)) return { status: 'failed', failure: ownCancellation(err) };
@@ -73,7 +58,7 @@ function unclaimedFailure(): ApplicationFailure {
 function ownCancellation(err: unknown): ApplicationFailure {
   return ApplicationFailure.create({
     type: 'ToolCancellation',
-    message: `the tool's own cancellation scope was cancelled (a timeout), not tasks/cancel: ${reasonOf(err)}`,
+    message: `${cancellationOrigin()}: ${reasonOf(err)}`,
     nonRetryable: true,
     ...(err instanceof TemporalFailure ? { cause: err } : {}),
   });

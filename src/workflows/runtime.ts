@@ -35,7 +35,8 @@ import {
 } from '../contract';
 import { unclaimedDeadline } from './claim-guard';
 import { type CarriedStep, carrySteps, checkCarriable, restoreSteps } from './compensation';
-import { decideEnd, endRequested, rememberTaskScope, type TaskEnd } from './end';
+import { endRequested, rememberTaskScope } from './cancel-origin';
+import { decideEnd, type TaskEnd } from './end';
 import { applies, leanEnd, PATCHES } from './patches';
 
 export interface RuntimeState {

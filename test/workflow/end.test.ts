@@ -28,6 +28,7 @@ const activities: workflows.SagaActivities = {
     applied.add(key);
   },
   async undoStep({ key }) {
+    if (key.startsWith('fail:')) throw ApplicationFailure.nonRetryable(`the API refuses to delete ${key.slice(5)}`, 'UndoRefused');
     undone.push(key);
     applied.delete(key);
   },
@@ -40,6 +41,7 @@ const tools = {
   closureSagaInRuns: testTool('closure_saga_in_runs', workflows.closureSagaInRuns),
   twoTimedQuestions: testTool('two_timed_questions', workflows.twoTimedQuestions),
   heavyUndos: testTool('heavy_undos', workflows.heavyUndos),
+  failingUndos: testTool('failing_undos', workflows.failingUndos),
 };
 
 let h: Harness;
@@ -132,6 +134,15 @@ describe('item 3: the claim guard', () => {
     expect(undosOf(taskId).length).toBeGreaterThan(0);
     expect(undosOf(taskId).length).toBeLessThan(40);
     expect(effectsOf(taskId)).toEqual([]);
+  });
+
+  test('an undo that fails after it fired: failed with the undo failure, every other undo attempted', async () => {
+    const taskId = await startUnclaimed(tools.failingUndos, { failing: [2] }, 1_000);
+    const end = await readers(taskId);
+    expect(end).toMatchObject({ temporal: 'FAILED', mcpStatus: 'failed', tasksGet: 'failed' });
+    expect(end.error).toMatch(/1 step\(s\) could not be undone after nobody claimed the task within 1000ms.*step 2: .*refuses to delete/);
+    expect(undosOf(taskId)).toEqual([`${taskId}:3`, `${taskId}:1`]);
+    expect(effectsOf(taskId)).toEqual([`${taskId}:2`]);
   });
 
   test('a chain claimed in time runs to its end', async () => {
