@@ -5,8 +5,7 @@ import {
   WorkflowHandle,
   WorkflowNotFoundError,
 } from '@temporalio/client';
-import { isCallToolResult as isSpecCallToolResult, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { ApplicationFailure, CancelledFailure, type Duration, SearchAttributePair, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
+import { type Duration, SearchAttributePair } from '@temporalio/common';
 import {
   type CallToolResult,
   claimedSignal,
@@ -14,7 +13,6 @@ import {
   type JsonRpcError,
   MAX_ARGUMENT_BYTES,
   MCP_OWNER,
-  MCP_PROTOCOL_ERROR,
   MCP_TASK_STATUS,
   MCP_TOOL,
   PROGRESS_MEMO_KEY,
@@ -24,8 +22,7 @@ import {
   type TaskProgress,
 } from '../contract';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import { temporal } from '@temporalio/proto';
-import { activityRunning, freshestActivityProgress } from './activity-progress';
+import { activityRunning, freshestActivityProgress, retryingActivity } from './activity-progress';
 import { OwnerHasher } from './owner';
 import { isTerminal, type TaskSnapshot, type TaskState } from './task-snapshot';
 import { UncompilableSchemaError, whyResponseDoesNotFit } from './input-responses';
@@ -36,7 +33,10 @@ import { ANONYMOUS_OWNER, RunningTaskQuota } from './quotas';
 import { MissPacing } from './miss-pacing';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { logger } from './logging';
-import type { ResultMapping, ToolDefinition } from '../tool-definition';
+import { endOf, type ToolResultSpec } from './task-outcome';
+import { StuckTasks, STUCK_CANCEL_REASON } from './stuck-tasks';
+
+export { toCallToolResult, type ToolResultSpec } from './task-outcome';
 
 export interface TaskStoreOptions {
   taskQueue: string;
@@ -56,6 +56,8 @@ export interface TaskStoreOptions {
   quotaLagMs?: number;
   /** Execution timeout of a synchronous run (run()): its caller holds no handle, so nobody could reach it after a crash. */
   syncRunTimeoutMs?: number;
+  /** How long a stuck task is given after its cancel request to run its undos before it is terminated (default 60 s). */
+  stuckCancelGraceMs?: number;
 }
 
 export interface StartTaskInput {
@@ -71,9 +73,6 @@ export interface StartTaskInput {
   /** The run cancels itself unless claim() reaches it within this many ms (its caller gets a handle only after a bounded wait). */
   claimWithinMs?: number;
 }
-
-/** What the store needs to know of a tool to turn its workflow's result into a CallToolResult. */
-export type ToolResultSpec = Pick<ToolDefinition, 'outputSchema' | 'result'>;
 
 /** An answer in tasks/update that does not fit the pending request it answers. */
 export class InputResponseError extends Error {
@@ -106,8 +105,7 @@ export class ToolProtocolError extends Error {
 export class TemporalTaskStore {
   private readonly finished = new TerminalTaskCache();
   private readonly owners: OwnerHasher;
-  /** Stuck tasks already logged by this process (one warning each), bounded. */
-  private readonly warnedStuck = new BoundedSet(10_000);
+  private readonly stuck: StuckTasks;
   private readonly writeListeners = new Set<(taskId: string) => void>();
   /** Unacknowledged starts, cancelled if they landed. */
   readonly orphans = new OrphanSweeper((taskId) => this.cancelOrphanOnce(taskId));
@@ -115,6 +113,7 @@ export class TemporalTaskStore {
   /** `tools` (by name) give results their mapping and outputSchema check; without, `auto` and no check. */
   constructor(private readonly client: Client, private opts: TaskStoreOptions, private readonly tools?: { get(name: string): ToolResultSpec | undefined }) {
     this.owners = new OwnerHasher(opts.ownerKey);
+    this.stuck = new StuckTasks(client, (fn) => this.bounded(fn), opts.stuckCancelGraceMs ?? DEFAULT_STUCK_CANCEL_GRACE_MS);
     this.quota = new RunningTaskQuota(client, {
       maxRunningTasksPerCaller: opts.maxRunningTasksPerCaller ?? 0,
       maxRunningTasks: opts.maxRunningTasks ?? 0,
@@ -208,7 +207,7 @@ export class TemporalTaskStore {
     const onAbort = () => void this.toRunning(taskId, (h) => h.cancel().then(() => undefined)).catch(() => this.cancelOrphan(taskId));
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const snapshot = await this.outcome(handle, input.tool);
+      const snapshot = await this.settled(handle, input.tool);
       if (snapshot.status === 'completed') return snapshot.result;
       if (snapshot.status === 'failed') throw new ToolProtocolError(snapshot.error);
       throw new ToolProtocolError({ code: -32603, message: 'The tool was cancelled' });
@@ -251,7 +250,10 @@ export class TemporalTaskStore {
     const cancelRequested = description.raw.workflowExtendedInfo?.cancelRequested === true;
     if (running) {
       const progress = await this.progress(handle, description);
-      const stuck = await this.stuckReason(handle, description);
+      const stuckReason = await this.stuck.reason(description);
+      const verdict = stuckReason && cancelRequested ? await this.stuck.cancelVerdict(description) : undefined;
+      if (verdict?.terminate) return this.terminateStuck(taskId, owner);
+      const stuck = stuckReason && verdict?.at ? `${stuckReason}; cancel requested: it is terminated unless it runs again by ${verdict.at.toISOString()}` : stuckReason;
       const state: TaskState = progress.status === 'input_required' && !cancelRequested
         ? { status: 'input_required', inputRequests: progress.inputRequests }
         : { status: 'working' };
@@ -260,7 +262,7 @@ export class TemporalTaskStore {
       );
       // the freshest word on the task: an activity's heartbeat newer than the workflow's own message wins
       const fromActivity = activity && !(Date.parse(activity.at) < Date.parse(progress.lastUpdatedAt)) ? activity : undefined;
-      const statusMessage = stuck ?? (cancelRequested ? CANCELLING_MESSAGE : fromActivity?.message ?? progress.statusMessage);
+      const statusMessage = stuck ?? (cancelRequested ? CANCELLING_MESSAGE : fromActivity?.message ?? retryingActivity(description.raw.pendingActivities) ?? progress.statusMessage);
       const lastUpdatedAt = fromActivity?.at ?? progress.lastUpdatedAt;
       return {
         ...base, ttlMs, lastUpdatedAt, statusMessage, state,
@@ -268,45 +270,20 @@ export class TemporalTaskStore {
         ...(activityRunning(description.raw.pendingActivities) ? { activityRunning: true } : {}),
       };
     }
-    const state = await this.bounded(() => this.outcome(handle, memo.tool));
+    const state = await this.bounded(() => endOf(handle, description.status.name, this.tools?.get(memo.tool)));
     const statusMessage = state.status === 'failed' ? state.error.message : undefined;
     return this.finish({ ...base, ttlMs, lastUpdatedAt: new Date(closedAt ?? Date.now()).toISOString(), statusMessage, state, ...(cancelRequested ? { cancelRequested } : {}) });
   }
 
   /**
-   * Why a running task makes no progress, when its workflow task keeps failing (a bug, a
-   * deploy that broke determinism): Temporal retries it for ever and the memo stays as it was.
-   * Read only then (attempt > 1): the failure is the history's last WorkflowTaskFailed event.
+   * Ends a stuck task whose cancel could not run (StuckTasks.cancelVerdict) and reads it again:
+   * `failed`, saying that its steps may remain.
    */
-  private async stuckReason(handle: WorkflowHandle, description: WorkflowExecutionDescription): Promise<string | undefined> {
-    const attempt = description.raw.pendingWorkflowTask?.attempt ?? 0;
-    if (attempt <= 1) return undefined;
-    const failure = await this.lastWorkflowTaskFailure(handle.workflowId, description.runId);
-    if (failure === undefined) return undefined; // a timed-out workflow task (a worker gone): not stuck
-    if (!this.warnedStuck.has(handle.workflowId)) {
-      this.warnedStuck.add(handle.workflowId);
-      logger.warn({ event: 'task.stuck', taskId: handle.workflowId, attempt, failure }, 'a task is stuck: its workflow task keeps failing; deploy a fix (or cancel the task)');
-    }
-    return `stuck: the workflow task failed ${attempt - 1} time(s) and is retried until a fixed build runs it; last failure: ${failure}`;
-  }
-
-  /**
-   * The message of the failure that made the pending workflow task a retry, when the code
-   * failed (a bug, nondeterminism); undefined when the last attempt timed out or was only
-   * superseded by new events (a worker lost, a signal during the task).
-   */
-  private async lastWorkflowTaskFailure(workflowId: string, runId: string): Promise<string | undefined> {
-    const { history } = await this.bounded(() =>
-      this.client.workflowService.getWorkflowExecutionHistoryReverse({
-        namespace: this.client.options.namespace,
-        execution: { workflowId, runId },
-        maximumPageSize: ANSWERS_PAGE,
-      }),
-    );
-    const last = (history?.events ?? []).find((e) => e.workflowTaskFailedEventAttributes || e.workflowTaskTimedOutEventAttributes || e.workflowTaskCompletedEventAttributes);
-    const failed = last?.workflowTaskFailedEventAttributes;
-    if (!failed || !CODE_FAILURES.has(failed.cause ?? 0)) return undefined;
-    return failed.failure?.message ?? 'unknown failure';
+  private async terminateStuck(taskId: string, owner: string | undefined): Promise<TaskSnapshot | undefined> {
+    await this.toRunning(taskId, (h) => h.terminate(STUCK_CANCEL_REASON).then(() => undefined));
+    logger.warn({ event: 'task.stuck.terminated', taskId }, 'a stuck task was cancelled and could not run its undos: terminated');
+    this.wrote(taskId);
+    return this.readFromTemporal(taskId, owner);
   }
 
   /** Terminal snapshots never change: kept so the next poll needs no Temporal call. */
@@ -324,7 +301,8 @@ export class TemporalTaskStore {
     const task = await this.read(taskId, principal);
     if (!task || task.state.status !== 'input_required') return task;
     const pending = task.state.inputRequests;
-    const answers = Object.fromEntries(Object.entries(responses).filter(([key]) => key in pending));
+    // own keys only: `constructor`, `toString` or `__proto__` are in every object, outstanding in none
+    const answers = Object.fromEntries(Object.entries(responses).filter(([key]) => Object.hasOwn(pending, key)));
     for (const [key, answer] of Object.entries(answers)) {
       const why = checkedAnswer(taskId, key, pending[key], answer);
       if (why) throw new InputResponseError(key, why);
@@ -388,12 +366,11 @@ export class TemporalTaskStore {
     return token;
   }
 
-  /** Requests cooperative cancellation; a no-op for a task that already ended. Undefined when unknown. */
   /**
    * Requests cooperative cancellation and answers the task as it now is: cancelling (the
-   * workflow stops and undoes its steps), or its end when it ended first. A task stuck in a
-   * workflow-task failure loop can run no code, so no undo: it is terminated, and reads failed.
-   * Undefined when unknown.
+   * workflow stops and undoes its steps), or its end when it ended first. A stuck task gets the
+   * same request: it undoes its steps if it runs again; if it still fails a grace period after
+   * the request, a later read terminates it (StuckTasks.cancelVerdict). Undefined when unknown.
    */
   async cancel(taskId: string, principal?: string): Promise<TaskSnapshot | undefined> {
     const task = await this.read(taskId, principal);
@@ -401,7 +378,6 @@ export class TemporalTaskStore {
     // Temporal accepts a cancel request for a workflow that has just completed, and ignores it:
     // only a read after the request tells a cancelling task from one that ended first
     await this.toRunning(taskId, (h) => h.cancel().then(() => undefined));
-    if (task.stuck) await this.toRunning(taskId, (h) => h.terminate(STUCK_CANCEL_REASON).then(() => undefined));
     this.wrote(taskId);
     return this.read(taskId, principal);
   }
@@ -484,24 +460,13 @@ export class TemporalTaskStore {
   }
 
 
-  /**
-   * A closed workflow's outcome as a task's: its result mapped to a CallToolResult (see
-   * toCallToolResult), or its failure mapped to a JSON-RPC error (failureToError).
-   */
-  private async outcome(handle: WorkflowHandle, tool: string): Promise<Exclude<TaskState, { status: 'working' | 'input_required' }>> {
-    let value: unknown;
-    try {
-      value = await handle.result();
-    } catch (err) {
+  /** The end of a workflow the caller awaits (the synchronous path), mapped like every reader's (endOf). */
+  private async settled(handle: WorkflowHandle, tool: string): Promise<Awaited<ReturnType<typeof endOf>>> {
+    await handle.result().catch((err: unknown) => {
       if (!(err instanceof WorkflowFailedError)) throw err;
-      if (err.cause instanceof CancelledFailure) return { status: 'cancelled' };
-      return { status: 'failed', error: failureToError(err.cause) };
-    }
-    const spec = this.tools?.get(tool);
-    const result = toCallToolResult(value, spec?.result);
-    const mismatch = spec?.outputSchema && !result.isError ? await outputMismatch(spec.outputSchema, result) : undefined;
-    if (mismatch) return { status: 'failed', error: { code: -32603, message: `The tool's result does not match its outputSchema: ${mismatch}` } };
-    return { status: 'completed', result };
+    });
+    const { status } = await this.bounded(() => handle.describe());
+    return this.bounded(() => endOf(handle, status.name, this.tools?.get(tool)));
   }
 
   private searchAttributes(tool: string, owner: string | undefined): SearchAttributePair[] | undefined {
@@ -520,63 +485,14 @@ export class TemporalTaskStore {
 }
 
 /** What tasks/get shows while a requested cancel is being carried out by the workflow. */
-const STUCK_CANCEL_REASON = 'cancelled while stuck in a workflow-task failure loop: no undo could run, steps that took effect may remain';
 export const CANCELLING_MESSAGE = 'cancelling: the task stops and undoes the steps that took effect';
 
-/** WorkflowTaskFailedCause values that mean the workflow code failed (retried as it is, it fails again). */
-const CODE_FAILURES = new Set<number>([
-  temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE,
-  temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR,
-]);
+const DEFAULT_STUCK_CANCEL_GRACE_MS = 60_000;
 
 /** Events read back from a history's end for answers not yet applied (a few signals at most). */
 const ANSWERS_PAGE = 50;
 const GRPC_INVALID_ARGUMENT = 3;
 
-
-/**
- * A workflow's result as a CallToolResult: one that already has that shape passes through; with
- * `auto`, a string becomes one text content and any other JSON value structuredContent plus
- * its JSON as text (a value that is not an object is wrapped as `{ "result": value }`, since
- * structuredContent is an object); with `text`, every value becomes one text content.
- */
-export function toCallToolResult(value: unknown, mapping: ResultMapping = 'auto'): CallToolResult {
-  if (isCallToolResult(value)) return value;
-  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
-  const json = value === undefined ? null : value;
-  const text = JSON.stringify(json);
-  if (mapping === 'text') return { content: [{ type: 'text', text }] };
-  const structured = typeof json === 'object' && json !== null && !Array.isArray(json) ? json : { result: json };
-  return { content: [{ type: 'text', text }], structuredContent: structured as CallToolResult['structuredContent'] };
-}
-
-/**
- * A CallToolResult already: by the SDK's own CallToolResult schema, with structuredContent an
- * object (as the spec has it; the schema lets any JSON value through).
- */
-function isCallToolResult(value: unknown): value is CallToolResult {
-  if (!isSpecCallToolResult(value)) return false;
-  const structured = (value as { structuredContent?: unknown }).structuredContent;
-  return structured === undefined || (typeof structured === 'object' && structured !== null && !Array.isArray(structured));
-}
-
-/** Why the result's structuredContent does not fit the tool's outputSchema; undefined when it does. */
-async function outputMismatch(schema: StandardSchemaWithJSON, result: CallToolResult): Promise<string | undefined> {
-  if (result.structuredContent === undefined) return 'the result has no structuredContent';
-  const checked = await schema['~standard'].validate(result.structuredContent);
-  return checked.issues ? checked.issues.map((i) => i.message).join('; ') : undefined;
-}
-
-/** A failed workflow becomes a JSON-RPC error: the tool's own, or an internal error saying why. */
-function failureToError(cause: Error | undefined): JsonRpcError {
-  if (cause instanceof ApplicationFailure && cause.type === MCP_PROTOCOL_ERROR) {
-    const detail = (cause.details?.[0] ?? {}) as { code?: number; data?: JsonRpcError['data'] }; // JSON, as the workflow wrote it
-    return { code: detail.code ?? -32603, message: cause.message, ...(detail.data !== undefined ? { data: detail.data } : {}) };
-  }
-  if (cause instanceof TerminatedFailure) return { code: -32603, message: `The task was terminated in Temporal${cause.message && cause.message !== 'Terminated' ? `: ${cause.message}` : ''}` };
-  if (cause instanceof TimeoutFailure) return { code: -32603, message: 'The task timed out in Temporal' };
-  return { code: -32603, message: `The task failed: ${cause?.message ?? 'unknown error'}` };
-}
 
 /** Why an answer does not fit its request; one whose form schema this server cannot compile passes unchecked (warned, naming the key). */
 function checkedAnswer(taskId: string, key: string, request: Parameters<typeof whyResponseDoesNotFit>[0], answer: unknown): string | undefined {
@@ -593,17 +509,4 @@ function checkedAnswer(taskId: string, key: string, request: Parameters<typeof w
 function syncTimeout(tool: Duration | undefined, capMs: number | undefined): Duration | undefined {
   if (capMs === undefined) return tool;
   return tool === undefined ? capMs : Math.min(msToNumber(tool), capMs);
-}
-
-/** A Set that forgets its oldest entries past `max` (insertion order). */
-class BoundedSet {
-  private readonly items = new Set<string>();
-  constructor(private readonly max: number) {}
-  has(item: string): boolean {
-    return this.items.has(item);
-  }
-  add(item: string): void {
-    this.items.add(item);
-    if (this.items.size > this.max) this.items.delete(this.items.values().next().value!);
-  }
 }
