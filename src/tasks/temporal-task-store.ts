@@ -33,7 +33,7 @@ import { ANONYMOUS_OWNER, RunningTaskQuota } from './quotas';
 import { MissPacing } from './miss-pacing';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { logger } from './logging';
-import { endOf, type ToolResultSpec } from './task-outcome';
+import { endOf, endStatusOf, type ToolResultSpec } from './task-outcome';
 import { StuckTasks, STUCK_CANCEL_REASON } from './stuck-tasks';
 
 export { toCallToolResult, type ToolResultSpec } from './task-outcome';
@@ -240,7 +240,8 @@ export class TemporalTaskStore {
     const memo = description.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined;
     if (!memo || memo.owner !== owner) return undefined; // not a task of ours, or not this caller's
     const base = { taskId, tool: memo.tool, runId: description.runId, createdAt: memo.createdAt, owner: memo.owner };
-    const running = description.status.name === 'RUNNING';
+    // not closed (running, or paused by an operator): the task goes on
+    const running = endStatusOf(description.status.name) === undefined;
     // a finished task stays readable for ttlMs after it finished (Temporal keeps it for the retention, which caps ttlMs)
     const closedAt = running ? undefined : (description.closeTime ?? new Date()).getTime();
     const ttlMs = closedAt === undefined ? memo.ttlMs : Math.max(memo.ttlMs, closedAt - Date.parse(memo.createdAt) + memo.ttlMs);

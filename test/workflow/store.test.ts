@@ -6,6 +6,7 @@ import { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { TemporalTaskStore, ToolProtocolError } from '../../src/tasks/temporal-task-store';
 import { withCancelFinal } from '../../src/tasks/task-snapshot';
+import { endOf } from '../../src/tasks/task-outcome';
 import { TASK_RUNTIME_REVISION } from '../../src/contract';
 import { accept, demo, type Harness, historyEventTypes, startHarness, testTool, workflows } from './env';
 
@@ -134,6 +135,13 @@ describe('the end of a task is Temporal\'s close status (docs/contract.md, "The 
     await expect(run).rejects.toMatchObject({ error: { code: -32603, message: 'The task failed: an inner scope was cancelled' } });
   });
 
+  test('a workflow that has not closed has no end: asking for one is an error, not a guess', async () => {
+    const taskId = await h.startTask(tools.buggyUntil, { fixedAt: 0 });
+    await h.waitFor(taskId, (t) => t.statusMessage === 'fixed');
+    await expect(endOf(h.handle(taskId), 'RUNNING', undefined)).rejects.toThrow(/has not closed \(RUNNING\)/);
+    await h.handle(taskId).terminate('test over');
+  });
+
   test('2025-11-25: a cancel whose undo failed reads cancelled, and says which steps stayed in effect', async () => {
     const taskId = await h.startTask(tools.failingUndos, { failing: [2] });
     await h.waitFor(taskId, (t) => t.statusMessage === 'all steps applied');
@@ -186,6 +194,9 @@ describe('tasks/cancel of a stuck task', () => {
     const cancelledAt = Date.now();
     const answer = await store.cancel(taskId);
     expect(answer?.state.status).toBe('working'); // not terminated at once: it may still run its undos
+    // a replica with the default grace (60 s) says when it will be terminated, once it failed with the cancel in hand
+    const told = await h.waitFor(taskId, (t) => /terminated unless/.test(t.statusMessage ?? ''), { store: h.storeWith({}), timeoutMs: 20_000 });
+    expect(told.statusMessage).toMatch(/^stuck: .*a bug that the next deploy fixes; cancel requested: it is terminated unless it runs again by \d{4}-\d\d-\d\dT/);
     const end = await h.waitFor(taskId, (t) => t.state.status !== 'working', { store, timeoutMs: 40_000 });
     // the bound: the grace, plus one workflow-task retry (Temporal's 10 s workflow task timeout) to show it still fails
     expect(Date.now() - cancelledAt).toBeLessThan(2_000 + 10_000 + 5_000);
