@@ -11,21 +11,20 @@ import {
   claimedSignal,
   inputResponsesSignal,
   type JsonRpcError,
-  MAX_ARGUMENT_BYTES,
   MCP_OWNER,
   MCP_TASK_STATUS,
   MCP_TOOL,
-  PROGRESS_MEMO_KEY,
   TASK_MEMO_KEY,
   TASK_RUNTIME_REVISION,
   type TaskMemo,
-  type TaskProgress,
 } from '../contract';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { activityRunning, freshestActivityProgress, retryingActivity } from './activity-progress';
 import { OwnerHasher } from './owner';
 import { isTerminal, type TaskSnapshot, type TaskState } from './task-snapshot';
-import { UncompilableSchemaError, whyResponseDoesNotFit } from './input-responses';
+import { outstandingAnswers } from './input-responses';
+import { OwnedTasks, type TaskPage } from './owned-tasks';
+import { readProgress } from './task-progress';
 import { mintTaskId } from './task-id';
 import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from './orphan-sweeper';
 import { TerminalTaskCache } from './terminal-cache';
@@ -37,6 +36,8 @@ import { endOf, endStatusOf, type ToolResultSpec } from './task-outcome';
 import { StuckTasks, STUCK_CANCEL_REASON } from './stuck-tasks';
 
 export { toCallToolResult, type ToolResultSpec } from './task-outcome';
+export { InputResponseError } from './input-responses';
+export { InvalidCursorError, type TaskPage } from './owned-tasks';
 
 export interface TaskStoreOptions {
   taskQueue: string;
@@ -74,26 +75,6 @@ export interface StartTaskInput {
   claimWithinMs?: number;
 }
 
-/** An answer in tasks/update that does not fit the pending request it answers. */
-export class InputResponseError extends Error {
-  constructor(readonly key: string, readonly reason: string) {
-    super(`inputResponses.${key}: ${reason}`);
-  }
-}
-
-/** A tasks/list cursor this server did not hand out. */
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('Invalid cursor');
-  }
-}
-
-/** One page of a caller's tasks. */
-export interface TaskPage {
-  tasks: TaskSnapshot[];
-  nextCursor?: string;
-}
-
 /** A JSON-RPC error raised by a tool's workflow; the sync path answers it as such. */
 export class ToolProtocolError extends Error {
   constructor(readonly error: JsonRpcError) {
@@ -106,6 +87,7 @@ export class TemporalTaskStore {
   private readonly finished = new TerminalTaskCache();
   private readonly owners: OwnerHasher;
   private readonly stuck: StuckTasks;
+  private readonly owned: OwnedTasks;
   private readonly writeListeners = new Set<(taskId: string) => void>();
   /** Unacknowledged starts, cancelled if they landed. */
   readonly orphans = new OrphanSweeper((taskId) => this.cancelOrphanOnce(taskId));
@@ -113,6 +95,7 @@ export class TemporalTaskStore {
   /** `tools` (by name) give results their mapping and outputSchema check; without, `auto` and no check. */
   constructor(private readonly client: Client, private opts: TaskStoreOptions, private readonly tools?: { get(name: string): ToolResultSpec | undefined }) {
     this.owners = new OwnerHasher(opts.ownerKey);
+    this.owned = new OwnedTasks(client, this.owners, (fn) => this.bounded(fn), (id, principal) => this.read(id, principal));
     this.stuck = new StuckTasks(client, (fn) => this.bounded(fn), opts.stuckCancelGraceMs ?? DEFAULT_STUCK_CANCEL_GRACE_MS);
     this.quota = new RunningTaskQuota(client, {
       maxRunningTasksPerCaller: opts.maxRunningTasksPerCaller ?? 0,
@@ -250,7 +233,7 @@ export class TemporalTaskStore {
     // undo its steps (or may have completed first), so what is read is what Temporal says
     const cancelRequested = description.raw.workflowExtendedInfo?.cancelRequested === true;
     if (running) {
-      const progress = await this.progress(handle, description);
+      const progress = await readProgress(this.client, (fn) => this.bounded(fn), description);
       const stuckReason = await this.stuck.reason(description);
       const verdict = stuckReason && cancelRequested ? await this.stuck.cancelVerdict(description) : undefined;
       if (verdict?.terminate) return this.terminateStuck(taskId, owner);
@@ -301,70 +284,16 @@ export class TemporalTaskStore {
   async sendInput(taskId: string, principal: string | undefined, responses: Record<string, unknown>): Promise<TaskSnapshot | undefined> {
     const task = await this.read(taskId, principal);
     if (!task || task.state.status !== 'input_required') return task;
-    const pending = task.state.inputRequests;
-    // own keys only: `constructor`, `toString` or `__proto__` are in every object, outstanding in none
-    const answers = Object.fromEntries(Object.entries(responses).filter(([key]) => Object.hasOwn(pending, key)));
-    for (const [key, answer] of Object.entries(answers)) {
-      const why = checkedAnswer(taskId, key, pending[key], answer);
-      if (why) throw new InputResponseError(key, why);
-      // a signal is a Temporal payload: past its limit Temporal refuses it, which is the caller's doing, not an outage
-      const bytes = Buffer.byteLength(JSON.stringify(answer) ?? '');
-      if (bytes > MAX_ARGUMENT_BYTES) throw new InputResponseError(key, `the answer is ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of a Temporal payload`);
-    }
+    const answers = outstandingAnswers(taskId, task.state.inputRequests, responses);
     if (Object.keys(answers).length === 0) return task;
     const delivered = await this.toRunning(taskId, (h) => h.signal(inputResponsesSignal, answers));
     this.wrote(taskId);
     return delivered ? task : this.read(taskId, principal); // it closed meanwhile: its closed state, not the stale one
   }
 
-  /**
-   * One page of the caller's tasks (2025-11-25 tasks/list), found by the McpOwner search
-   * attribute (the owner's keyed hash), so no call scans the namespace. Visibility lags by a
-   * second or so; each task is then read like tasks/get, so expired ones are left out.
-   */
-  async listOwned(principal: string, cursor?: string, pageSize = 50): Promise<TaskPage> {
-    const nextPageToken = cursor === undefined ? undefined : this.decodeCursor(cursor, principal);
-    const page = await this.bounded(() =>
-      this.client.workflowService.listWorkflowExecutions({
-        namespace: this.client.options.namespace,
-        pageSize,
-        nextPageToken,
-        // a continue-as-new chain is one task: its closed runs are left out, the latest run stays
-        query: `${MCP_OWNER.name} = "${this.owners.hash(principal)}" AND ExecutionStatus != "ContinuedAsNew"`,
-      }),
-    ).catch((err: { code?: number }) => {
-      if (err.code === GRPC_INVALID_ARGUMENT && cursor !== undefined) throw new InvalidCursorError();
-      throw err;
-    });
-    const ids = (page.executions ?? []).map((e) => e.execution?.workflowId).filter((id): id is string => !!id);
-    // one task that cannot be read (e.g. a payload this server cannot decode) is left out, not the page
-    let failures = 0;
-    const read = await Promise.all(ids.map((id) => this.read(id, principal).catch((err: Error) => {
-      failures++;
-      logger.warn({ event: 'tasks.list.unreadable', taskId: id, err: err.message }, 'a task on a tasks/list page could not be read: left out');
-      if (failures === ids.length) throw err; // every one failed: Temporal itself, most likely
-      return undefined;
-    })));
-    const tasks = read.filter((t): t is TaskSnapshot => t !== undefined);
-    const token = page.nextPageToken;
-    return { tasks, ...(token && token.length > 0 ? { nextCursor: this.encodeCursor(Buffer.from(token), principal) } : {}) };
-  }
-
-  /**
-   * A cursor is Temporal's page token with a MAC over it and the caller (keyed like owners):
-   * a cursor that is not ours, or another caller's, is refused at once instead of going to
-   * Temporal, which waits out its deadline on a token it cannot read.
-   */
-  private encodeCursor(token: Buffer, principal: string): string {
-    return `${token.toString('base64url')}.${this.owners.mac(Buffer.concat([Buffer.from(`${principal}\0`), token]))}`;
-  }
-
-  private decodeCursor(cursor: string, principal: string): Uint8Array {
-    const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor);
-    if (!m) throw new InvalidCursorError();
-    const token = Buffer.from(m[1], 'base64url');
-    if (!this.owners.verifyMac(Buffer.concat([Buffer.from(`${principal}\0`), token]), m[2])) throw new InvalidCursorError();
-    return token;
+  /** One page of the caller's tasks (2025-11-25 tasks/list): see OwnedTasks. */
+  listOwned(principal: string, cursor?: string, pageSize = 50): Promise<TaskPage> {
+    return this.owned.page(principal, cursor, pageSize);
   }
 
   /**
@@ -420,47 +349,6 @@ export class TemporalTaskStore {
     }
   }
 
-  /**
-   * The memo is current, except for answers recorded since the workflow last ran (a workflow
-   * task pending, e.g. no worker yet): those are read from the end of the history and applied to
-   * the memo's view, so a tasks/get right after a tasks/update sees it without asking a worker.
-   */
-  private async progress(handle: WorkflowHandle, description: WorkflowExecutionDescription): Promise<TaskProgress> {
-    const memo = description.memo?.[PROGRESS_MEMO_KEY] as TaskProgress | undefined;
-    const progress: TaskProgress = memo ?? { status: 'working', lastUpdatedAt: description.startTime.toISOString(), inputRequests: {} };
-    if (!description.raw.pendingWorkflowTask || progress.status !== 'input_required') return progress;
-    const answered = await this.answersNotYetApplied(handle.workflowId, description.runId, description.historyLength);
-    if (answered.size === 0) return progress;
-    const inputRequests = Object.fromEntries(Object.entries(progress.inputRequests).filter(([key]) => !answered.has(key)));
-    return { ...progress, status: Object.keys(inputRequests).length > 0 ? 'input_required' : 'working', inputRequests };
-  }
-
-  /**
-   * The keys answered by tasks/update signals the workflow had not run yet when it was described
-   * (`asOf`: the history length then; a workflow task that completed since wrote a newer memo
-   * than the one in hand, so its events are skipped, not taken as the end).
-   */
-  private async answersNotYetApplied(workflowId: string, runId: string, asOf: number): Promise<Set<string>> {
-    const { history } = await this.bounded(() =>
-      this.client.workflowService.getWorkflowExecutionHistoryReverse({
-        namespace: this.client.options.namespace,
-        execution: { workflowId, runId },
-        maximumPageSize: ANSWERS_PAGE,
-      }),
-    );
-    const keys = new Set<string>();
-    for (const event of history?.events ?? []) {
-      if (Number(event.eventId) > asOf) continue;
-      if (event.workflowTaskCompletedEventAttributes) break; // the workflow has seen everything before
-      const signal = event.workflowExecutionSignaledEventAttributes;
-      if (signal?.signalName !== inputResponsesSignal.name) continue;
-      const answers = await decodeFromPayloadsAtIndex<Record<string, unknown>>(this.client.options.loadedDataConverter, 0, signal.input?.payloads);
-      for (const key of Object.keys(answers ?? {})) keys.add(key);
-    }
-    return keys;
-  }
-
-
   /** The end of a workflow the caller awaits (the synchronous path), mapped like every reader's (endOf). */
   private async settled(handle: WorkflowHandle, tool: string): Promise<Awaited<ReturnType<typeof endOf>>> {
     await handle.result().catch((err: unknown) => {
@@ -490,21 +378,7 @@ export const CANCELLING_MESSAGE = 'cancelling: the task stops and undoes the ste
 
 const DEFAULT_STUCK_CANCEL_GRACE_MS = 60_000;
 
-/** Events read back from a history's end for answers not yet applied (a few signals at most). */
-const ANSWERS_PAGE = 50;
-const GRPC_INVALID_ARGUMENT = 3;
 
-
-/** Why an answer does not fit its request; one whose form schema this server cannot compile passes unchecked (warned, naming the key). */
-function checkedAnswer(taskId: string, key: string, request: Parameters<typeof whyResponseDoesNotFit>[0], answer: unknown): string | undefined {
-  try {
-    return whyResponseDoesNotFit(request, answer);
-  } catch (err) {
-    if (!(err instanceof UncompilableSchemaError)) throw err;
-    logger.warn({ event: 'task.input.schema_uncompilable', taskId, key, err: err.message }, `the form schema of input request "${key}" cannot be compiled here: its answer goes to the workflow unchecked`);
-    return undefined;
-  }
-}
 
 /** A synchronous run's execution timeout: the tool's own, bounded by the server's cap for runs nobody holds a handle to. */
 function syncTimeout(tool: Duration | undefined, capMs: number | undefined): Duration | undefined {
