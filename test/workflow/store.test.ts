@@ -164,6 +164,23 @@ describe('a task that makes no progress says so', () => {
     await h.handle(taskId).terminate('test over');
   });
 
+  test('a workflow task that only timed out (its worker gone) is not a failure: the task is not stuck', async () => {
+    const queue = `${h.taskQueue}-gone`;
+    const { taskId } = await h.store.start({ tool: tools.cancelsItself.name, workflowType: 'cancelsItself', arguments: {}, summary: 'gone', taskQueue: queue });
+    // a "worker" takes the workflow task and dies with it: never answers, so Temporal times it out (10 s)
+    const taken = await h.client.withDeadline(Date.now() + 30_000, () => h.client.workflowService.pollWorkflowTaskQueue({ namespace: 'default', taskQueue: { name: queue }, identity: 'a worker about to die' }));
+    expect(taken.workflowExecution?.workflowId).toBe(taskId);
+    const attempt = async () => (await h.handle(taskId).describe()).raw.pendingWorkflowTask?.attempt ?? 0;
+    for (const deadline = Date.now() + 20_000; (await attempt()) < 2; await new Promise((r) => setTimeout(r, 200))) {
+      if (Date.now() > deadline) throw new Error('the workflow task never timed out');
+    }
+    const after = await h.store.read(taskId);
+    expect(after?.state.status).toBe('working');
+    expect(after?.stuck).toBeUndefined();
+    expect(after?.statusMessage).toBeUndefined();
+    await h.handle(taskId).terminate('test over');
+  });
+
   test('an activity that keeps retrying shows its attempt and last failure', async () => {
     const taskId = await h.startTask(tools.retriesForEver, {});
     const task = await h.waitFor(taskId, (t) => /attempt [3-9]/.test(t.statusMessage ?? ''), { timeoutMs: 20_000 });
