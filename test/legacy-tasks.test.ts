@@ -252,6 +252,30 @@ test('tasks/cancel answers the cancelled Task; it stays cancelled on both genera
   await bob.close();
 });
 
+test('a cancel whose undo failed still reads cancelled (this revision\'s rule); its statusMessage and tasks/result name the step that stayed', async () => {
+  const alice = await legacyClient({ token: 'tok-a' });
+  const taskId = await startTask(alice, 'saga_job', { steps: 2, stepMs: 0, failUndo: [1], afterMs: 60_000 });
+  for (let i = 0; !/all 2 steps done/.test((await alice.experimental.tasks.getTask(taskId)).statusMessage ?? ''); i++) {
+    if (i > 100) throw new Error('saga_job never finished its steps');
+    await sleep(100);
+  }
+  expect(await alice.experimental.tasks.cancelTask(taskId)).toMatchObject({ status: 'cancelled' });
+  await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
+  expect((await temporal.client.workflow.getHandle(taskId).describe()).status.name).toBe('FAILED');
+  expect(await alice.experimental.tasks.getTask(taskId)).toMatchObject({
+    status: 'cancelled',
+    statusMessage: expect.stringMatching(/^cancelled, but 1 step\(s\) could not be undone and may still be in effect: step 1 \(.*the undo of step 1 failed/),
+  });
+  await expect(alice.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)).rejects.toMatchObject({
+    code: -32603,
+    message: expect.stringMatching(/cancelled, but 1 step\(s\) could not be undone.*step 1/),
+    data: { undoFailures: [{ step: 'step 1', reason: expect.stringMatching(/the undo of step 1 failed/) }] },
+  });
+  // the 2026 revision reads the end as it is: failed, with the undo failure
+  expect(await call(url2, 'tasks/get', { taskId }, { headers: { authorization: 'Bearer tok-a' } })).toMatchObject({ status: 'failed', error: { data: { undoFailures: [{ step: 'step 1' }] } } });
+  await alice.close();
+});
+
 test('tasks/list: only the caller\'s tasks, every one of them; a bad cursor is -32602', async () => {
   const alice = await legacyClient({ token: 'tok-a' });
   const bob = await legacyClient({ token: 'tok-b' });

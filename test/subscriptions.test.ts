@@ -9,7 +9,8 @@ let limitedUrl: string;
 const alice = { authorization: 'Bearer tok-alice-0123456789' };
 const bob = { authorization: 'Bearer tok-bob-0123456789' };
 
-const stack = useStack();
+// a stuck task's cancel is given 1 s to run its undos (default 60 s) before it is terminated
+const stack = useStack({ config: { stuckCancelGraceMs: 1000 } });
 beforeAll(async () => {
   url = stack.url;
   const tokens = 'alice:tok-alice-0123456789,bob:tok-bob-0123456789';
@@ -53,7 +54,7 @@ describe('a subscribed task tells its changes, in order, without tasks/get', () 
     expect(end).toEqual({ jsonrpc: '2.0', id: subscriptionId, result: { resultType: 'complete', _meta: expect.objectContaining({ 'io.modelcontextprotocol/subscriptionId': subscriptionId }) } });
   });
 
-  test('a task stuck in a workflow-task failure loop is told as stuck, with the failure; a cancel then ends it failed', async () => {
+  test('a task stuck in a workflow-task failure loop is told as stuck, with the failure; a cancel then ends it failed once it still fails past the grace', async () => {
     const taskId = await start('broken_job', {});
     const sub = await subscribe(url, [taskId]);
     await sub.next(); // the ack

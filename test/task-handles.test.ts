@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { call, inRealmFetch, PROTOCOL, rpc } from './support/mcp';
 import { useStack } from './support/stack';
+import { inputResponsesSignal } from '../src/contract';
 import { waitFor } from './support/wait';
 
 const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-ledger-'));
@@ -107,6 +108,20 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
     const result = done.structuredContent?.status === 'working' ? await waitToEnd(client, taskId) : done;
     expect(result.isError).toBeFalsy();
     expect(text(result)).toBe('Expense of 42 for "train ticket" was approved. Comment: ok');
+    await client.close();
+  });
+
+  test('task_respond keyed constructor, toString, __proto__, hasOwnProperty answers nothing: refused by name, no signal recorded', async () => {
+    const client = await connect();
+    const handle: any = await client.callTool({ name: 'approve_expense', arguments: { amount: 5, description: 'inherited keys' } });
+    const { taskId } = handle.structuredContent;
+    const responses = Object.fromEntries(['constructor', 'toString', '__proto__', 'hasOwnProperty'].map((k) => [k, { action: 'accept', content: { approved: true } }]));
+    const refused = await client.callTool({ name: 'task_respond', arguments: { taskId, responses } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain('pending: "approval"');
+    const history = await stack.temporal.client.workflow.getHandle(taskId).fetchHistory();
+    expect((history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === inputResponsesSignal.name)).toEqual([]);
+    await client.callTool({ name: 'task_cancel', arguments: { taskId } });
     await client.close();
   });
 

@@ -2,6 +2,7 @@
 import { principalOf } from '../src/mcp/negotiation';
 import { call, pollTask, rpc } from './support/mcp';
 import { useStack } from './support/stack';
+import { inputResponsesSignal } from '../src/contract';
 import type { TestTemporal } from './support/temporal';
 import { CANCELLING_MESSAGE } from '../src/tasks/temporal-task-store';
 import { listedIds, waitFor } from './support/wait';
@@ -11,7 +12,8 @@ let url: string;
 let authUrl: string;
 const alice = { authorization: 'Bearer tok-alice-0123456789' };
 
-const stack = useStack({ config: { pollIntervalMs: 250, handleWaitMs: 3000 } });
+// a stuck task's cancel is given 1 s to run its undos (default 60 s) before it is terminated
+const stack = useStack({ config: { pollIntervalMs: 250, handleWaitMs: 3000, stuckCancelGraceMs: 1000 } });
 beforeAll(async () => {
   ({ temporal, url } = stack);
   ({ url: authUrl } = await stack.serve({ tokens: 'alice:tok-alice-0123456789', config: { ownerKey: 'a-test-owner-key-0123456789' } }));
@@ -62,14 +64,15 @@ describe('McpTaskStatus follows the task to its end', () => {
 });
 
 describe('a bug in a tool workflow', () => {
-  test('a TypeError leaves the task working and visibly stuck, saying what broke; tasks/cancel ends it failed', async () => {
+  test('a TypeError leaves the task working and visibly stuck, saying what broke; tasks/cancel ends it failed once it still fails past the grace', async () => {
     const { taskId } = await call(url, 'tools/call', { name: 'broken_job', arguments: {} });
     const task = await pollTask(url, taskId, (t) => /^stuck: /.test(t.statusMessage ?? ''), 20_000);
     expect(task.status).toBe('working');
     expect(task.statusMessage).toMatch(/last failure: .*reading 'join'/);
     expect(await statusAttribute(taskId)).toEqual(['working']);
-    expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({ _meta: { 'mcp-temporal-tasks/cancel': { status: 'failed' } } });
-    expect(await call(url, 'tasks/get', { taskId })).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/cancelled while stuck/) } });
+    // not terminated at once: a worker that runs again would undo its steps
+    expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({ _meta: { 'mcp-temporal-tasks/cancel': { status: 'working' } } });
+    expect(await pollTask(url, taskId, undefined, 30_000)).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/cancelled while stuck/) } });
   });
 
   test('synchronously, the same bug is not a hang: after the bounded wait the caller holds a handle that says it is stuck', async () => {
@@ -133,5 +136,25 @@ describe('an abandoned synchronous call', () => {
       return name === 'RUNNING' ? undefined : name;
     });
     expect(status).toBe('CANCELLED');
+  });
+});
+
+describe('only outstanding keys are answers', () => {
+  // keys every object inherits: a check with `in` or a plain index takes them for pending questions
+  const inherited = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];
+  const answers = Object.fromEntries(inherited.map((k) => [k, { action: 'accept', content: { approved: true } }]));
+
+  test('tasks/update keyed constructor, toString, __proto__, hasOwnProperty answers nothing: no signal is recorded, the question stays pending', async () => {
+    const { taskId } = await call(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 3, description: 'inherited keys' } });
+    await pollTask(url, taskId, (t) => t.status === 'input_required');
+    const body = JSON.stringify({ taskId, inputResponses: answers });
+    expect(body).toContain('"__proto__"'); // sent as an own key
+    expect(await call(url, 'tasks/update', { taskId, inputResponses: answers })).toMatchObject({ resultType: 'complete' });
+    const history = await temporal.client.workflow.getHandle(taskId).fetchHistory();
+    expect((history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === inputResponsesSignal.name)).toEqual([]);
+    const task = await call(url, 'tasks/get', { taskId });
+    expect(task.status).toBe('input_required');
+    expect(Object.keys(task.inputRequests)).toEqual(['approval']);
+    await call(url, 'tasks/cancel', { taskId });
   });
 });

@@ -43,6 +43,7 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--max-running-tasks <n>', 'running tasks of this server\'s tools at once, counted in Temporal; 0: no cap (MCP_MAX_RUNNING_TASKS, default 10000)')
     .option('--quota-lag-ms <ms>', 'starts this recent are added to the visibility count (MCP_QUOTA_LAG_MS, default 3000)')
     .option('--sync-run-timeout-ms <ms>', 'execution timeout of a synchronous run that gets no task handle (MCP_SYNC_RUN_TIMEOUT_MS, default 1800000)')
+    .option('--stuck-cancel-grace-ms <ms>', 'a cancelled task whose workflow task still fails this long after the cancel request is terminated (MCP_STUCK_CANCEL_GRACE_MS, default 60000)')
     .option('--strict-headers', 'refuse requests without Mcp-Method/Mcp-Name (MCP_STRICT_HEADERS=true; default: take them from the body)')
     .addOption(new Option('--lenient-headers', 'take a missing Mcp-Method/Mcp-Name from the body (the default; overrides MCP_STRICT_HEADERS=true)').hideHelp())
     .option('--no-task-handles', 'callers without Tasks get -32021 / wait unboundedly, as before handles (MCP_TASK_HANDLES=false)')
@@ -83,6 +84,7 @@ function configFrom(opts: Record<string, unknown>): ServerConfig {
     maxRunningTasks: opts.maxRunningTasks,
     quotaLagMs: opts.quotaLagMs,
     syncRunTimeoutMs: opts.syncRunTimeoutMs,
+    stuckCancelGraceMs: opts.stuckCancelGraceMs,
     strictHeaders: opts.strictHeaders ? true : opts.lenientHeaders ? false : undefined,
     // commander defaults a --no-x flag to true: only an explicit --no-task-handles overrides the environment
     taskHandles: opts.taskHandles === false ? false : undefined,

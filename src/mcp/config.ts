@@ -30,6 +30,8 @@ export const ServerConfigSchema = z.object({
   quotaLagMs: durationMs(z.number().int().min(0)).default(3_000),
   /** Execution timeout of a synchronous run (a call that gets no task handle): if its server dies, nobody can reach it. */
   syncRunTimeoutMs: durationMs(z.number().int().positive()).default(30 * 60 * 1000),
+  /** A stuck task whose workflow task still fails this long after its cancel request is terminated (its undos could not run). */
+  stuckCancelGraceMs: durationMs(z.number().int().min(0)).default(60_000),
   /** Key of the keyed hash that stands for a task's owner in Temporal; the same on every replica. */
   ownerKey: z.string().min(16, 'use at least 16 characters').optional(),
   /** Callers that do not declare Tasks get a task handle (and the companion tools) instead of an error or an unbounded wait. */
@@ -67,6 +69,7 @@ export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {
   maxRunningTasks: 'MCP_MAX_RUNNING_TASKS',
   quotaLagMs: 'MCP_QUOTA_LAG_MS',
   syncRunTimeoutMs: 'MCP_SYNC_RUN_TIMEOUT_MS',
+  stuckCancelGraceMs: 'MCP_STUCK_CANCEL_GRACE_MS',
   taskHandles: 'MCP_TASK_HANDLES',
   handleWaitMs: 'MCP_HANDLE_WAIT_MS',
   taskToolsPrefix: 'MCP_TASK_TOOLS_PREFIX',

@@ -11,9 +11,24 @@ const RUNNING = new Set<number>([
   temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED,
 ]);
 
-/** An activity attempt is running: its progress may change with no history event (heartbeats write none). */
+/**
+ * An activity attempt is running, or an activity is being retried: its progress, or its attempt
+ * count and last failure, may change with no history event (heartbeats and retries write none).
+ */
 export function activityRunning(pending: PendingActivity[] | null | undefined): boolean {
-  return (pending ?? []).some((a) => RUNNING.has(a.state ?? 0));
+  return (pending ?? []).some((a) => RUNNING.has(a.state ?? 0) || (a.attempt ?? 1) > 1);
+}
+
+/**
+ * What a task whose activity keeps failing shows: "retrying (attempt 9): last failure: ...",
+ * from the pending activity with the most attempts (describe() carries them: no extra call).
+ * Undefined when no activity has failed an attempt yet.
+ */
+export function retryingActivity(pending: PendingActivity[] | null | undefined): string | undefined {
+  const retried = (pending ?? []).filter((a) => (a.attempt ?? 1) > 1 && a.lastFailure);
+  if (retried.length === 0) return undefined;
+  const most = retried.reduce((a, b) => ((b.attempt ?? 1) > (a.attempt ?? 1) ? b : a));
+  return `retrying (attempt ${most.attempt}): last failure: ${most.lastFailure?.message || 'unknown failure'}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import type { InputRequest } from '../contract';
+import { type InputRequest, MAX_ARGUMENT_BYTES } from '../contract';
+import { logger } from './logging';
 
 const ElicitResultSchema = z.object({
   action: z.enum(['accept', 'decline', 'cancel']),
@@ -17,6 +18,41 @@ const ListRootsResultSchema = z.looseObject({ roots: z.array(z.looseObject({ uri
 
 /** The requestedSchema of a pending form cannot be compiled here (see whyResponseDoesNotFit). */
 export class UncompilableSchemaError extends Error {}
+
+/** An answer in tasks/update that does not fit the pending request it answers. */
+export class InputResponseError extends Error {
+  constructor(readonly key: string, readonly reason: string) {
+    super(`inputResponses.${key}: ${reason}`);
+  }
+}
+
+/**
+ * The answers to send: those keyed by an outstanding request, each checked against it. Other
+ * keys are dropped, including `constructor`, `toString` or `__proto__` (every object has them,
+ * none is outstanding: own keys only). Throws InputResponseError for an answer that does not fit.
+ */
+export function outstandingAnswers(taskId: string, pending: Record<string, InputRequest>, responses: Record<string, unknown>): Record<string, unknown> {
+  const answers = Object.fromEntries(Object.entries(responses).filter(([key]) => Object.hasOwn(pending, key)));
+  for (const [key, answer] of Object.entries(answers)) {
+    const why = checkedAnswer(taskId, key, pending[key], answer);
+    if (why) throw new InputResponseError(key, why);
+    // a signal is a Temporal payload: past its limit Temporal refuses it, which is the caller's doing, not an outage
+    const bytes = Buffer.byteLength(JSON.stringify(answer) ?? '');
+    if (bytes > MAX_ARGUMENT_BYTES) throw new InputResponseError(key, `the answer is ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of a Temporal payload`);
+  }
+  return answers;
+}
+
+/** Why an answer does not fit its request; one whose form schema this server cannot compile passes unchecked (warned, naming the key). */
+function checkedAnswer(taskId: string, key: string, request: InputRequest, answer: unknown): string | undefined {
+  try {
+    return whyResponseDoesNotFit(request, answer);
+  } catch (err) {
+    if (!(err instanceof UncompilableSchemaError)) throw err;
+    logger.warn({ event: 'task.input.schema_uncompilable', taskId, key, err: err.message }, `the form schema of input request "${key}" cannot be compiled here: its answer goes to the workflow unchecked`);
+    return undefined;
+  }
+}
 
 /**
  * Checks one tasks/update answer against the request it answers (for a form elicitation:

@@ -32,7 +32,14 @@ export type TaskState =
   | { status: 'input_required'; inputRequests: Record<string, InputRequest> }
   | { status: 'completed'; result: CallToolResult }
   | { status: 'failed'; error: JsonRpcError }
-  | { status: 'cancelled' };
+  /** undoFailures: 2025-11-25 only (withCancelFinal), a cancel whose undos did not all succeed. */
+  | { status: 'cancelled'; undoFailures?: UndoFailure[] };
+
+/** A step whose undo failed: it may still be in effect. */
+export interface UndoFailure {
+  step: string;
+  reason: string;
+}
 
 export function isTerminal(task: TaskSnapshot): boolean {
   return task.state.status === 'completed' || task.state.status === 'failed' || task.state.status === 'cancelled';
@@ -41,7 +48,24 @@ export function isTerminal(task: TaskSnapshot): boolean {
 /**
  * The task as the 2025-11-25 generation reports it: a requested cancel is final at once (its
  * tasks/cancel answers `cancelled`), and the workflow honours it (it ends cancelled, undone).
+ * When some undo failed (the workflow ended failed with `data.undoFailures`), it still reads
+ * `cancelled`, that revision's rule, and its statusMessage says which steps stayed in effect.
  */
 export function withCancelFinal(task: TaskSnapshot): TaskSnapshot {
-  return task.cancelRequested && task.state.status !== 'cancelled' ? { ...task, state: { status: 'cancelled' } } : task;
+  if (!task.cancelRequested || task.state.status === 'cancelled') return task;
+  const stayed = task.state.status === 'failed' ? undoFailuresOf(task.state.error) : [];
+  const statusMessage = stayed.length > 0
+    ? `cancelled, but ${stayed.length} step(s) could not be undone and may still be in effect: ${stayed.map((f) => `${f.step} (${f.reason})`).join('; ')}`
+    : task.statusMessage;
+  const state = stayed.length > 0 ? { status: 'cancelled' as const, undoFailures: stayed } : { status: 'cancelled' as const };
+  return { ...task, state, ...(statusMessage !== undefined ? { statusMessage } : {}) };
+}
+
+/** The steps whose undo failed, as the runtime lists them in its error's data (docs/contract.md). */
+function undoFailuresOf(error: JsonRpcError): UndoFailure[] {
+  const list = (error.data as { undoFailures?: unknown } | undefined)?.undoFailures;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((f: { step?: unknown; reason?: unknown; error?: unknown }) =>
+    typeof f?.step === 'string' ? [{ step: f.step, reason: String(f.reason ?? f.error ?? 'unknown failure') }] : [],
+  );
 }

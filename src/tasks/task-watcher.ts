@@ -23,10 +23,11 @@ export interface TaskWatch {
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 10_000;
 /**
- * While an activity runs, how often a watch re-reads the task: heartbeats (an activity's
- * reported progress) write no history event, so the long-poll never wakes for them. Cost: one
- * describe() per watched task (shared by all its streams) per interval, only while an activity
- * attempt is running; progress reaches Temporal at most every 80% of the activity's
+ * While an activity runs or retries, or the task is stuck, how often a watch re-reads the task:
+ * heartbeats (an activity's reported progress), activity retries and repeated workflow-task
+ * failures write no history event, so the long-poll never wakes for them (and a stuck task's
+ * cancel is decided by reads). Cost: one describe() per watched task (shared by all its streams)
+ * per interval, only then; progress reaches Temporal at most every 80% of the activity's
  * heartbeatTimeout anyway, so a shorter interval would mostly re-read the same details.
  */
 export const ACTIVITY_PROGRESS_POLL_MS = 2_000;
@@ -132,7 +133,7 @@ class SharedWatch {
           waiting.catch(() => undefined); // awaited below, or abandoned by close()
         }
         // after a failed call, read at once (the long-poll is issued again meanwhile): until then the watch is not current
-        const woke = this.failing ? undefined : this.last?.activityRunning ? await Promise.race([waiting, this.pause(this.temporal.activityPollMs)]) : await waiting;
+        const woke = this.failing ? undefined : this.last?.activityRunning || this.last?.stuck ? await Promise.race([waiting, this.pause(this.temporal.activityPollMs)]) : await waiting;
         if (woke) {
           cursor = woke.cursor;
           waiting = undefined;

@@ -5,30 +5,26 @@ import {
   WorkflowHandle,
   WorkflowNotFoundError,
 } from '@temporalio/client';
-import { isCallToolResult as isSpecCallToolResult, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { ApplicationFailure, CancelledFailure, type Duration, SearchAttributePair, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
+import { type Duration, SearchAttributePair } from '@temporalio/common';
 import {
   type CallToolResult,
   claimedSignal,
   inputResponsesSignal,
   type JsonRpcError,
-  MAX_ARGUMENT_BYTES,
   MCP_OWNER,
-  MCP_PROTOCOL_ERROR,
   MCP_TASK_STATUS,
   MCP_TOOL,
-  PROGRESS_MEMO_KEY,
   TASK_MEMO_KEY,
   TASK_RUNTIME_REVISION,
   type TaskMemo,
-  type TaskProgress,
 } from '../contract';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import { temporal } from '@temporalio/proto';
-import { activityRunning, freshestActivityProgress } from './activity-progress';
+import { activityRunning, freshestActivityProgress, retryingActivity } from './activity-progress';
 import { OwnerHasher } from './owner';
 import { isTerminal, type TaskSnapshot, type TaskState } from './task-snapshot';
-import { UncompilableSchemaError, whyResponseDoesNotFit } from './input-responses';
+import { outstandingAnswers } from './input-responses';
+import { OwnedTasks, type TaskPage } from './owned-tasks';
+import { readProgress } from './task-progress';
 import { mintTaskId } from './task-id';
 import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from './orphan-sweeper';
 import { TerminalTaskCache } from './terminal-cache';
@@ -36,7 +32,12 @@ import { ANONYMOUS_OWNER, RunningTaskQuota } from './quotas';
 import { MissPacing } from './miss-pacing';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { logger } from './logging';
-import type { ResultMapping, ToolDefinition } from '../tool-definition';
+import { endOf, endStatusOf, type ToolResultSpec } from './task-outcome';
+import { StuckTasks, STUCK_CANCEL_REASON } from './stuck-tasks';
+
+export { toCallToolResult, type ToolResultSpec } from './task-outcome';
+export { InputResponseError } from './input-responses';
+export { InvalidCursorError, type TaskPage } from './owned-tasks';
 
 export interface TaskStoreOptions {
   taskQueue: string;
@@ -56,6 +57,8 @@ export interface TaskStoreOptions {
   quotaLagMs?: number;
   /** Execution timeout of a synchronous run (run()): its caller holds no handle, so nobody could reach it after a crash. */
   syncRunTimeoutMs?: number;
+  /** How long a stuck task is given after its cancel request to run its undos before it is terminated (default 60 s). */
+  stuckCancelGraceMs?: number;
 }
 
 export interface StartTaskInput {
@@ -72,29 +75,6 @@ export interface StartTaskInput {
   claimWithinMs?: number;
 }
 
-/** What the store needs to know of a tool to turn its workflow's result into a CallToolResult. */
-export type ToolResultSpec = Pick<ToolDefinition, 'outputSchema' | 'result'>;
-
-/** An answer in tasks/update that does not fit the pending request it answers. */
-export class InputResponseError extends Error {
-  constructor(readonly key: string, readonly reason: string) {
-    super(`inputResponses.${key}: ${reason}`);
-  }
-}
-
-/** A tasks/list cursor this server did not hand out. */
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('Invalid cursor');
-  }
-}
-
-/** One page of a caller's tasks. */
-export interface TaskPage {
-  tasks: TaskSnapshot[];
-  nextCursor?: string;
-}
-
 /** A JSON-RPC error raised by a tool's workflow; the sync path answers it as such. */
 export class ToolProtocolError extends Error {
   constructor(readonly error: JsonRpcError) {
@@ -106,8 +86,8 @@ export class ToolProtocolError extends Error {
 export class TemporalTaskStore {
   private readonly finished = new TerminalTaskCache();
   private readonly owners: OwnerHasher;
-  /** Stuck tasks already logged by this process (one warning each), bounded. */
-  private readonly warnedStuck = new BoundedSet(10_000);
+  private readonly stuck: StuckTasks;
+  private readonly owned: OwnedTasks;
   private readonly writeListeners = new Set<(taskId: string) => void>();
   /** Unacknowledged starts, cancelled if they landed. */
   readonly orphans = new OrphanSweeper((taskId) => this.cancelOrphanOnce(taskId));
@@ -115,6 +95,8 @@ export class TemporalTaskStore {
   /** `tools` (by name) give results their mapping and outputSchema check; without, `auto` and no check. */
   constructor(private readonly client: Client, private opts: TaskStoreOptions, private readonly tools?: { get(name: string): ToolResultSpec | undefined }) {
     this.owners = new OwnerHasher(opts.ownerKey);
+    this.owned = new OwnedTasks(client, this.owners, (fn) => this.bounded(fn), (id, principal) => this.read(id, principal));
+    this.stuck = new StuckTasks(client, (fn) => this.bounded(fn), opts.stuckCancelGraceMs ?? DEFAULT_STUCK_CANCEL_GRACE_MS);
     this.quota = new RunningTaskQuota(client, {
       maxRunningTasksPerCaller: opts.maxRunningTasksPerCaller ?? 0,
       maxRunningTasks: opts.maxRunningTasks ?? 0,
@@ -208,7 +190,7 @@ export class TemporalTaskStore {
     const onAbort = () => void this.toRunning(taskId, (h) => h.cancel().then(() => undefined)).catch(() => this.cancelOrphan(taskId));
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const snapshot = await this.outcome(handle, input.tool);
+      const snapshot = await this.settled(handle, input.tool);
       if (snapshot.status === 'completed') return snapshot.result;
       if (snapshot.status === 'failed') throw new ToolProtocolError(snapshot.error);
       throw new ToolProtocolError({ code: -32603, message: 'The tool was cancelled' });
@@ -241,7 +223,8 @@ export class TemporalTaskStore {
     const memo = description.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined;
     if (!memo || memo.owner !== owner) return undefined; // not a task of ours, or not this caller's
     const base = { taskId, tool: memo.tool, runId: description.runId, createdAt: memo.createdAt, owner: memo.owner };
-    const running = description.status.name === 'RUNNING';
+    // not closed (running, or paused by an operator): the task goes on
+    const running = endStatusOf(description.status.name) === undefined;
     // a finished task stays readable for ttlMs after it finished (Temporal keeps it for the retention, which caps ttlMs)
     const closedAt = running ? undefined : (description.closeTime ?? new Date()).getTime();
     const ttlMs = closedAt === undefined ? memo.ttlMs : Math.max(memo.ttlMs, closedAt - Date.parse(memo.createdAt) + memo.ttlMs);
@@ -250,8 +233,11 @@ export class TemporalTaskStore {
     // undo its steps (or may have completed first), so what is read is what Temporal says
     const cancelRequested = description.raw.workflowExtendedInfo?.cancelRequested === true;
     if (running) {
-      const progress = await this.progress(handle, description);
-      const stuck = await this.stuckReason(handle, description);
+      const progress = await readProgress(this.client, (fn) => this.bounded(fn), description);
+      const stuckReason = await this.stuck.reason(description);
+      const verdict = stuckReason && cancelRequested ? await this.stuck.cancelVerdict(description) : undefined;
+      if (verdict?.terminate) return this.terminateStuck(taskId, owner);
+      const stuck = stuckReason && verdict?.at ? `${stuckReason}; cancel requested: it is terminated unless it runs again by ${verdict.at.toISOString()}` : stuckReason;
       const state: TaskState = progress.status === 'input_required' && !cancelRequested
         ? { status: 'input_required', inputRequests: progress.inputRequests }
         : { status: 'working' };
@@ -260,7 +246,7 @@ export class TemporalTaskStore {
       );
       // the freshest word on the task: an activity's heartbeat newer than the workflow's own message wins
       const fromActivity = activity && !(Date.parse(activity.at) < Date.parse(progress.lastUpdatedAt)) ? activity : undefined;
-      const statusMessage = stuck ?? (cancelRequested ? CANCELLING_MESSAGE : fromActivity?.message ?? progress.statusMessage);
+      const statusMessage = stuck ?? (cancelRequested ? CANCELLING_MESSAGE : fromActivity?.message ?? retryingActivity(description.raw.pendingActivities) ?? progress.statusMessage);
       const lastUpdatedAt = fromActivity?.at ?? progress.lastUpdatedAt;
       return {
         ...base, ttlMs, lastUpdatedAt, statusMessage, state,
@@ -268,45 +254,20 @@ export class TemporalTaskStore {
         ...(activityRunning(description.raw.pendingActivities) ? { activityRunning: true } : {}),
       };
     }
-    const state = await this.bounded(() => this.outcome(handle, memo.tool));
+    const state = await this.bounded(() => endOf(handle, description.status.name, this.tools?.get(memo.tool)));
     const statusMessage = state.status === 'failed' ? state.error.message : undefined;
     return this.finish({ ...base, ttlMs, lastUpdatedAt: new Date(closedAt ?? Date.now()).toISOString(), statusMessage, state, ...(cancelRequested ? { cancelRequested } : {}) });
   }
 
   /**
-   * Why a running task makes no progress, when its workflow task keeps failing (a bug, a
-   * deploy that broke determinism): Temporal retries it for ever and the memo stays as it was.
-   * Read only then (attempt > 1): the failure is the history's last WorkflowTaskFailed event.
+   * Ends a stuck task whose cancel could not run (StuckTasks.cancelVerdict) and reads it again:
+   * `failed`, saying that its steps may remain.
    */
-  private async stuckReason(handle: WorkflowHandle, description: WorkflowExecutionDescription): Promise<string | undefined> {
-    const attempt = description.raw.pendingWorkflowTask?.attempt ?? 0;
-    if (attempt <= 1) return undefined;
-    const failure = await this.lastWorkflowTaskFailure(handle.workflowId, description.runId);
-    if (failure === undefined) return undefined; // a timed-out workflow task (a worker gone): not stuck
-    if (!this.warnedStuck.has(handle.workflowId)) {
-      this.warnedStuck.add(handle.workflowId);
-      logger.warn({ event: 'task.stuck', taskId: handle.workflowId, attempt, failure }, 'a task is stuck: its workflow task keeps failing; deploy a fix (or cancel the task)');
-    }
-    return `stuck: the workflow task failed ${attempt - 1} time(s) and is retried until a fixed build runs it; last failure: ${failure}`;
-  }
-
-  /**
-   * The message of the failure that made the pending workflow task a retry, when the code
-   * failed (a bug, nondeterminism); undefined when the last attempt timed out or was only
-   * superseded by new events (a worker lost, a signal during the task).
-   */
-  private async lastWorkflowTaskFailure(workflowId: string, runId: string): Promise<string | undefined> {
-    const { history } = await this.bounded(() =>
-      this.client.workflowService.getWorkflowExecutionHistoryReverse({
-        namespace: this.client.options.namespace,
-        execution: { workflowId, runId },
-        maximumPageSize: ANSWERS_PAGE,
-      }),
-    );
-    const last = (history?.events ?? []).find((e) => e.workflowTaskFailedEventAttributes || e.workflowTaskTimedOutEventAttributes || e.workflowTaskCompletedEventAttributes);
-    const failed = last?.workflowTaskFailedEventAttributes;
-    if (!failed || !CODE_FAILURES.has(failed.cause ?? 0)) return undefined;
-    return failed.failure?.message ?? 'unknown failure';
+  private async terminateStuck(taskId: string, owner: string | undefined): Promise<TaskSnapshot | undefined> {
+    await this.toRunning(taskId, (h) => h.terminate(STUCK_CANCEL_REASON).then(() => undefined));
+    logger.warn({ event: 'task.stuck.terminated', taskId }, 'a stuck task was cancelled and could not run its undos: terminated');
+    this.wrote(taskId);
+    return this.readFromTemporal(taskId, owner);
   }
 
   /** Terminal snapshots never change: kept so the next poll needs no Temporal call. */
@@ -323,77 +284,23 @@ export class TemporalTaskStore {
   async sendInput(taskId: string, principal: string | undefined, responses: Record<string, unknown>): Promise<TaskSnapshot | undefined> {
     const task = await this.read(taskId, principal);
     if (!task || task.state.status !== 'input_required') return task;
-    const pending = task.state.inputRequests;
-    const answers = Object.fromEntries(Object.entries(responses).filter(([key]) => key in pending));
-    for (const [key, answer] of Object.entries(answers)) {
-      const why = checkedAnswer(taskId, key, pending[key], answer);
-      if (why) throw new InputResponseError(key, why);
-      // a signal is a Temporal payload: past its limit Temporal refuses it, which is the caller's doing, not an outage
-      const bytes = Buffer.byteLength(JSON.stringify(answer) ?? '');
-      if (bytes > MAX_ARGUMENT_BYTES) throw new InputResponseError(key, `the answer is ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of a Temporal payload`);
-    }
+    const answers = outstandingAnswers(taskId, task.state.inputRequests, responses);
     if (Object.keys(answers).length === 0) return task;
     const delivered = await this.toRunning(taskId, (h) => h.signal(inputResponsesSignal, answers));
     this.wrote(taskId);
     return delivered ? task : this.read(taskId, principal); // it closed meanwhile: its closed state, not the stale one
   }
 
-  /**
-   * One page of the caller's tasks (2025-11-25 tasks/list), found by the McpOwner search
-   * attribute (the owner's keyed hash), so no call scans the namespace. Visibility lags by a
-   * second or so; each task is then read like tasks/get, so expired ones are left out.
-   */
-  async listOwned(principal: string, cursor?: string, pageSize = 50): Promise<TaskPage> {
-    const nextPageToken = cursor === undefined ? undefined : this.decodeCursor(cursor, principal);
-    const page = await this.bounded(() =>
-      this.client.workflowService.listWorkflowExecutions({
-        namespace: this.client.options.namespace,
-        pageSize,
-        nextPageToken,
-        // a continue-as-new chain is one task: its closed runs are left out, the latest run stays
-        query: `${MCP_OWNER.name} = "${this.owners.hash(principal)}" AND ExecutionStatus != "ContinuedAsNew"`,
-      }),
-    ).catch((err: { code?: number }) => {
-      if (err.code === GRPC_INVALID_ARGUMENT && cursor !== undefined) throw new InvalidCursorError();
-      throw err;
-    });
-    const ids = (page.executions ?? []).map((e) => e.execution?.workflowId).filter((id): id is string => !!id);
-    // one task that cannot be read (e.g. a payload this server cannot decode) is left out, not the page
-    let failures = 0;
-    const read = await Promise.all(ids.map((id) => this.read(id, principal).catch((err: Error) => {
-      failures++;
-      logger.warn({ event: 'tasks.list.unreadable', taskId: id, err: err.message }, 'a task on a tasks/list page could not be read: left out');
-      if (failures === ids.length) throw err; // every one failed: Temporal itself, most likely
-      return undefined;
-    })));
-    const tasks = read.filter((t): t is TaskSnapshot => t !== undefined);
-    const token = page.nextPageToken;
-    return { tasks, ...(token && token.length > 0 ? { nextCursor: this.encodeCursor(Buffer.from(token), principal) } : {}) };
+  /** One page of the caller's tasks (2025-11-25 tasks/list): see OwnedTasks. */
+  listOwned(principal: string, cursor?: string, pageSize = 50): Promise<TaskPage> {
+    return this.owned.page(principal, cursor, pageSize);
   }
 
-  /**
-   * A cursor is Temporal's page token with a MAC over it and the caller (keyed like owners):
-   * a cursor that is not ours, or another caller's, is refused at once instead of going to
-   * Temporal, which waits out its deadline on a token it cannot read.
-   */
-  private encodeCursor(token: Buffer, principal: string): string {
-    return `${token.toString('base64url')}.${this.owners.mac(Buffer.concat([Buffer.from(`${principal}\0`), token]))}`;
-  }
-
-  private decodeCursor(cursor: string, principal: string): Uint8Array {
-    const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor);
-    if (!m) throw new InvalidCursorError();
-    const token = Buffer.from(m[1], 'base64url');
-    if (!this.owners.verifyMac(Buffer.concat([Buffer.from(`${principal}\0`), token]), m[2])) throw new InvalidCursorError();
-    return token;
-  }
-
-  /** Requests cooperative cancellation; a no-op for a task that already ended. Undefined when unknown. */
   /**
    * Requests cooperative cancellation and answers the task as it now is: cancelling (the
-   * workflow stops and undoes its steps), or its end when it ended first. A task stuck in a
-   * workflow-task failure loop can run no code, so no undo: it is terminated, and reads failed.
-   * Undefined when unknown.
+   * workflow stops and undoes its steps), or its end when it ended first. A stuck task gets the
+   * same request: it undoes its steps if it runs again; if it still fails a grace period after
+   * the request, a later read terminates it (StuckTasks.cancelVerdict). Undefined when unknown.
    */
   async cancel(taskId: string, principal?: string): Promise<TaskSnapshot | undefined> {
     const task = await this.read(taskId, principal);
@@ -401,7 +308,6 @@ export class TemporalTaskStore {
     // Temporal accepts a cancel request for a workflow that has just completed, and ignores it:
     // only a read after the request tells a cancelling task from one that ended first
     await this.toRunning(taskId, (h) => h.cancel().then(() => undefined));
-    if (task.stuck) await this.toRunning(taskId, (h) => h.terminate(STUCK_CANCEL_REASON).then(() => undefined));
     this.wrote(taskId);
     return this.read(taskId, principal);
   }
@@ -443,65 +349,13 @@ export class TemporalTaskStore {
     }
   }
 
-  /**
-   * The memo is current, except for answers recorded since the workflow last ran (a workflow
-   * task pending, e.g. no worker yet): those are read from the end of the history and applied to
-   * the memo's view, so a tasks/get right after a tasks/update sees it without asking a worker.
-   */
-  private async progress(handle: WorkflowHandle, description: WorkflowExecutionDescription): Promise<TaskProgress> {
-    const memo = description.memo?.[PROGRESS_MEMO_KEY] as TaskProgress | undefined;
-    const progress: TaskProgress = memo ?? { status: 'working', lastUpdatedAt: description.startTime.toISOString(), inputRequests: {} };
-    if (!description.raw.pendingWorkflowTask || progress.status !== 'input_required') return progress;
-    const answered = await this.answersNotYetApplied(handle.workflowId, description.runId, description.historyLength);
-    if (answered.size === 0) return progress;
-    const inputRequests = Object.fromEntries(Object.entries(progress.inputRequests).filter(([key]) => !answered.has(key)));
-    return { ...progress, status: Object.keys(inputRequests).length > 0 ? 'input_required' : 'working', inputRequests };
-  }
-
-  /**
-   * The keys answered by tasks/update signals the workflow had not run yet when it was described
-   * (`asOf`: the history length then; a workflow task that completed since wrote a newer memo
-   * than the one in hand, so its events are skipped, not taken as the end).
-   */
-  private async answersNotYetApplied(workflowId: string, runId: string, asOf: number): Promise<Set<string>> {
-    const { history } = await this.bounded(() =>
-      this.client.workflowService.getWorkflowExecutionHistoryReverse({
-        namespace: this.client.options.namespace,
-        execution: { workflowId, runId },
-        maximumPageSize: ANSWERS_PAGE,
-      }),
-    );
-    const keys = new Set<string>();
-    for (const event of history?.events ?? []) {
-      if (Number(event.eventId) > asOf) continue;
-      if (event.workflowTaskCompletedEventAttributes) break; // the workflow has seen everything before
-      const signal = event.workflowExecutionSignaledEventAttributes;
-      if (signal?.signalName !== inputResponsesSignal.name) continue;
-      const answers = await decodeFromPayloadsAtIndex<Record<string, unknown>>(this.client.options.loadedDataConverter, 0, signal.input?.payloads);
-      for (const key of Object.keys(answers ?? {})) keys.add(key);
-    }
-    return keys;
-  }
-
-
-  /**
-   * A closed workflow's outcome as a task's: its result mapped to a CallToolResult (see
-   * toCallToolResult), or its failure mapped to a JSON-RPC error (failureToError).
-   */
-  private async outcome(handle: WorkflowHandle, tool: string): Promise<Exclude<TaskState, { status: 'working' | 'input_required' }>> {
-    let value: unknown;
-    try {
-      value = await handle.result();
-    } catch (err) {
+  /** The end of a workflow the caller awaits (the synchronous path), mapped like every reader's (endOf). */
+  private async settled(handle: WorkflowHandle, tool: string): Promise<Awaited<ReturnType<typeof endOf>>> {
+    await handle.result().catch((err: unknown) => {
       if (!(err instanceof WorkflowFailedError)) throw err;
-      if (err.cause instanceof CancelledFailure) return { status: 'cancelled' };
-      return { status: 'failed', error: failureToError(err.cause) };
-    }
-    const spec = this.tools?.get(tool);
-    const result = toCallToolResult(value, spec?.result);
-    const mismatch = spec?.outputSchema && !result.isError ? await outputMismatch(spec.outputSchema, result) : undefined;
-    if (mismatch) return { status: 'failed', error: { code: -32603, message: `The tool's result does not match its outputSchema: ${mismatch}` } };
-    return { status: 'completed', result };
+    });
+    const { status } = await this.bounded(() => handle.describe());
+    return this.bounded(() => endOf(handle, status.name, this.tools?.get(tool)));
   }
 
   private searchAttributes(tool: string, owner: string | undefined): SearchAttributePair[] | undefined {
@@ -520,90 +374,14 @@ export class TemporalTaskStore {
 }
 
 /** What tasks/get shows while a requested cancel is being carried out by the workflow. */
-const STUCK_CANCEL_REASON = 'cancelled while stuck in a workflow-task failure loop: no undo could run, steps that took effect may remain';
 export const CANCELLING_MESSAGE = 'cancelling: the task stops and undoes the steps that took effect';
 
-/** WorkflowTaskFailedCause values that mean the workflow code failed (retried as it is, it fails again). */
-const CODE_FAILURES = new Set<number>([
-  temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE,
-  temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR,
-]);
-
-/** Events read back from a history's end for answers not yet applied (a few signals at most). */
-const ANSWERS_PAGE = 50;
-const GRPC_INVALID_ARGUMENT = 3;
+const DEFAULT_STUCK_CANCEL_GRACE_MS = 60_000;
 
 
-/**
- * A workflow's result as a CallToolResult: one that already has that shape passes through; with
- * `auto`, a string becomes one text content and any other JSON value structuredContent plus
- * its JSON as text (a value that is not an object is wrapped as `{ "result": value }`, since
- * structuredContent is an object); with `text`, every value becomes one text content.
- */
-export function toCallToolResult(value: unknown, mapping: ResultMapping = 'auto'): CallToolResult {
-  if (isCallToolResult(value)) return value;
-  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
-  const json = value === undefined ? null : value;
-  const text = JSON.stringify(json);
-  if (mapping === 'text') return { content: [{ type: 'text', text }] };
-  const structured = typeof json === 'object' && json !== null && !Array.isArray(json) ? json : { result: json };
-  return { content: [{ type: 'text', text }], structuredContent: structured as CallToolResult['structuredContent'] };
-}
-
-/**
- * A CallToolResult already: by the SDK's own CallToolResult schema, with structuredContent an
- * object (as the spec has it; the schema lets any JSON value through).
- */
-function isCallToolResult(value: unknown): value is CallToolResult {
-  if (!isSpecCallToolResult(value)) return false;
-  const structured = (value as { structuredContent?: unknown }).structuredContent;
-  return structured === undefined || (typeof structured === 'object' && structured !== null && !Array.isArray(structured));
-}
-
-/** Why the result's structuredContent does not fit the tool's outputSchema; undefined when it does. */
-async function outputMismatch(schema: StandardSchemaWithJSON, result: CallToolResult): Promise<string | undefined> {
-  if (result.structuredContent === undefined) return 'the result has no structuredContent';
-  const checked = await schema['~standard'].validate(result.structuredContent);
-  return checked.issues ? checked.issues.map((i) => i.message).join('; ') : undefined;
-}
-
-/** A failed workflow becomes a JSON-RPC error: the tool's own, or an internal error saying why. */
-function failureToError(cause: Error | undefined): JsonRpcError {
-  if (cause instanceof ApplicationFailure && cause.type === MCP_PROTOCOL_ERROR) {
-    const detail = (cause.details?.[0] ?? {}) as { code?: number; data?: JsonRpcError['data'] }; // JSON, as the workflow wrote it
-    return { code: detail.code ?? -32603, message: cause.message, ...(detail.data !== undefined ? { data: detail.data } : {}) };
-  }
-  if (cause instanceof TerminatedFailure) return { code: -32603, message: `The task was terminated in Temporal${cause.message && cause.message !== 'Terminated' ? `: ${cause.message}` : ''}` };
-  if (cause instanceof TimeoutFailure) return { code: -32603, message: 'The task timed out in Temporal' };
-  return { code: -32603, message: `The task failed: ${cause?.message ?? 'unknown error'}` };
-}
-
-/** Why an answer does not fit its request; one whose form schema this server cannot compile passes unchecked (warned, naming the key). */
-function checkedAnswer(taskId: string, key: string, request: Parameters<typeof whyResponseDoesNotFit>[0], answer: unknown): string | undefined {
-  try {
-    return whyResponseDoesNotFit(request, answer);
-  } catch (err) {
-    if (!(err instanceof UncompilableSchemaError)) throw err;
-    logger.warn({ event: 'task.input.schema_uncompilable', taskId, key, err: err.message }, `the form schema of input request "${key}" cannot be compiled here: its answer goes to the workflow unchecked`);
-    return undefined;
-  }
-}
 
 /** A synchronous run's execution timeout: the tool's own, bounded by the server's cap for runs nobody holds a handle to. */
 function syncTimeout(tool: Duration | undefined, capMs: number | undefined): Duration | undefined {
   if (capMs === undefined) return tool;
   return tool === undefined ? capMs : Math.min(msToNumber(tool), capMs);
-}
-
-/** A Set that forgets its oldest entries past `max` (insertion order). */
-class BoundedSet {
-  private readonly items = new Set<string>();
-  constructor(private readonly max: number) {}
-  has(item: string): boolean {
-    return this.items.has(item);
-  }
-  add(item: string): void {
-    this.items.add(item);
-    if (this.items.size > this.max) this.items.delete(this.items.values().next().value!);
-  }
 }

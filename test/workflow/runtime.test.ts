@@ -127,7 +127,10 @@ test('asking twice under the same key is a bug: the task is stuck, naming the ke
   const stuck = await h.waitFor(taskId, (t) => t.stuck === true);
   expect(stuck.statusMessage).toMatch(/^stuck: .*input key "same" was already used in this task/);
   expect(await statusAttribute(taskId)).not.toBe('failed');
-  const cancelled = await h.store.cancel(taskId);
+  // no grace: terminated once a workflow task that had the cancel in hand failed
+  const store = h.storeWith({ stuckCancelGraceMs: 0 });
+  expect((await store.cancel(taskId))?.state.status).toBe('working');
+  const cancelled = await h.waitFor(taskId, (t) => t.state.status !== 'working', { store, timeoutMs: 30_000 });
   expect(cancelled?.state).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/terminated in Temporal: cancelled while stuck/) } });
 });
 

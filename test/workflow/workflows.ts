@@ -20,6 +20,7 @@ import {
 
 // the demo's workflows, the conformance fixtures and the process tests' own
 export * from '../fixtures/workflows';
+export * from './store-workflows';
 
 const question = (message: string): InputRequest => ({
   method: 'elicitation/create',

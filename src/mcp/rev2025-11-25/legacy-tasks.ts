@@ -204,6 +204,8 @@ function outcome(task: TaskSnapshot) {
   const s = task.state;
   if (s.status === 'completed') return { ...s.result, _meta: meta };
   if (s.status === 'failed') throw new ProtocolError(s.error.code, s.error.message, s.error.data);
+  // a cancel whose undos did not all succeed says which steps may still be in effect
+  if (s.status === 'cancelled' && s.undoFailures) throw new ProtocolError(ProtocolErrorCode.InternalError, `The task was ${task.statusMessage}`, { undoFailures: s.undoFailures });
   throw new ProtocolError(ProtocolErrorCode.InternalError, 'The task was cancelled');
 }
 
