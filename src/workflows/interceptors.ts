@@ -4,7 +4,10 @@
  * plain functions. Other workflows on the same worker are left alone.
  */
 import {
+  type ActivityInput,
+  defaultPayloadConverter,
   type GetLogAttributesInput,
+  type LocalActivityInput,
   type Next,
   type WorkflowExecuteInput,
   type WorkflowInboundCallsInterceptor,
@@ -12,7 +15,7 @@ import {
   workflowInfo,
   type WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
-import { TASK_MEMO_KEY, type TaskMemo } from '../contract';
+import { ORIGINAL_RUN_HEADER, TASK_MEMO_KEY, type TaskMemo } from '../contract';
 import { type RuntimeCarry, runAsTask } from './runtime';
 import { armClaimGuard } from './claim-guard';
 
@@ -34,4 +37,32 @@ class ToolLogInterceptor implements WorkflowOutboundCallsInterceptor {
   }
 }
 
-export const interceptors: WorkflowInterceptorsFactory = () => ({ inbound: [new TaskRuntimeInterceptor()], outbound: [new ToolLogInterceptor()] });
+/**
+ * Every activity learns the run its workflow was originally started as (a reset keeps it, the
+ * runId it sees changes), for idempotencyKey(). Headers are not compared on replay: histories
+ * recorded without it replay unchanged.
+ */
+class OriginalRunHeaderInterceptor implements WorkflowOutboundCallsInterceptor {
+  scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>): Promise<unknown> {
+    return next({ ...input, headers: withOriginalRun(input.headers) });
+  }
+
+  scheduleLocalActivity(input: LocalActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>): Promise<unknown> {
+    return next({ ...input, headers: withOriginalRun(input.headers) });
+  }
+}
+
+function withOriginalRun(headers: ActivityInput['headers']): ActivityInput['headers'] {
+  return { ...headers, [ORIGINAL_RUN_HEADER]: defaultPayloadConverter.toPayload(workflowInfo().originalExecutionRunId) };
+}
+
+/**
+ * Present in a workflow bundle exactly when this module is one of its interceptor modules (no
+ * workflow code imports this module): McpTasksPlugin looks for it in a prebuilt bundle.
+ */
+export const TASK_RUNTIME_MARKER = 'mcp-temporal-tasks:task-runtime-interceptors';
+
+export const interceptors: WorkflowInterceptorsFactory = () => ({
+  inbound: [new TaskRuntimeInterceptor()],
+  outbound: [new ToolLogInterceptor(), new OriginalRunHeaderInterceptor()],
+});

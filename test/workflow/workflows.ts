@@ -19,6 +19,8 @@ import {
 
 // the demo's workflows, the conformance fixtures and the process tests' own
 export * from '../fixtures/workflows';
+// the activity helpers' (test/workflow/activities.test.ts)
+export * from './activity-workflows';
 
 const question = (message: string): InputRequest => ({
   method: 'elicitation/create',
