@@ -1,7 +1,8 @@
 /**
  * The workflow interceptor module McpTasksPlugin adds to a worker: every workflow started as an
  * MCP task (its memo carries `mcpTask`) runs inside the task runtime, so tool workflows are
- * plain functions. Other workflows on the same worker are left alone.
+ * plain functions. Other workflows on the same worker run as they are (only their activities get
+ * the ORIGINAL_RUN_HEADER, which idempotencyKey() reads and nothing else).
  */
 import {
   type ActivityInput,
