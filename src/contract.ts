@@ -108,6 +108,14 @@ export function activityProgressText({ message, done, total }: ActivityProgress)
   return `${message} (${n(done)}${total !== undefined ? ` of ${n(total)}` : ''})`;
 }
 
+/**
+ * The header the task runtime puts on every activity it schedules: the workflow's
+ * originalExecutionRunId (a JSON string). A reset gives the workflow a new runId but keeps this
+ * one, and activities cannot see it otherwise (their Info has only the runId), so
+ * idempotencyKey() stays the same across a reset.
+ */
+export const ORIGINAL_RUN_HEADER = 'mcpOriginalRunId';
+
 /** The `mcpTask` memo, written by the server at start. */
 export interface TaskMemo {
   tool: string;

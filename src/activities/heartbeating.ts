@@ -21,7 +21,9 @@ export interface HeartbeatingOptions {
  * the work to end. The work is awaited, not abandoned: its clean-up runs before the activity
  * reports back (a workflow waiting with WAIT_CANCELLATION_COMPLETED undoes only after that).
  * The AbortError a cancelled fetch throws is taken by the SDK as the activity's cancellation.
- * The beats keep the progress last reported with reportProgress().
+ * The beats resend the details last heartbeated (reportProgress()'s progress and any checkpoint
+ * of the activity's own, or the previous attempt's before this one sent any), so they never
+ * erase a checkpoint.
  */
 export async function heartbeating<T>(work: (signal: AbortSignal) => Promise<T>, options: HeartbeatingOptions = {}): Promise<T> {
   const ctx = Context.current();

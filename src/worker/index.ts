@@ -2,12 +2,18 @@
  * `mcp-temporal-tasks/worker`: McpTasksPlugin, added to an existing worker
  * (`Worker.create({ plugins: [new McpTasksPlugin({ tools })], ... })`). It installs the task
  * runtime as a workflow interceptor, so tool workflows are plain functions, and refuses to
- * start a worker that lacks a tool's workflow (a typo would leave tasks `working` forever).
+ * start a worker that lacks a tool's workflow (a typo would leave tasks `working` forever) or
+ * whose prebuilt workflow bundle lacks the runtime. Its activity interceptor lets the
+ * `./activity` helpers keep an activity's checkpoint and idempotency key.
  */
 import { SimplePlugin } from '@temporalio/plugin';
-import type { BundleOptions, WorkerOptions } from '@temporalio/worker';
+import type { BundleOptions, ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
+import { activityInterceptors } from '../activities/interceptors';
 import type { ToolDefinition } from '../tool-definition';
 import { workflowTypeOf } from '../tool-definition';
+import { checkBundleHasRuntime, TASK_RUNTIME_INTERCEPTOR_MODULE } from './bundle-check';
+
+export { TASK_RUNTIME_INTERCEPTOR_MODULE };
 
 export interface McpTasksPluginOptions {
   /** The same tool definitions the server has; their workflows must be in the worker's workflows. */
@@ -18,13 +24,19 @@ export class McpTasksPlugin extends SimplePlugin {
   constructor(private readonly pluginOptions: McpTasksPluginOptions = {}) {
     super({
       name: 'mcp-temporal-tasks',
-      workerInterceptors: { workflowModules: [require.resolve('../workflows/interceptors')] },
+      workerInterceptors: { workflowModules: [TASK_RUNTIME_INTERCEPTOR_MODULE], activity: [activityInterceptors] },
     });
   }
 
   configureWorker(options: WorkerOptions): WorkerOptions {
     if (options.workflowsPath) this.checkWorkflows(options.workflowsPath);
+    else if (options.workflowBundle) checkBundleHasRuntime(options.workflowBundle);
     return super.configureWorker(options);
+  }
+
+  configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
+    if (!options.workflowsPath && options.workflowBundle) checkBundleHasRuntime(options.workflowBundle);
+    return super.configureReplayWorker(options);
   }
 
   configureBundler(options: BundleOptions): BundleOptions {

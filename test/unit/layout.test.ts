@@ -17,7 +17,8 @@ const SHARED = ['contract.ts', 'tool-definition.ts'];
 const SIDES: Record<string, string[]> = {
   mcp: ['tasks'],
   tasks: [],
-  worker: [],
+  // the plugin installs the activity helpers' interceptor: activities run in the worker's process
+  worker: ['activities'],
   workflows: [],
   activities: [],
 };

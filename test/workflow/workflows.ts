@@ -21,6 +21,8 @@ import {
 // the demo's workflows, the conformance fixtures and the process tests' own
 export * from '../fixtures/workflows';
 export * from './store-workflows';
+// the activity helpers' (test/workflow/activities.test.ts)
+export * from './activity-workflows';
 
 const question = (message: string): InputRequest => ({
   method: 'elicitation/create',

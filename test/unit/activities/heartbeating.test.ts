@@ -2,6 +2,7 @@
  * heartbeating() (`mcp-temporal-tasks/activity`), in the SDK's MockActivityEnvironment: it keeps
  * beating with the progress reported so far and turns a cancel into an aborted signal.
  */
+import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { heartbeating } from '../../../src/activities/heartbeating';
@@ -57,4 +58,18 @@ test('a cancel aborts the signal heartbeating() hands the work (fetch and friend
   await expect(running).rejects.toBeInstanceOf(CancelledFailure);
   expect(seen?.aborted).toBe(true);
   expect(cleanedUp).toBe(true); // the work was awaited: its clean-up ran before the activity reported back
+});
+
+test('heartbeating()\'s beats keep the checkpoint the work heartbeats itself (no plugin needed once it runs)', async () => {
+  const env = new MockActivityEnvironment({ ...wf, heartbeatTimeoutMs: 100 });
+  const beats = beatsOf(env);
+  const later = new Promise<void>((resolve) => env.on('heartbeat', () => beats.length >= 4 && resolve()));
+  await env.run(() =>
+    heartbeating(async () => {
+      Context.current().heartbeat({ offset: 500 });
+      await later;
+    }),
+  );
+  expect(beats.slice(0, 2)).toEqual([undefined, { offset: 500 }]);
+  expect(beats.slice(2).every((b) => JSON.stringify(b) === JSON.stringify({ offset: 500 }))).toBe(true);
 });
