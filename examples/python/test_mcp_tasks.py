@@ -1,5 +1,6 @@
 """Unit test of mcp_tasks against a fake `workflow` module: `python -m unittest test_mcp_tasks` (in examples/python)."""
 import asyncio
+import logging
 import unittest
 from datetime import datetime, timezone
 from types import SimpleNamespace
@@ -10,8 +11,8 @@ from temporalio.exceptions import ActivityError, ApplicationError, CancelledErro
 
 from temporalio.testing import ActivityEnvironment
 
-from mcp_tasks import (ACTIVITY_PROGRESS_KEY, INPUT_RESPONSES_SIGNAL, MCP_TASK_STATUS, PROGRESS_MEMO_KEY, TASK_PROGRESS_QUERY, InputTimeout, McpTask,
-                       Undo, protocol_error, report_progress)
+from mcp_tasks import (ACTIVITY_PROGRESS_KEY, INPUT_RESPONSES_SIGNAL, MCP_TASK_STATUS, PROGRESS_MEMO_KEY, TASK_PROGRESS_QUERY, TOOL_CANCELLATION,
+                       InputTimeout, McpTask, Undo, protocol_error, report_progress)
 
 
 async def _raise(err):
@@ -49,6 +50,9 @@ class FakeWorkflow:
     def now(self): return datetime(2026, 12, 3, 12, 0, 0, 123000, tzinfo=timezone.utc)
     def upsert_search_attributes(self, updates): self.statuses += [u.value for u in updates]
     def cancellation_reason(self): return self.cancel_reason
+    def time(self): return asyncio.get_running_loop().time()  # the workflow's clock: moves with the test's loop
+
+    logger = logging.getLogger("fake-workflow")
 
     cancel_reason = None  # set by a test: Temporal delivered a cancel
     activities: list
@@ -117,21 +121,79 @@ class McpTaskTest(unittest.IsolatedAsyncioTestCase):
         self.assertEqual(second.progress["status"], "input_required")
         self.assertEqual(wf.statuses, [])
 
-    async def test_a_bug_fails_the_workflow(self):
+    async def test_a_bug_fails_the_workflow_task_undoes_nothing_and_records_no_end(self):
+        for cancel_reason in (None, ""):  # also with a cancel requested: a bug is never an end
+            wf = FakeWorkflow()
+            wf.cancel_reason = cancel_reason
+            task = McpTask(wf=wf)
+
+            async def broken():
+                await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
+                raise KeyError("service")
+
+            with self.assertRaises(KeyError):  # as it is: the SDK fails the workflow task, Temporal retries it
+                await task.run(broken)
+            self.assertEqual(getattr(wf, "activities", []), [])
+            self.assertEqual(wf.statuses, [])
+            self.assertEqual(len(task.carry()["undos"]), 1)  # still registered for the retried task
+
+    async def test_a_failure_undoes_and_fails_with_the_tools_error(self):
+        wf = FakeWorkflow()
+        task = McpTask(wf=wf)
+        with self.assertRaises(ApplicationError) as caught:  # a protocol error passes as it is
+            await task.run(lambda: _raise(protocol_error(-32602, "no")))
+        self.assertEqual(caught.exception.type, "McpProtocolError")
+        self.assertEqual(wf.statuses, ["failed"])
+
+    async def test_a_timeout_nobody_requested_is_the_tools_failure(self):
         wf = FakeWorkflow()
         task = McpTask(wf=wf)
 
-        async def broken():
-            raise KeyError("service")
+        async def body():
+            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
+            await asyncio.wait_for(asyncio.sleep(10), 0.01)  # the tool's own timeout
 
         with self.assertRaises(ApplicationError) as caught:
-            await task.run(broken)
-        self.assertEqual(caught.exception.type, "KeyError")
+            await task.run(body)
+        self.assertEqual(caught.exception.type, TOOL_CANCELLATION)
+        self.assertEqual(caught.exception.message, "The tool's own cancellation, not tasks/cancel: a timeout fired")
         self.assertTrue(caught.exception.non_retryable)
+        self.assertEqual(wf.activities, [("undo", "a")])
         self.assertEqual(wf.statuses, ["failed"])
-        with self.assertRaises(ApplicationError):  # a protocol error passes as it is
-            await task.run(lambda: _raise(protocol_error(-32602, "no")))
-        self.assertEqual(wf.statuses, ["failed", "failed"])
+
+    async def test_an_inner_task_cancelled_is_the_tools_failure_not_a_cancel(self):
+        wf = FakeWorkflow()
+        task = McpTask(wf=wf)
+
+        async def body():
+            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
+            inner = asyncio.ensure_future(asyncio.sleep(10))
+            await asyncio.sleep(0)
+            inner.cancel()
+            await inner
+
+        with self.assertRaises(ApplicationError) as caught:  # not asyncio.CancelledError: Temporal would record FAILED with McpTaskStatus left working
+            await task.run(body)
+        self.assertEqual(caught.exception.type, TOOL_CANCELLATION)
+        self.assertEqual(caught.exception.message, "The tool's own cancellation, not tasks/cancel: an inner task or scope was cancelled")
+        self.assertEqual(wf.activities, [("undo", "a")])
+        self.assertEqual(wf.statuses, ["failed"])
+
+    async def test_a_cancel_whose_undo_fails_ends_failed(self):
+        wf = FakeWorkflow()
+        wf.failing = {"undo_a"}
+        task = McpTask(wf=wf)
+
+        async def body():
+            await task.step(lambda: asyncio.sleep(0), Undo("undo_a", ["a"], step="step a"))
+            wf.cancel_reason = ""
+            await task.step(lambda: _raise(activity_cancelled()), Undo("undo_b", ["b"], step="step b"))
+
+        with self.assertRaises(ApplicationError) as caught:
+            await task.run(body)
+        self.assertEqual(caught.exception.message, "1 step(s) could not be undone: step a (undo_a refused)")
+        self.assertEqual([a[0] for a in wf.activities], ["undo_b", "undo_a"])
+        self.assertEqual(wf.statuses, ["failed"])
 
     async def test_a_cancel_during_an_activity_undoes_every_step_newest_first_and_ends_cancelled(self):
         wf = FakeWorkflow()
@@ -202,6 +264,44 @@ class McpTaskTest(unittest.IsolatedAsyncioTestCase):
         self.assertTrue(caught.exception.non_retryable)
         self.assertEqual(wf.memo[PROGRESS_MEMO_KEY]["inputRequests"], {})
         self.assertEqual(wf.memo[PROGRESS_MEMO_KEY]["status"], "working")
+
+    async def test_an_input_timeout_is_one_deadline_not_restarted_by_a_partial_answer(self):
+        wf = FakeWorkflow()
+        task = McpTask(wf=wf)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        asking = asyncio.ensure_future(task.request_inputs({"a": {"method": "roots/list"}, "b": {"method": "roots/list"}}, timeout=0.3))
+        await asyncio.sleep(0.2)
+        wf.signals[INPUT_RESPONSES_SIGNAL]({"a": {"roots": []}})  # a partial answer, 0.2 s in
+        with self.assertRaises(InputTimeout) as caught:
+            await asking
+        self.assertEqual(caught.exception.keys, ["b"])
+        self.assertLess(loop.time() - started, 0.45)  # 0.3 s from the question, not 0.2 + 0.3
+
+    async def test_only_outstanding_keys_are_answers(self):
+        wf = FakeWorkflow()
+        task = McpTask(wf=wf)
+        asking = asyncio.ensure_future(task.request_inputs({"a": {"method": "roots/list"}}))
+        await asyncio.sleep(0)
+        for bad in (None, ["a"], "a", 3):  # not an object of answers: ignored, never a failed workflow task
+            wf.signals[INPUT_RESPONSES_SIGNAL](bad)
+        wf.signals[INPUT_RESPONSES_SIGNAL]({"constructor": 1, "__class__": 2, "keys": 3, "toString": 4, "b": 5})
+        self.assertEqual(task.carry()["responses"], {})
+        wf.signals[INPUT_RESPONSES_SIGNAL]({"a": 1, "__proto__": 2})
+        self.assertEqual(await asking, {"a": 1})
+        self.assertEqual(task.carry()["responses"], {})
+
+    async def test_an_answer_left_when_the_wait_is_cancelled_is_withdrawn_not_carried(self):
+        wf = FakeWorkflow()
+        task = McpTask(wf=wf)
+        asking = asyncio.ensure_future(task.request_inputs({"a": {"method": "roots/list"}, "b": {"method": "roots/list"}}))
+        await asyncio.sleep(0)
+        wf.signals[INPUT_RESPONSES_SIGNAL]({"a": 1})  # recorded in the same activation as the cancel: never taken
+        asking.cancel()
+        with self.assertRaises(asyncio.CancelledError):
+            await asking
+        self.assertEqual(task.progress["inputRequests"], {})
+        self.assertEqual(task.carry()["responses"], {})  # a withdrawn key's answer does not travel to the next run
 
     async def test_continue_as_new_undoes_nothing_and_the_undos_travel(self):
         wf = FakeWorkflow()
