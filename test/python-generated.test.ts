@@ -37,16 +37,25 @@ let worker: ChildHandle | undefined;
 
 const stack = useStack({ noServer: true, noWorker: true });
 beforeAll(async () => {
-  const python = ensureExamplesVenv();
-  worker = spawnProcess(python, [path.join(FIXTURES, 'python', 'generated_worker.py')], {
-    cwd: path.join(FIXTURES, 'python'),
-    env: { TEMPORAL_ADDRESS: stack.temporal.address, TASK_QUEUE, MCP_TASKS_LEDGER_DIR: ledger, PYTHONUNBUFFERED: '1' },
-    name: 'the Python GeneratedProgram worker',
-  });
-  await worker.waitFor(new RegExp(`python worker polling task queue ${TASK_QUEUE}`));
+  worker = await startWorker('GeneratedProgram');
   ({ url } = await stack.serveProcess(['--tools', TOOLS_FILE]));
 }, 600_000);
+// the Python worker is ours: stopped by its pid (SIGTERM, SIGKILL if it lingers)
 afterAll(() => worker?.stop('SIGTERM', 10_000));
+
+/** The Python worker; `FixedGeneratedProgram` is the build where the `bug` op is fixed. */
+async function startWorker(build: 'GeneratedProgram' | 'FixedGeneratedProgram'): Promise<ChildHandle> {
+  const started = spawnProcess(ensureExamplesVenv(), [path.join(FIXTURES, 'python', 'generated_worker.py')], {
+    cwd: path.join(FIXTURES, 'python'),
+    env: {
+      TEMPORAL_ADDRESS: stack.temporal.address, TASK_QUEUE, MCP_TASKS_LEDGER_DIR: ledger, PYTHONUNBUFFERED: '1',
+      GENERATED_PROGRAM_BUILD: build === 'FixedGeneratedProgram' ? 'fixed' : '',
+    },
+    name: `the Python worker (${build})`,
+  });
+  await started.waitFor(new RegExp(`python worker \\(${build}\\) polling task queue ${TASK_QUEUE}`));
+  return started;
+}
 
 interface Effect { taskId: string; name: string; kind: 'apply' | 'undo' }
 const effectsOf = (taskId: string): Effect[] => {
@@ -149,3 +158,16 @@ test('answers to keys that are not outstanding, and signals that are not answers
   await call(url, 'tasks/update', { taskId, inputResponses: { 'k#2': { action: 'accept', content: {} } } });
   expect((await pollTask(url, taskId)).status).toBe('completed');
 });
+
+test('a bug retries the workflow task until a fixed build runs it: the task then goes on where it was, nothing undone, nothing applied twice', async () => {
+  const program = { ops: [{ t: 'step', name: 'a', undo: 'ok' }, { t: 'bug', message: 'fixed by the next build' }, { t: 'step', name: 'b', undo: 'ok' }] };
+  const { taskId } = await call(url, 'tools/call', { name: TOOL, arguments: program });
+  const stuck = await pollTask(url, taskId, (t) => /^stuck: /.test(t.statusMessage ?? ''), 30_000);
+  expect(stuck.statusMessage).toContain('fixed by the next build');
+  await worker!.stop('SIGTERM', 10_000); // the deploy: the build with the bug goes, the fixed one comes
+  worker = await startWorker('FixedGeneratedProgram');
+  const task = await pollTask(url, taskId, undefined, 60_000);
+  expect(task.status).toBe('completed');
+  expect((await stack.temporal.client.workflow.getHandle(taskId).describe()).searchAttributes.McpTaskStatus).toEqual(['completed']);
+  expect(effectsOf(taskId).map((e) => `${e.kind} ${e.name}`)).toEqual(['apply a', 'apply b']);
+}, 120_000);
