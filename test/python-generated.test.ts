@@ -43,13 +43,16 @@ beforeAll(async () => {
 // the Python worker is ours: stopped by its pid (SIGTERM, SIGKILL if it lingers)
 afterAll(() => worker?.stop('SIGTERM', 10_000));
 
-/** The Python worker; `FixedGeneratedProgram` is the build where the `bug` op is fixed. */
-async function startWorker(build: 'GeneratedProgram' | 'FixedGeneratedProgram'): Promise<ChildHandle> {
+/**
+ * The Python worker; `FixedGeneratedProgram` is the build where the `bug` op is fixed; cache '0'
+ * evicts every run after each activation (the SDK then cancels its coroutines).
+ */
+async function startWorker(build: 'GeneratedProgram' | 'FixedGeneratedProgram', cache = ''): Promise<ChildHandle> {
   const started = spawnProcess(ensureExamplesVenv(), [path.join(FIXTURES, 'python', 'generated_worker.py')], {
     cwd: path.join(FIXTURES, 'python'),
     env: {
       TEMPORAL_ADDRESS: stack.temporal.address, TASK_QUEUE, MCP_TASKS_LEDGER_DIR: ledger, PYTHONUNBUFFERED: '1',
-      GENERATED_PROGRAM_BUILD: build === 'FixedGeneratedProgram' ? 'fixed' : '',
+      GENERATED_PROGRAM_BUILD: build === 'FixedGeneratedProgram' ? 'fixed' : '', GENERATED_PROGRAM_CACHE: cache,
     },
     name: `the Python worker (${build})`,
   });
@@ -64,7 +67,7 @@ const effectsOf = (taskId: string): Effect[] => {
   return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Effect).filter((e) => e.taskId === taskId);
 };
 
-/** The end Temporal's close status stands for (docs/contract.md, "The end of a task"). */
+/** The end Temporal's close status stands for (the table of issue 31: TERMINATED and TIMED_OUT read failed). */
 const END_OF: Record<string, End> = { COMPLETED: 'completed', CANCELLED: 'cancelled', FAILED: 'failed', TERMINATED: 'failed', TIMED_OUT: 'failed' };
 
 async function happened(taskId: string, when: Case['events'][number]['when']): Promise<void> {
@@ -105,29 +108,35 @@ function checkEffects(c: Case, effects: Effect[], end: End | 'stuck'): void {
   if (end === 'cancelled' || (end === 'failed' && !failingUndo)) expect(applied.filter((n) => !undone.includes(n))).toEqual([]);
 }
 
-test.each(corpus.programs.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+async function runCase(c: Case): Promise<void> {
   const { taskId } = await call(url, 'tools/call', { name: TOOL, arguments: c.program });
   const cancelRequested = await runEvents(taskId, c.events);
+  if (c.expect.status === 'stuck') await checkStuck(c, taskId);
+  else await checkEnd(c, taskId, cancelRequested);
+}
+
+/** A bug: the task reads stuck with the bug's message, Temporal still runs it, nothing was undone. */
+async function checkStuck(c: Case, taskId: string): Promise<void> {
+  const task = await pollTask(url, taskId, (t) => /^stuck: /.test(t.statusMessage ?? ''), 30_000);
+  expect(task.status).toBe('working');
+  expect(task.statusMessage).toContain(c.expect.message ?? '');
   const handle = stack.temporal.client.workflow.getHandle(taskId);
-  if (c.expect.status === 'stuck') {
-    const task = await pollTask(url, taskId, (t) => /^stuck: /.test(t.statusMessage ?? ''), 30_000);
-    expect(task.status).toBe('working');
-    expect(task.statusMessage).toContain(c.expect.message ?? '');
-    const described = await handle.describe();
-    expect(described.status.name).toBe('RUNNING');
-    expect(described.searchAttributes.McpTaskStatus).toEqual(['working']);
-    checkEffects(c, effectsOf(taskId), 'stuck');
-    await handle.terminate('the corpus test is done with this stuck task');
-    return;
-  }
-  const task = await pollTask(url, taskId, undefined, 60_000);
   const described = await handle.describe();
+  expect(described.status.name).toBe('RUNNING');
+  expect(described.searchAttributes.McpTaskStatus).toEqual(['working']);
+  checkEffects(c, effectsOf(taskId), 'stuck');
+  await handle.terminate('the corpus test is done with this stuck task');
+}
+
+/** One end on every reader (tasks/get in both revisions, Temporal's close status, McpTaskStatus), and the ledger agreeing. */
+async function checkEnd(c: Case, taskId: string, cancelRequested: boolean): Promise<void> {
+  const task = await pollTask(url, taskId, undefined, 60_000);
+  const described = await stack.temporal.client.workflow.getHandle(taskId).describe();
   const end = END_OF[described.status.name];
-  // one end on every reader: tasks/get, Temporal's close status, McpTaskStatus; 2025-11-25 reads
-  // `cancelled` once a cancel was requested (that revision's rule), else the same end
   expect({ tasksGet: task.status, temporal: end, mcpTaskStatus: described.searchAttributes.McpTaskStatus?.[0] })
     .toEqual({ tasksGet: end, temporal: end, mcpTaskStatus: end });
-  // (a tasks/cancel that came after the end requested nothing: Temporal says whether one landed)
+  // 2025-11-25 reads `cancelled` once a cancel landed (that revision's rule), else the same end; a
+  // tasks/cancel that came after the end requested nothing, and Temporal says whether one landed
   const cancelLanded = described.raw.workflowExtendedInfo?.cancelRequested === true;
   expect(cancelLanded && !cancelRequested).toBe(false);
   const legacy = await call(url, 'tasks/get', { taskId }, { era: 'legacy' });
@@ -136,7 +145,9 @@ test.each(corpus.programs.map((c) => [c.name, c] as const))('%s', async (_name, 
   if (c.expect.message !== undefined) expect(task.error?.message).toContain(c.expect.message);
   if (c.expect.withinMs !== undefined) expect(described.closeTime!.getTime() - described.startTime.getTime()).toBeLessThanOrEqual(c.expect.withinMs);
   checkEffects(c, effectsOf(taskId), end);
-}, 120_000);
+}
+
+test.each(corpus.programs.map((c) => [c.name, c] as const))('%s', (_name, c) => runCase(c), 120_000);
 
 test('a program the tools file\'s schema refuses gets -32602 naming the tool', async () => {
   await expect(call(url, 'tools/call', { name: TOOL, arguments: { ops: [{ t: 'teleport' }] } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining(TOOL) });
@@ -171,3 +182,13 @@ test('a bug retries the workflow task until a fixed build runs it: the task then
   expect((await stack.temporal.client.workflow.getHandle(taskId).describe()).searchAttributes.McpTaskStatus).toEqual(['completed']);
   expect(effectsOf(taskId).map((e) => `${e.kind} ${e.name}`)).toEqual(['apply a', 'apply b']);
 }, 120_000);
+
+describe('with every run evicted from the worker\'s cache after each activation', () => {
+  // the SDK cancels an evicted run's coroutines without a cancel request: the helper must decide
+  // nothing then (its first command raises the SDK's eviction error) and the replay goes on
+  beforeAll(async () => {
+    await worker!.stop('SIGTERM', 10_000);
+    worker = await startWorker('GeneratedProgram', '0');
+  }, 60_000);
+  test.each(corpus.programs.map((c) => [c.name, c] as const))('%s', (_name, c) => runCase(c), 120_000);
+});

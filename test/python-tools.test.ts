@@ -331,7 +331,7 @@ test('a bad tools file stops the server (exit 2) with a message naming the tool 
 
 test('the Python contract helper\'s own unit test passes', async () => {
   const python = ensureExamplesVenv();
-  const unittest = spawnProcess(python, ['-m', 'unittest', '-v', 'test_mcp_tasks'], { cwd: PYTHON_DIR });
+  const unittest = spawnProcess(python, ['-m', 'unittest', '-v', 'test_mcp_tasks', 'test_mcp_tasks_end'], { cwd: PYTHON_DIR });
   const code = await unittest.exited;
   expect(unittest.output()).toMatch(/OK/);
   expect(code).toBe(0);

@@ -19,7 +19,7 @@ From an activity, `report_progress("exporting rows", done=4000, total=10000)` ma
 statusMessage read "exporting rows (4,000 of 10,000)" while the activity runs (a heartbeat whose
 details are {"mcpProgress": {...}}, docs/contract.md "Progress from activities").
 
-`run` ends the task as the contract's table says (docs/contract.md, "The end of a task"), decided
+`run` ends the task as the table in docs/contract.md ("Cancellation and compensation") says, decided
 in one place (`McpTask._end`): a cancel Temporal delivered undoes every registered step, newest
 first, and ends the task cancelled; a failure, or a cancellation or timeout nobody requested,
 undoes them too and fails it; a bug retries the workflow task and undoes nothing; continue-as-new
@@ -255,10 +255,12 @@ class McpTask:
         """The one place a task's end is decided; McpTaskStatus and the error raised (which sets
         Temporal's close status) both come from it. Always raises."""
         cancelled = self._cancel_requested()
-        if _is_bug(err):
-            raise err  # the workflow task fails and is retried: no undo, no end recorded
-        # An unrequested asyncio.CancelledError is also what the worker evicting the run raises:
-        # then the first command below raises the SDK's eviction error and nothing is decided.
+        if _is_bug(err) or not isinstance(err, (Exception, asyncio.CancelledError)):
+            # a bug: the workflow task fails and is retried; the SDK's own BaseException (the
+            # worker evicting the run from its cache): the run is replayed elsewhere. No end either way.
+            raise err
+        # Should an eviction ever arrive as a plain asyncio.CancelledError, the first command
+        # below raises the SDK's eviction error and nothing is decided either.
         try:
             await self.compensate()
         except ApplicationError as failed:
