@@ -72,6 +72,18 @@ class McpTaskTest(unittest.IsolatedAsyncioTestCase):
         self.assertEqual(caught.exception.keys, ["b"])
         self.assertLess(loop.time() - started, 0.45)  # 0.3 s from the question, not 0.2 + 0.3
 
+    async def test_an_answer_recorded_with_the_timer_still_counts(self):
+        wf = FakeWorkflow()
+
+        async def answered_as_the_timer_fires(fn, timeout=None):
+            wf.signals[INPUT_RESPONSES_SIGNAL]({"a": {"roots": []}})  # both in one workflow task: the timer's error wins the race
+            raise asyncio.TimeoutError()
+
+        wf.wait_condition = answered_as_the_timer_fires
+        task = McpTask(wf=wf)
+        self.assertEqual(await task.request_inputs({"a": {"method": "roots/list"}}, timeout=1), {"a": {"roots": []}})
+        self.assertEqual(task.progress["inputRequests"], {})
+
     async def test_only_outstanding_keys_are_answers(self):
         wf = FakeWorkflow()
         task = McpTask(wf=wf)
