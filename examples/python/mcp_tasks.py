@@ -19,7 +19,7 @@ From an activity, `report_progress("exporting rows", done=4000, total=10000)` ma
 statusMessage read "exporting rows (4,000 of 10,000)" while the activity runs (a heartbeat whose
 details are {"mcpProgress": {...}}, docs/contract.md "Progress from activities").
 
-`run` ends the task as the table in docs/contract.md ("Cancellation and compensation") says, decided
+`run` ends the task as docs/contract.md's table says ("The end of a task"), decided
 in one place (`McpTask._end`): a cancel Temporal delivered undoes every registered step, newest
 first, and ends the task cancelled; a failure, or a cancellation or timeout nobody requested,
 undoes them too and fails it; a bug retries the workflow task and undoes nothing; continue-as-new
@@ -101,10 +101,11 @@ TOOL_CANCELLATION = "ToolCancellation"
 
 
 def tool_cancellation(err: BaseException) -> ApplicationError:
-    """The task's error when the tool's own cancellation or timeout ended it, not tasks/cancel."""
-    what = "a timeout fired" if isinstance(err, asyncio.TimeoutError) else "an inner task or scope was cancelled"
-    detail = f": {err}" if str(err) else ""
-    return ApplicationError(f"The tool's own cancellation, not tasks/cancel: {what}{detail}", type=TOOL_CANCELLATION, non_retryable=True)
+    """The task's error when the tool's own cancellation or timeout ended it, not tasks/cancel
+    (worded as the TypeScript runtime words it)."""
+    what = "a timeout" if isinstance(err, asyncio.TimeoutError) else "an inner task"
+    message = f"the tool's own cancellation scope was cancelled ({what}), not tasks/cancel: {str(err) or type(err).__name__}"
+    return ApplicationError(message, type=TOOL_CANCELLATION, non_retryable=True)
 
 
 def _is_bug(err: BaseException) -> bool:

@@ -74,7 +74,7 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
         with self.assertRaises(ApplicationError) as caught:
             await task.run(body)
         self.assertEqual(caught.exception.type, TOOL_CANCELLATION)
-        self.assertEqual(caught.exception.message, "The tool's own cancellation, not tasks/cancel: a timeout fired")
+        self.assertEqual(caught.exception.message, "the tool's own cancellation scope was cancelled (a timeout), not tasks/cancel: TimeoutError")
         self.assertTrue(caught.exception.non_retryable)
         self.assertEqual(wf.activities, [("undo", "a")])
         self.assertEqual(wf.statuses, ["failed"])
@@ -93,7 +93,7 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
         with self.assertRaises(ApplicationError) as caught:  # not asyncio.CancelledError: Temporal would record FAILED with McpTaskStatus left working
             await task.run(body)
         self.assertEqual(caught.exception.type, TOOL_CANCELLATION)
-        self.assertEqual(caught.exception.message, "The tool's own cancellation, not tasks/cancel: an inner task or scope was cancelled")
+        self.assertEqual(caught.exception.message, "the tool's own cancellation scope was cancelled (an inner task), not tasks/cancel: CancelledError")
         self.assertEqual(wf.activities, [("undo", "a")])
         self.assertEqual(wf.statuses, ["failed"])
 
