@@ -192,3 +192,12 @@ describe('with every run evicted from the worker\'s cache after each activation'
   }, 60_000);
   test.each(corpus.programs.map((c) => [c.name, c] as const))('%s', (_name, c) => runCase(c), 120_000);
 });
+
+test('every recorded Python history replays on this helper, those of the helper before the one end too (ONE_END_PATCH)', async () => {
+  // histories/*.helper-v1.json: recorded with the helper of before issue 31 (a bug undone and failed);
+  // *.one-end.json: with this one (test/fixtures/python/record_histories.py)
+  const replay = spawnProcess(ensureExamplesVenv(), ['-m', 'unittest', '-v', 'test_replay'], { cwd: path.join(FIXTURES, 'python') });
+  const code = await replay.exited;
+  expect(replay.output()).toMatch(/\nOK/);
+  expect(code).toBe(0);
+});

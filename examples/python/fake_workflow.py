@@ -46,6 +46,9 @@ class FakeWorkflow:
     def upsert_search_attributes(self, updates): self.statuses += [u.value for u in updates]
     def cancellation_reason(self): return self.cancel_reason
     def time(self): return asyncio.get_running_loop().time()  # the workflow's clock: moves with the test's loop
+    def patched(self, patch_id): return patch_id not in self.replaying_before
+
+    replaying_before: set = set()  # patch ids a test replays a history from before of
 
     logger = logging.getLogger("fake-workflow")
 

@@ -46,6 +46,9 @@ TASK_PROGRESS_QUERY = "mcp.taskProgress"  # answers the progress object
 MCP_TASK_STATUS = SearchAttributeKey.for_keyword("McpTaskStatus")
 MCP_PROTOCOL_ERROR = "McpProtocolError"
 ACTIVITY_PROGRESS_KEY = "mcpProgress"  # first heartbeat detail {mcpProgress: {message, done?, total?}}
+# The end decided by McpTask._end (issue 31). Runs started by an older helper replay the end
+# they had (_end_before_one_end): their histories hold its commands.
+ONE_END_PATCH = "mcp-tasks.one-end"
 
 
 def report_progress(message: str, done: float | None = None, total: float | None = None) -> None:
@@ -255,11 +258,13 @@ class McpTask:
     async def _end(self, err: BaseException) -> NoReturn:
         """The one place a task's end is decided; McpTaskStatus and the error raised (which sets
         Temporal's close status) both come from it. Always raises."""
+        if not isinstance(err, (Exception, asyncio.CancelledError)):
+            raise err  # the SDK's own BaseException (the worker evicting the run): nothing to decide
+        if not self._wf.patched(ONE_END_PATCH):
+            await self._end_before_one_end(err)
         cancelled = self._cancel_requested()
-        if _is_bug(err) or not isinstance(err, (Exception, asyncio.CancelledError)):
-            # a bug: the workflow task fails and is retried; the SDK's own BaseException (the
-            # worker evicting the run from its cache): the run is replayed elsewhere. No end either way.
-            raise err
+        if _is_bug(err):
+            raise err  # no end: the workflow task fails and is retried until a fixed build runs it
         # Should an eviction ever arrive as a plain asyncio.CancelledError, the first command
         # below raises the SDK's eviction error and nothing is decided either.
         try:
@@ -277,6 +282,27 @@ class McpTask:
         if is_cancelled_exception(err) or isinstance(err, asyncio.TimeoutError):
             raise tool_cancellation(err) from err
         raise err
+
+    async def _end_before_one_end(self, err: BaseException) -> NoReturn:
+        """The end of runs started before ONE_END_PATCH, as that helper decided it (replay only):
+        an unrequested cancellation was re-raised, a bug undone and failed as ApplicationError."""
+        cancelled = self._cancel_requested()
+        if isinstance(err, asyncio.CancelledError) and not cancelled:
+            raise err
+        try:
+            await self.compensate()
+        except ApplicationError as failed:
+            self.record_status("failed")
+            raise failed from err
+        if cancelled:
+            self.record_status("cancelled")
+            if is_cancelled_exception(err):
+                raise err
+            raise asyncio.CancelledError() from err
+        self.record_status("failed")
+        if isinstance(err, FailureError):
+            raise err
+        raise ApplicationError(f"{type(err).__name__}: {err}", type=type(err).__name__, non_retryable=True) from err
 
     def carry(self) -> dict:
         """What the next run needs (pass it as the last argument of continue-as-new)."""

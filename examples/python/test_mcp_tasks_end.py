@@ -7,7 +7,14 @@ from temporalio import workflow
 from temporalio.exceptions import ActivityError, ApplicationError, CancelledError
 
 from fake_workflow import FakeWorkflow, activity_cancelled, continue_as_new, raise_
-from mcp_tasks import PROGRESS_MEMO_KEY, TOOL_CANCELLATION, McpTask, Undo, protocol_error
+from mcp_tasks import ONE_END_PATCH, PROGRESS_MEMO_KEY, TOOL_CANCELLATION, McpTask, Undo, protocol_error
+
+
+async def _cancelled_inner_task():
+    inner = asyncio.ensure_future(asyncio.sleep(10))
+    await asyncio.sleep(0)
+    inner.cancel()
+    await inner
 
 
 class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
@@ -55,6 +62,25 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
         self.assertEqual(getattr(wf, "activities", []), [])  # replayed elsewhere: nothing undone
         self.assertEqual(wf.statuses, [])
 
+    async def test_runs_started_before_the_one_end_replay_the_end_they_had(self):
+        wf = FakeWorkflow()
+        wf.replaying_before = {ONE_END_PATCH}
+        task = McpTask(wf=wf)
+
+        async def broken():
+            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
+            raise KeyError("service")
+
+        with self.assertRaises(ApplicationError) as caught:  # that helper undid a bug and failed the task
+            await task.run(broken)
+        self.assertEqual(caught.exception.type, "KeyError")
+        self.assertEqual(wf.activities, [("undo", "a")])
+        self.assertEqual(wf.statuses, ["failed"])
+        inner_cancel = McpTask(wf=wf)
+        with self.assertRaises(asyncio.CancelledError):  # and re-raised a cancellation nobody requested
+            await inner_cancel.run(lambda: _cancelled_inner_task())
+        self.assertEqual(wf.statuses, ["failed"])
+
     async def test_a_failure_undoes_and_fails_with_the_tools_error(self):
         wf = FakeWorkflow()
         task = McpTask(wf=wf)
@@ -85,10 +111,7 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
 
         async def body():
             await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
-            inner = asyncio.ensure_future(asyncio.sleep(10))
-            await asyncio.sleep(0)
-            inner.cancel()
-            await inner
+            await _cancelled_inner_task()
 
         with self.assertRaises(ApplicationError) as caught:  # not asyncio.CancelledError: Temporal would record FAILED with McpTaskStatus left working
             await task.run(body)
