@@ -170,6 +170,28 @@ test('cancelling a contract workflow while it waits for approval runs its compen
   }
 });
 
+test('cancelling a Python deployment while it watches the rollout undoes the deploy, then releases the slot', async () => {
+  const { session, close } = await taskSession(url, async () => ({ action: 'accept', content: { approved: true } }) as any);
+  try {
+    const execution = await session.callTool('approve_deployment', { service: 'ledger', version: '3.1', watchSeconds: 30 });
+    const taskId = (execution as any).handle.taskId as string;
+    const settled = execution.settle();
+    // deployed: the deploy step is watching the rollout (it heartbeats, so the cancel reaches it)
+    await waitFor(async () => (ledgerLines().some((l) => l.taskId === taskId && l.event === 'deploy') ? true : undefined));
+    await execution.cancel();
+    const { outcome } = await settled;
+    expect(outcome).toMatchObject({ status: 'cancelled' });
+    const described = await closed(taskId); // the session settles on its own cancel: the undos may still run
+    expect(described.status.name).toBe('CANCELLED');
+    expect(described.searchAttributes.McpTaskStatus).toEqual(['cancelled']);
+    expect((await call(url, 'tasks/get', { taskId })).status).toBe('cancelled');
+    // a step with its undo, newest first: the deploy is undone before the slot is released
+    expect(ledgerLines().filter((l) => l.taskId === taskId).map((l) => l.event)).toEqual(['reserve', 'deploy', 'undeploy', 'release']);
+  } finally {
+    await close();
+  }
+});
+
 /** The task's ledger lines as [event, step, applied], in the order the activities ran. */
 const stepsOf = (taskId: string) => ledgerLines().filter((l) => l.taskId === taskId).map((l) => [l.event, l.step, l.applied]);
 
@@ -309,7 +331,7 @@ test('a bad tools file stops the server (exit 2) with a message naming the tool 
 
 test('the Python contract helper\'s own unit test passes', async () => {
   const python = ensureExamplesVenv();
-  const unittest = spawnProcess(python, ['-m', 'unittest', '-v', 'test_mcp_tasks'], { cwd: PYTHON_DIR });
+  const unittest = spawnProcess(python, ['-m', 'unittest', '-v', 'test_mcp_tasks', 'test_mcp_tasks_end'], { cwd: PYTHON_DIR });
   const code = await unittest.exited;
   expect(unittest.output()).toMatch(/OK/);
   expect(code).toBe(0);

@@ -45,8 +45,23 @@ async def release_slot(task_id: str, service: str) -> None:
 
 
 @activity.defn
-async def deploy(task_id: str, service: str, version: str) -> None:
-    _record("deploy", task_id, service=service, version=version)
+async def deploy(task_id: str, service: str, version: str, watch_seconds: float = 0.0) -> None:
+    """Deploys, then watches the rollout for `watch_seconds`, reporting progress (a heartbeat: a
+    cancel reaches the activity through one and stops the watch; the deploy stays until undone)."""
+    if not _recorded("deploy", task_id, service=service, version=version):  # a retry deploys once
+        _record("deploy", task_id, service=service, version=version)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + watch_seconds
+    while (left := deadline - loop.time()) > 0:
+        report_progress(f"watching the rollout of {service} {version}")
+        await asyncio.sleep(min(left, 0.2))
+
+
+@activity.defn
+async def undeploy(task_id: str, service: str, version: str) -> None:
+    """The compensation of deploy; idempotent, a no-op for a version never deployed."""
+    if _recorded("deploy", task_id, service=service, version=version) and not _recorded("undeploy", task_id, service=service, version=version):
+        _record("undeploy", task_id, service=service, version=version)
 
 
 @activity.defn

@@ -19,16 +19,18 @@ From an activity, `report_progress("exporting rows", done=4000, total=10000)` ma
 statusMessage read "exporting rows (4,000 of 10,000)" while the activity runs (a heartbeat whose
 details are {"mcpProgress": {...}}, docs/contract.md "Progress from activities").
 
-`run` ends the task as Temporal and the contract say: a cancel (however the SDK delivers it)
-undoes every registered step, newest first, and ends the task cancelled; a failure undoes them
-too and fails it; continue-as-new undoes nothing (the undo list travels to the next run).
+`run` ends the task as docs/contract.md's table says ("The end of a task"), decided
+in one place (`McpTask._end`): a cancel Temporal delivered undoes every registered step, newest
+first, and ends the task cancelled; a failure, or a cancellation or timeout nobody requested,
+undoes them too and fails it; a bug retries the workflow task and undoes nothing; continue-as-new
+undoes nothing (the undo list travels to the next run).
 """
 from __future__ import annotations
 
 import asyncio
 from dataclasses import asdict, dataclass
 from datetime import timedelta, timezone
-from typing import Any, Awaitable, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Awaitable, Callable, Mapping, NoReturn, Sequence, TypeVar
 
 from temporalio import activity, workflow
 from temporalio.common import RetryPolicy, SearchAttributeKey
@@ -44,6 +46,9 @@ TASK_PROGRESS_QUERY = "mcp.taskProgress"  # answers the progress object
 MCP_TASK_STATUS = SearchAttributeKey.for_keyword("McpTaskStatus")
 MCP_PROTOCOL_ERROR = "McpProtocolError"
 ACTIVITY_PROGRESS_KEY = "mcpProgress"  # first heartbeat detail {mcpProgress: {message, done?, total?}}
+# The end decided by McpTask._end (issue 31). Runs started by an older helper replay the end
+# they had (_end_before_one_end): their histories hold its commands.
+ONE_END_PATCH = "mcp-tasks.one-end"
 
 
 def report_progress(message: str, done: float | None = None, total: float | None = None) -> None:
@@ -95,6 +100,22 @@ def compensation_failed(failures: Sequence[tuple[str, BaseException]]) -> Applic
     return protocol_error(-32603, f"{len(reasons)} step(s) could not be undone: {listed}", {"undoFailures": reasons})
 
 
+TOOL_CANCELLATION = "ToolCancellation"
+
+
+def tool_cancellation(err: BaseException) -> ApplicationError:
+    """The task's error when the tool's own cancellation or timeout ended it, not tasks/cancel
+    (worded as the TypeScript runtime words it)."""
+    what = "a timeout" if isinstance(err, asyncio.TimeoutError) else "an inner task"
+    message = f"the tool's own cancellation scope was cancelled ({what}), not tasks/cancel: {str(err) or type(err).__name__}"
+    return ApplicationError(message, type=TOOL_CANCELLATION, non_retryable=True)
+
+
+def _is_bug(err: BaseException) -> bool:
+    # what the SDK fails the workflow task for: any Exception that is not a Temporal failure or a timeout
+    return isinstance(err, Exception) and not isinstance(err, (FailureError, asyncio.TimeoutError))
+
+
 def _reason(err: BaseException) -> str:
     # an ActivityError says only "Activity task failed": the activity's own error is its cause
     return f"{err}: {err.__cause__}" if err.__cause__ else str(err)
@@ -114,9 +135,12 @@ class McpTask:
         wf.set_signal_handler(INPUT_RESPONSES_SIGNAL, self._on_responses)
         wf.set_query_handler(TASK_PROGRESS_QUERY, lambda: self.progress)
 
-    def _on_responses(self, responses: Mapping[str, Any]) -> None:
-        for key, value in (responses or {}).items():
-            # only outstanding keys: never issued or already answered ones are ignored
+    def _on_responses(self, responses: Any) -> None:
+        if not isinstance(responses, Mapping):  # not the contract's shape: raising here would fail every workflow task
+            self._wf.logger.warning("ignored an %s signal that is not an object of answers", INPUT_RESPONSES_SIGNAL)
+            return
+        for key, value in responses.items():
+            # only outstanding keys: never issued, withdrawn or already answered ones are ignored
             if key in self.progress["inputRequests"] and key not in self._responses:
                 self._responses[key] = value
 
@@ -135,21 +159,31 @@ class McpTask:
         if fresh:
             self._publish(inputRequests={**pending, **fresh})
         answers: dict = {}
+        # one deadline for the whole question: a partial answer does not restart it
+        deadline = None if timeout is None else self._wf.time() + timeout
         try:
             while len(answers) < len(requests):
                 try:
-                    await self._wf.wait_condition(lambda: any(k in self._responses for k in requests if k not in answers), timeout=timeout)
+                    left = None if deadline is None else max(0.0, deadline - self._wf.time())
+                    await self._wf.wait_condition(lambda: any(k in self._responses for k in requests if k not in answers), timeout=left)
                 except asyncio.TimeoutError:
-                    raise InputTimeout([k for k in requests if k not in answers]) from None
-                for key in requests:
-                    if key not in answers and key in self._responses:
-                        answers[key] = self._responses.pop(key)
-                self._publish(inputRequests={k: v for k, v in self.progress["inputRequests"].items() if k not in answers})
-        finally:  # withdrawn when the wait ends otherwise (cancelled, timed out)
+                    self._take_answers(requests, answers)  # an answer recorded with the timer still counts
+                    if len(answers) < len(requests):
+                        raise InputTimeout([k for k in requests if k not in answers]) from None
+                self._take_answers(requests, answers)
+        finally:  # withdrawn when the wait ends otherwise (cancelled, timed out), with any answer not taken
             unanswered = [k for k in requests if k not in answers]
+            for key in unanswered:
+                self._responses.pop(key, None)
             if unanswered:
                 self._publish(inputRequests={k: v for k, v in self.progress["inputRequests"].items() if k not in unanswered})
         return answers
+
+    def _take_answers(self, requests: Mapping[str, dict], answers: dict) -> None:
+        for key in requests:
+            if key not in answers and key in self._responses:
+                answers[key] = self._responses.pop(key)
+        self._publish(inputRequests={k: v for k, v in self.progress["inputRequests"].items() if k not in answers})
 
     async def elicit(self, key: str, message: str, requested_schema: dict, timeout: float | None = None) -> dict:
         """A form elicitation; returns the client's ElicitResult {action, content?}. Unanswered
@@ -201,12 +235,14 @@ class McpTask:
             raise compensation_failed(failures)
 
     async def run(self, body: Callable[[], Awaitable[Any]]) -> Any:
-        """Runs the workflow's body and ends the task the way it really ended, with McpTaskStatus:
-        - a cancel (asyncio's or Temporal's CancelledError, an ActivityError caused by it), also one
-          that lands after the body returned: every step is undone, the task ends cancelled;
-        - a failure: every step is undone, the failure fails the task; a bug (an exception that is
-          not a Temporal failure) fails the workflow instead of retrying its workflow task forever;
+        """Runs the workflow's body and ends the task as docs/contract.md's table says (`_end`):
+        - a cancel Temporal delivered (however the SDK raises it, also after the body returned):
+          every step is undone, the task ends cancelled (Temporal CANCELED);
+        - a failure, or a cancellation or timeout nobody requested (asyncio.wait_for, an inner task
+          cancelled): every step is undone, the task ends failed with the tool's message;
         - an undo that fails turns either into failed, -32603 naming each step not undone;
+        - a bug (an exception that is not a Temporal failure): nothing is undone or recorded, the
+          workflow task fails and Temporal retries it until a build that fixes it runs;
         - continue-as-new undoes nothing: the steps go along in the carry."""
         try:
             result = await body()
@@ -215,27 +251,58 @@ class McpTask:
         except workflow.ContinueAsNewError:
             raise
         except BaseException as err:
-            cancelled = self._cancel_requested()
-            if isinstance(err, asyncio.CancelledError) and not cancelled:
-                raise  # not a tasks/cancel (the worker evicting the run): nothing to decide here
-            try:
-                await self.compensate()
-            except ApplicationError as failed:
-                self.record_status("failed")
-                raise failed from err
-            if cancelled:
-                self.record_status("cancelled")
-                if is_cancelled_exception(err):
-                    raise  # as it is: with a cancel requested, Temporal records CANCELED
-                # a cancel requested ends the task cancelled once its steps are undone, whatever else broke
-                raise asyncio.CancelledError() from err
-            self.record_status("failed")
-            if isinstance(err, FailureError) or not isinstance(err, Exception):
-                raise
-            name = type(err).__name__
-            raise ApplicationError(f"{name}: {err}", type=name, non_retryable=True) from err
+            await self._end(err)
         self.record_status("completed")
         return result
+
+    async def _end(self, err: BaseException) -> NoReturn:
+        """The one place a task's end is decided; McpTaskStatus and the error raised (which sets
+        Temporal's close status) both come from it. Always raises."""
+        if not isinstance(err, (Exception, asyncio.CancelledError)):
+            raise err  # the SDK's own BaseException (the worker evicting the run): nothing to decide
+        if not self._wf.patched(ONE_END_PATCH):
+            await self._end_before_one_end(err)
+        cancelled = self._cancel_requested()
+        if _is_bug(err):
+            raise err  # no end: the workflow task fails and is retried until a fixed build runs it
+        # Should an eviction ever arrive as a plain asyncio.CancelledError, the first command
+        # below raises the SDK's eviction error and nothing is decided either.
+        try:
+            await self.compensate()
+        except ApplicationError as failed:
+            self.record_status("failed")
+            raise failed from err
+        if cancelled:
+            self.record_status("cancelled")
+            if is_cancelled_exception(err):
+                raise err  # as it is: with a cancel requested, Temporal records CANCELED
+            # a cancel requested ends the task cancelled once its steps are undone, whatever else broke
+            raise asyncio.CancelledError() from err
+        self.record_status("failed")
+        if is_cancelled_exception(err) or isinstance(err, asyncio.TimeoutError):
+            raise tool_cancellation(err) from err
+        raise err
+
+    async def _end_before_one_end(self, err: BaseException) -> NoReturn:
+        """The end of runs started before ONE_END_PATCH, as that helper decided it (replay only):
+        an unrequested cancellation was re-raised, a bug undone and failed as ApplicationError."""
+        cancelled = self._cancel_requested()
+        if isinstance(err, asyncio.CancelledError) and not cancelled:
+            raise err
+        try:
+            await self.compensate()
+        except ApplicationError as failed:
+            self.record_status("failed")
+            raise failed from err
+        if cancelled:
+            self.record_status("cancelled")
+            if is_cancelled_exception(err):
+                raise err
+            raise asyncio.CancelledError() from err
+        self.record_status("failed")
+        if isinstance(err, FailureError):
+            raise err
+        raise ApplicationError(f"{type(err).__name__}: {err}", type=type(err).__name__, non_retryable=True) from err
 
     def carry(self) -> dict:
         """What the next run needs (pass it as the last argument of continue-as-new)."""

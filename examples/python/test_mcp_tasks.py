@@ -1,70 +1,13 @@
-"""Unit test of mcp_tasks against a fake `workflow` module: `python -m unittest test_mcp_tasks` (in examples/python)."""
+"""Unit test of mcp_tasks' input, progress and carry against a fake `workflow` module:
+`python -m unittest test_mcp_tasks` (in examples/python); how a task ends is test_mcp_tasks_end."""
 import asyncio
 import unittest
-from datetime import datetime, timezone
-from types import SimpleNamespace
-
-from temporalio import workflow
-
-from temporalio.exceptions import ActivityError, ApplicationError, CancelledError
 
 from temporalio.testing import ActivityEnvironment
 
-from mcp_tasks import (ACTIVITY_PROGRESS_KEY, INPUT_RESPONSES_SIGNAL, MCP_TASK_STATUS, PROGRESS_MEMO_KEY, TASK_PROGRESS_QUERY, InputTimeout, McpTask,
-                       Undo, protocol_error, report_progress)
-
-
-async def _raise(err):
-    raise err
-
-
-class ContinueAsNew(workflow.ContinueAsNewError):
-    """The SDK raises a subclass of its own; direct instances are refused."""
-
-
-def _continue_as_new(**kwargs):
-    raise ContinueAsNew(kwargs)
-
-
-def activity_cancelled() -> ActivityError:
-    """What the Python SDK raises in the workflow when a cancel reaches a running activity."""
-    err = ActivityError("Activity cancelled", scheduled_event_id=5, started_event_id=6, identity="w", activity_type="provision",
-                        activity_id="1", retry_state=None)
-    err.__cause__ = CancelledError("Cancelled")
-    return err
-
-
-class FakeWorkflow:
-    def __init__(self, with_status=True):
-        self.signals, self.queries, self.memo, self.details, self.statuses = {}, {}, {}, None, []
-        attrs = {MCP_TASK_STATUS: "working"} if with_status else {}
-        self._info = SimpleNamespace(typed_search_attributes=attrs)
-
-    def set_signal_handler(self, name, fn): self.signals[name] = fn
-    def set_query_handler(self, name, fn): self.queries[name] = fn
-    def upsert_memo(self, updates): self.memo.update(updates)
-    def set_current_details(self, text): self.details = text
-    def memo_value(self, key, default=None): return {"mcpTask": {"summary": "approve(x=1)"}}.get(key, default)
-    def info(self): return self._info
-    def now(self): return datetime(2026, 12, 3, 12, 0, 0, 123000, tzinfo=timezone.utc)
-    def upsert_search_attributes(self, updates): self.statuses += [u.value for u in updates]
-    def cancellation_reason(self): return self.cancel_reason
-
-    cancel_reason = None  # set by a test: Temporal delivered a cancel
-    activities: list
-    failing: set = set()  # activity names that fail
-
-    async def execute_activity(self, name, args, **options):
-        self.activities = [*getattr(self, "activities", []), (name, *args)]
-        await asyncio.sleep(0)  # a cancel of the workflow's task would land here, if not shielded
-        if name in self.failing:
-            raise ApplicationError(f"{name} refused", non_retryable=True)
-
-    async def wait_condition(self, fn, timeout=None):
-        async def until():
-            while not fn():
-                await asyncio.sleep(0)
-        await asyncio.wait_for(until(), timeout)  # raises asyncio.TimeoutError, as the SDK does
+from fake_workflow import FakeWorkflow
+from mcp_tasks import (ACTIVITY_PROGRESS_KEY, INPUT_RESPONSES_SIGNAL, PROGRESS_MEMO_KEY, TASK_PROGRESS_QUERY, InputTimeout, McpTask,
+                       protocol_error, report_progress)
 
 
 class McpTaskTest(unittest.IsolatedAsyncioTestCase):
@@ -93,18 +36,6 @@ class McpTaskTest(unittest.IsolatedAsyncioTestCase):
         with self.assertRaises(ValueError):
             await task.elicit("approval", "again?", {"type": "object"})
 
-    async def test_cancel_withdraws_and_records_cancelled(self):
-        wf = FakeWorkflow()
-        task = McpTask(wf=wf)
-        run = asyncio.ensure_future(task.run(lambda: task.elicit("a", "?", {"type": "object"})))
-        await asyncio.sleep(0)
-        wf.cancel_reason = ""  # tasks/cancel: the SDK records the request, then cancels the workflow's task
-        run.cancel()
-        with self.assertRaises(asyncio.CancelledError):
-            await run
-        self.assertEqual(wf.memo[PROGRESS_MEMO_KEY]["inputRequests"], {})
-        self.assertEqual(wf.statuses[-1], "cancelled")
-
     async def test_carry_and_no_search_attribute(self):
         wf = FakeWorkflow(with_status=False)
         first = McpTask(wf=wf)
@@ -117,81 +48,6 @@ class McpTaskTest(unittest.IsolatedAsyncioTestCase):
         self.assertEqual(second.progress["status"], "input_required")
         self.assertEqual(wf.statuses, [])
 
-    async def test_a_bug_fails_the_workflow(self):
-        wf = FakeWorkflow()
-        task = McpTask(wf=wf)
-
-        async def broken():
-            raise KeyError("service")
-
-        with self.assertRaises(ApplicationError) as caught:
-            await task.run(broken)
-        self.assertEqual(caught.exception.type, "KeyError")
-        self.assertTrue(caught.exception.non_retryable)
-        self.assertEqual(wf.statuses, ["failed"])
-        with self.assertRaises(ApplicationError):  # a protocol error passes as it is
-            await task.run(lambda: _raise(protocol_error(-32602, "no")))
-        self.assertEqual(wf.statuses, ["failed", "failed"])
-
-    async def test_a_cancel_during_an_activity_undoes_every_step_newest_first_and_ends_cancelled(self):
-        wf = FakeWorkflow()
-        task = McpTask(wf=wf)
-
-        async def body():
-            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
-            wf.cancel_reason = ""  # tasks/cancel, delivered while the next activity runs
-            await task.step(lambda: _raise(activity_cancelled()), Undo("undo", ["b"], step="step b"))
-
-        with self.assertRaises(ActivityError) as caught:
-            await task.run(body)
-        self.assertIsInstance(caught.exception.__cause__, CancelledError)  # raised as it is: Temporal records CANCELED
-        self.assertEqual(wf.activities, [("undo", "b"), ("undo", "a")])
-        self.assertEqual(wf.statuses, ["cancelled"])
-
-    async def test_the_undos_are_shielded_from_the_cancel_that_called_for_them(self):
-        wf = FakeWorkflow()
-        task = McpTask(wf=wf)
-        await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"]))
-        await task.step(lambda: asyncio.sleep(0), Undo("undo", ["b"]))
-        undoing = asyncio.ensure_future(task.compensate())
-        await asyncio.sleep(0)
-        undoing.cancel()  # what the SDK does to the workflow's task on tasks/cancel
-        await undoing
-        self.assertEqual(wf.activities, [("undo", "b"), ("undo", "a")])
-
-    async def test_a_cancel_after_the_body_returned_still_undoes_and_ends_cancelled(self):
-        wf = FakeWorkflow()
-        task = McpTask(wf=wf)
-
-        async def body():
-            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"]))
-            wf.cancel_reason = "too late for the body"
-            return "done"
-
-        with self.assertRaises(asyncio.CancelledError):
-            await task.run(body)
-        self.assertEqual(wf.activities, [("undo", "a")])
-        self.assertEqual(wf.statuses, ["cancelled"])
-
-    async def test_every_undo_is_attempted_and_the_failures_fail_the_task_together(self):
-        wf = FakeWorkflow()
-        wf.failing = {"undo_b", "undo_c"}
-        task = McpTask(wf=wf)
-
-        async def body():
-            for name in "abc":
-                await task.step(lambda: asyncio.sleep(0), Undo(f"undo_{name}", [name], step=f"step {name}"))
-            raise ApplicationError("step d broke", non_retryable=True)
-
-        with self.assertRaises(ApplicationError) as caught:
-            await task.run(body)
-        self.assertEqual([a[0] for a in wf.activities], ["undo_c", "undo_b", "undo_a"])
-        self.assertEqual(caught.exception.type, "McpProtocolError")
-        self.assertEqual(caught.exception.details[0]["code"], -32603)
-        self.assertEqual(caught.exception.message, "2 step(s) could not be undone: step c (undo_c refused); step b (undo_b refused)")
-        self.assertEqual(str(caught.exception.__cause__), "step d broke")
-        self.assertEqual(wf.statuses, ["failed"])
-
     async def test_an_input_timeout_withdraws_the_keys(self):
         wf = FakeWorkflow()
         task = McpTask(wf=wf)
@@ -203,39 +59,55 @@ class McpTaskTest(unittest.IsolatedAsyncioTestCase):
         self.assertEqual(wf.memo[PROGRESS_MEMO_KEY]["inputRequests"], {})
         self.assertEqual(wf.memo[PROGRESS_MEMO_KEY]["status"], "working")
 
-    async def test_continue_as_new_undoes_nothing_and_the_undos_travel(self):
+    async def test_an_input_timeout_is_one_deadline_not_restarted_by_a_partial_answer(self):
         wf = FakeWorkflow()
-        wf.continue_as_new = _continue_as_new
-        first = McpTask(wf=wf)
-
-        async def body():
-            await first.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
-            first.continue_as_new({"resume": 1})
-
-        with self.assertRaises(workflow.ContinueAsNewError):
-            await first.run(body)
-        self.assertEqual(getattr(wf, "activities", []), [])
-        self.assertEqual(wf.statuses, [])
-        later = FakeWorkflow()
-        second = McpTask(first.carry(), wf=later)
-        later.cancel_reason = ""
-        with self.assertRaises(asyncio.CancelledError):  # a cancel in the next run undoes the first run's step
-            await second.run(lambda: asyncio.sleep(0))
-        self.assertEqual(later.activities, [("undo", "a")])
-
-    async def test_a_cancel_requested_before_continue_as_new_ends_the_chain_cancelled(self):
-        wf = FakeWorkflow()
-        wf.cancel_reason = ""
         task = McpTask(wf=wf)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        asking = asyncio.ensure_future(task.request_inputs({"a": {"method": "roots/list"}, "b": {"method": "roots/list"}}, timeout=0.3))
+        await asyncio.sleep(0.2)
+        wf.signals[INPUT_RESPONSES_SIGNAL]({"a": {"roots": []}})  # a partial answer, 0.2 s in
+        with self.assertRaises(InputTimeout) as caught:
+            await asking
+        self.assertEqual(caught.exception.keys, ["b"])
+        self.assertLess(loop.time() - started, 0.45)  # 0.3 s from the question, not 0.2 + 0.3
 
-        async def body():
-            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"]))
-            task.continue_as_new({"resume": 1})
+    async def test_an_answer_recorded_with_the_timer_still_counts(self):
+        wf = FakeWorkflow()
 
+        async def answered_as_the_timer_fires(fn, timeout=None):
+            wf.signals[INPUT_RESPONSES_SIGNAL]({"a": {"roots": []}})  # both in one workflow task: the timer's error wins the race
+            raise asyncio.TimeoutError()
+
+        wf.wait_condition = answered_as_the_timer_fires
+        task = McpTask(wf=wf)
+        self.assertEqual(await task.request_inputs({"a": {"method": "roots/list"}}, timeout=1), {"a": {"roots": []}})
+        self.assertEqual(task.progress["inputRequests"], {})
+
+    async def test_only_outstanding_keys_are_answers(self):
+        wf = FakeWorkflow()
+        task = McpTask(wf=wf)
+        asking = asyncio.ensure_future(task.request_inputs({"a": {"method": "roots/list"}}))
+        await asyncio.sleep(0)
+        for bad in (None, ["a"], "a", 3):  # not an object of answers: ignored, never a failed workflow task
+            wf.signals[INPUT_RESPONSES_SIGNAL](bad)
+        wf.signals[INPUT_RESPONSES_SIGNAL]({"constructor": 1, "__class__": 2, "keys": 3, "toString": 4, "b": 5})
+        self.assertEqual(task.carry()["responses"], {})
+        wf.signals[INPUT_RESPONSES_SIGNAL]({"a": 1, "__proto__": 2})
+        self.assertEqual(await asking, {"a": 1})
+        self.assertEqual(task.carry()["responses"], {})
+
+    async def test_an_answer_left_when_the_wait_is_cancelled_is_withdrawn_not_carried(self):
+        wf = FakeWorkflow()
+        task = McpTask(wf=wf)
+        asking = asyncio.ensure_future(task.request_inputs({"a": {"method": "roots/list"}, "b": {"method": "roots/list"}}))
+        await asyncio.sleep(0)
+        wf.signals[INPUT_RESPONSES_SIGNAL]({"a": 1})  # recorded in the same activation as the cancel: never taken
+        asking.cancel()
         with self.assertRaises(asyncio.CancelledError):
-            await task.run(body)
-        self.assertEqual(wf.activities, [("undo", "a")])
-        self.assertEqual(wf.statuses, ["cancelled"])
+            await asking
+        self.assertEqual(task.progress["inputRequests"], {})
+        self.assertEqual(task.carry()["responses"], {})  # a withdrawn key's answer does not travel to the next run
 
     async def test_report_progress_heartbeats_the_contract_shape(self):
         env = ActivityEnvironment()

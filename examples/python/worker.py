@@ -6,7 +6,7 @@ import signal
 from temporalio.client import Client
 from temporalio.worker import Worker
 
-from activities import deploy, deprovision_step, provision_step, release_slot, reserve_slot
+from activities import deploy, deprovision_step, provision_step, release_slot, reserve_slot, undeploy
 from workflows import ApproveDeploymentWorkflow, GreetWorkflow, ProvisionWorkflow
 
 
@@ -15,7 +15,7 @@ async def main() -> None:
     task_queue = os.environ.get("TASK_QUEUE", "python-tools")
     client = await Client.connect(address, namespace=os.environ.get("TEMPORAL_NAMESPACE", "default"))
     worker = Worker(client, task_queue=task_queue, workflows=[GreetWorkflow, ApproveDeploymentWorkflow, ProvisionWorkflow],
-                    activities=[reserve_slot, release_slot, deploy, provision_step, deprovision_step])
+                    activities=[reserve_slot, release_slot, deploy, undeploy, provision_step, deprovision_step])
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         asyncio.get_running_loop().add_signal_handler(sig, stop.set)

@@ -12,6 +12,9 @@ with workflow.unsafe.imports_passed_through():
     from mcp_tasks import McpTask, Undo
 
 STEP = {"start_to_close_timeout": timedelta(seconds=30)}
+# A step that heartbeats: a cancel reaches it, and the workflow waits for it to settle so its
+# undo never runs before it.
+WATCHED = {**STEP, "heartbeat_timeout": timedelta(seconds=1), "cancellation_type": ActivityCancellationType.WAIT_CANCELLATION_COMPLETED}
 
 
 @workflow.defn(name="GreetWorkflow")
@@ -35,14 +38,15 @@ APPROVAL_SCHEMA = {
 @workflow.defn(name="ApproveDeploymentWorkflow")
 class ApproveDeploymentWorkflow:
     """Follows the contract: statusMessage, a form elicitation for approval (timed, if asked),
-    a reserved slot released if the task is cancelled, fails or is not approved."""
+    a reserved slot released if the task is cancelled, fails or is not approved; the deploy is a
+    step too (undeployed if the task is cancelled while it watches the rollout)."""
 
     @workflow.run
     async def run(self, args: dict) -> dict:
         task = McpTask()
-        return await task.run(lambda: self.deploy(task, args["service"], args["version"], args.get("approvalTimeoutSeconds")))
+        return await task.run(lambda: self.deploy(task, args["service"], args["version"], args.get("approvalTimeoutSeconds"), args.get("watchSeconds", 0)))
 
-    async def deploy(self, task: McpTask, service: str, version: str, approval_timeout: float | None) -> dict:
+    async def deploy(self, task: McpTask, service: str, version: str, approval_timeout: float | None, watch_seconds: float) -> dict:
         task_id = workflow.info().workflow_id
         task.set_status_message(f"reserving a deployment slot for {service}")
         reservation = await task.step(partial(workflow.execute_activity, reserve_slot, args=[task_id, service], **STEP),
@@ -54,7 +58,8 @@ class ApproveDeploymentWorkflow:
             why = "rejected" if answer.get("action") == "accept" else f"answered {answer.get('action')}"
             return {"content": [{"type": "text", "text": f"Deployment of {service} {version} was not approved ({why})"}], "isError": True}
         task.set_status_message(f"deploying {service} {version}")
-        await workflow.execute_activity(deploy, args=[task_id, service, version], **STEP)
+        await task.step(partial(workflow.execute_activity, deploy, args=[task_id, service, version, watch_seconds], **WATCHED),
+                        Undo("undeploy", [task_id, service, version], step=f"deploy {service} {version}"))
         return {"service": service, "version": version, "deployed": True, "reservation": reservation,
                 "comment": (answer.get("content") or {}).get("comment", "")}
 
