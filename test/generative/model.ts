@@ -112,9 +112,3 @@ export function mayBeStuck(program: GeneratedProgram): boolean {
   const walk = (ops: GeneratedOp[]): boolean => ops.some((op) => op.t === 'bug' || (op.t === 'scopeTimeout' && walk(op.ops)));
   return walk(program.ops);
 }
-
-/** Whether some undo of the program fails. */
-export function hasFailingUndo(program: GeneratedProgram): boolean {
-  const walk = (ops: GeneratedOp[]): boolean => ops.some((op) => (op.t === 'step' && op.undo === 'fails') || (op.t === 'scopeTimeout' && walk(op.ops)));
-  return walk(program.ops);
-}

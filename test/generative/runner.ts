@@ -107,14 +107,17 @@ async function cancel(env: CaseEnv, taskId: string, era: Era): Promise<void> {
 }
 
 /**
- * A request through the server of the moment: while it restarts (connection refused, or the
- * store unreachable for a moment, -32603) the request is sent again, for up to 15 s.
+ * A request through the server of the moment: while it restarts (connection refused, no answer,
+ * or the store unreachable for a moment, -32603) the request is sent again, for up to 15 s.
  */
 export async function retrying<T>(env: CaseEnv, request: (url: string) => Promise<T>): Promise<T> {
   const deadline = Date.now() + 15_000;
   for (;;) {
     try {
-      return await request(env.url());
+      const result = await request(env.url());
+      // no JSON-RPC answer at all: a server on its way down (HTTP 503 with no body)
+      if (result === undefined) throw new Error('no answer from the server');
+      return result;
     } catch (err) {
       const transient = !(err instanceof RpcError) || err.code === -32603;
       if (!transient || Date.now() > deadline) throw err;
