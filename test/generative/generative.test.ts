@@ -34,5 +34,5 @@ test(`${budget.cases} generated programs: every reader agrees, no effect twice, 
     boundMs: 30_000,
   };
   const tally = await checkGenerated(env, { ...budget, kinds: ['cancel', 'answer', 'cancelRacingAnswer', 'restartServer'] });
-  console.log(`[generative] fast tier, ${budget.cases} cases, seed ${budget.seed ?? 'random'}: ${formatTally(tally)}`);
+  console.log(`[generative] fast tier, ${budget.cases} cases, seed ${budget.seed ?? 'random'}${budget.without.length ? `, without ${budget.without.join(',')}` : ''}: ${formatTally(tally)}`);
 }, 60_000 + budget.cases * 4_000);

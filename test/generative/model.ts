@@ -25,25 +25,37 @@ export type EventKind = GeneratedEvent['kind'];
 
 const ms = (max: number) => fc.integer({ min: 0, max });
 
-/** Programs with ms-scale timers; names and keys are made unique afterwards (see `numbered`). */
-const opArbitrary = fc.letrec<{ op: GeneratedOp; ops: GeneratedOp[] }>((tie) => ({
-  op: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    { weight: 6, arbitrary: fc.record({ t: fc.constant('step' as const), name: fc.constant(''), undo: fc.constantFrom('ok' as const, 'fails' as const) }) },
-    { weight: 3, arbitrary: fc.record({ t: fc.constant('input' as const), key: fc.constant(''), timeoutMs: fc.option(fc.integer({ min: 20, max: 400 }), { nil: undefined }) }, { requiredKeys: ['t', 'key'] }) },
-    { weight: 2, arbitrary: fc.record({ t: fc.constant('inputs' as const), keys: fc.array(fc.constant(''), { minLength: 2, maxLength: 3 }), timeoutMs: fc.option(fc.integer({ min: 20, max: 400 }), { nil: undefined }) }, { requiredKeys: ['t', 'keys'] }) },
-    { weight: 2, arbitrary: fc.record({ t: fc.constant('scopeTimeout' as const), ms: fc.integer({ min: 20, max: 500 }), ops: tie('ops') as fc.Arbitrary<GeneratedOp[]> }) },
-    { weight: 2, arbitrary: fc.record({ t: fc.constant('sleep' as const), ms: ms(200) }) },
-    { weight: 1, arbitrary: fc.record({ t: fc.constant('status' as const), message: fc.constantFrom('halfway', 'almost done') }) },
-    { weight: 1, arbitrary: fc.record({ t: fc.constant('fail' as const), message: fc.constant('the tool gave up') }) },
-    { weight: 1, arbitrary: fc.record({ t: fc.constant('bug' as const), message: fc.constant('a bug in the tool') }) },
-  ),
-  ops: fc.array(tie('op') as fc.Arbitrary<GeneratedOp>, { maxLength: 5, depthIdentifier: 'ops' }),
-}));
+export type OpKind = GeneratedOp['t'];
+export const OP_KINDS: OpKind[] = ['step', 'input', 'inputs', 'scopeTimeout', 'sleep', 'status', 'fail', 'bug'];
+export const EVENT_KINDS: EventKind[] = ['cancel', 'answer', 'cancelRacingAnswer', 'restartServer', 'killWorker'];
 
-export const programArbitrary: fc.Arbitrary<GeneratedProgram> = fc
-  .record({ ops: opArbitrary.ops, turns: fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined, freq: 3 }) }, { requiredKeys: ['ops'] })
-  .map(numbered);
+/** Programs with ms-scale timers, of the op kinds not left out; names and keys are made unique afterwards (see `numbered`). */
+function opsArbitrary(without: OpKind[]): fc.Arbitrary<GeneratedOp[]> {
+  const timeoutMs = fc.option(fc.integer({ min: 20, max: 400 }), { nil: undefined });
+  return fc.letrec<{ op: GeneratedOp; ops: GeneratedOp[] }>((tie) => {
+    const all: Record<OpKind, { weight: number; arbitrary: fc.Arbitrary<GeneratedOp> }> = {
+      step: { weight: 6, arbitrary: fc.record({ t: fc.constant('step' as const), name: fc.constant(''), undo: fc.constantFrom('ok' as const, 'fails' as const) }) },
+      input: { weight: 3, arbitrary: fc.record({ t: fc.constant('input' as const), key: fc.constant(''), timeoutMs }, { requiredKeys: ['t', 'key'] }) },
+      inputs: { weight: 2, arbitrary: fc.record({ t: fc.constant('inputs' as const), keys: fc.array(fc.constant(''), { minLength: 2, maxLength: 3 }), timeoutMs }, { requiredKeys: ['t', 'keys'] }) },
+      scopeTimeout: { weight: 2, arbitrary: fc.record({ t: fc.constant('scopeTimeout' as const), ms: fc.integer({ min: 20, max: 500 }), ops: tie('ops') as fc.Arbitrary<GeneratedOp[]> }) },
+      sleep: { weight: 2, arbitrary: fc.record({ t: fc.constant('sleep' as const), ms: ms(200) }) },
+      status: { weight: 1, arbitrary: fc.record({ t: fc.constant('status' as const), message: fc.constantFrom('halfway', 'almost done') }) },
+      fail: { weight: 1, arbitrary: fc.record({ t: fc.constant('fail' as const), message: fc.constant('the tool gave up') }) },
+      bug: { weight: 1, arbitrary: fc.record({ t: fc.constant('bug' as const), message: fc.constant('a bug in the tool') }) },
+    };
+    const kept = OP_KINDS.filter((k) => !without.includes(k)).map((k) => all[k]);
+    return {
+      op: fc.oneof({ depthSize: 'small', withCrossShrink: true }, ...kept),
+      ops: fc.array(tie('op') as fc.Arbitrary<GeneratedOp>, { maxLength: 5, depthIdentifier: 'ops' }),
+    };
+  }).ops;
+}
+
+export function programArbitrary(without: OpKind[] = []): fc.Arbitrary<GeneratedProgram> {
+  return fc
+    .record({ ops: opsArbitrary(without), turns: fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined, freq: 3 }) }, { requiredKeys: ['ops'] })
+    .map(numbered);
+}
 
 /** Step names s1, s2… and input keys k1, k2… in program order: both must be unique in a task. */
 function numbered(program: GeneratedProgram): GeneratedProgram {
@@ -62,6 +74,7 @@ function numbered(program: GeneratedProgram): GeneratedProgram {
 }
 
 export function eventArbitrary(kinds: EventKind[]): fc.Arbitrary<GeneratedEvent> {
+  if (kinds.length === 0) return fc.constant({ atMs: 0, kind: 'answer', pick: [true] });
   const atMs = ms(1_000);
   const all: Record<EventKind, fc.Arbitrary<GeneratedEvent>> = {
     cancel: fc.record({ atMs, kind: fc.constant('cancel' as const), era: fc.constantFrom('modern' as const, 'legacy' as const) }),
@@ -73,8 +86,11 @@ export function eventArbitrary(kinds: EventKind[]): fc.Arbitrary<GeneratedEvent>
   return fc.oneof(...kinds.map((k) => all[k]));
 }
 
-export function caseArbitrary(kinds: EventKind[]): fc.Arbitrary<GeneratedCase> {
-  return fc.record({ program: programArbitrary, events: fc.array(eventArbitrary(kinds), { maxLength: 4 }).map((es) => [...es].sort((a, b) => a.atMs - b.atMs)) });
+/** Cases whose events are of `kinds`, and whose programs and events leave out `without`. */
+export function caseArbitrary(kinds: EventKind[], without: Array<OpKind | EventKind> = []): fc.Arbitrary<GeneratedCase> {
+  const events = kinds.filter((k) => !without.includes(k));
+  const ops = without.filter((k): k is OpKind => (OP_KINDS as string[]).includes(k));
+  return fc.record({ program: programArbitrary(ops), events: fc.array(eventArbitrary(events), { maxLength: 4 }).map((es) => [...es].sort((a, b) => a.atMs - b.atMs)) });
 }
 
 /** What the program alone decides, when nothing racy is in it: its end with every question answered. */
