@@ -18,6 +18,9 @@ const ledger = ledgerDir();
 const stack = useStack({ config, workerEnv: { MCP_TASKS_LEDGER_DIR: ledger } });
 const budget = budgetFromEnv({ cases: 32, concurrency: 8 });
 
+/** The test's time: the cases, and shrinking a failure (fast-check stops shrinking 90 s before). */
+const timeout = 60_000 + 90_000 + budget.cases * 4_000;
+
 test(`${budget.cases} generated programs: every reader agrees, no effect twice, undos as the end says`, async () => {
   let server: InProcessServer = stack.server!;
   let restarting: Promise<void> | undefined;
@@ -33,6 +36,6 @@ test(`${budget.cases} generated programs: every reader agrees, no effect twice, 
       })().finally(() => (restarting = undefined))),
     boundMs: 30_000,
   };
-  const tally = await checkGenerated(env, { ...budget, kinds: ['cancel', 'answer', 'cancelRacingAnswer', 'restartServer'] });
+  const tally = await checkGenerated(env, { ...budget, timeLimitMs: timeout - 90_000, kinds: ['cancel', 'answer', 'cancelRacingAnswer', 'restartServer'] });
   console.log(`[generative] fast tier, ${budget.cases} cases, seed ${budget.seed ?? 'random'}${budget.without.length ? `, without ${budget.without.join(',')}` : ''}: ${formatTally(tally)}`);
-}, 60_000 + budget.cases * 4_000);
+}, timeout);

@@ -18,6 +18,8 @@ export interface Budget {
   seed?: number;
   /** Cases run at the same time (one batch). */
   concurrency: number;
+  /** The whole run's time (shrinking included): a run that has not done its cases by then fails, with the smallest failure so far if any. */
+  timeLimitMs: number;
   kinds: EventKind[];
   /**
    * Op and event kinds never generated (MTT_GEN_WITHOUT, `--without`): to look past a failure
@@ -27,7 +29,7 @@ export interface Budget {
 }
 
 /** The generative test's settings from its environment variables (scripts/generative.js sets them). */
-export function budgetFromEnv(defaults: { cases: number; concurrency: number }): Omit<Budget, 'kinds'> {
+export function budgetFromEnv(defaults: { cases: number; concurrency: number }): Omit<Budget, 'kinds' | 'timeLimitMs'> {
   const num = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
   const without = (process.env.MTT_GEN_WITHOUT ?? '').split(',').filter(Boolean);
   const unknown = without.filter((k) => !(OP_KINDS as string[]).includes(k) && !(EVENT_KINDS as string[]).includes(k));
@@ -51,17 +53,24 @@ export async function checkGenerated(env: CaseEnv, budget: Budget, tally: Tally 
     if (failed.length) throw new Error(failed.join('\n\n'));
   });
   const runs = Math.max(1, Math.ceil((2 * budget.cases) / (budget.concurrency + 1)));
-  await fc.assert(property, { numRuns: runs, ...(budget.seed === undefined ? {} : { seed: budget.seed }) });
+  await fc.assert(property, {
+    numRuns: runs,
+    ...(budget.seed === undefined ? {} : { seed: budget.seed }),
+    interruptAfterTimeLimit: budget.timeLimitMs,
+    markInterruptAsFailure: true,
+  });
   return tally;
 }
 
 /** Runs a case and checks it; a broken invariant comes back as the report, with the history written. */
 async function checkCase(env: CaseEnv, c: GeneratedCase, tally: Tally): Promise<string | undefined> {
+  const started = Date.now();
   const ran = await runCase(env, c);
   const readings = await readAll(env, ran);
   const broken = violations(c, ran, readings, readLedger(env.ledgerDir, ran.taskId));
   const end = ran.reading === 'stuck' || isStuck(readings.modern) ? 'stuck' : readings.modern.status;
   tally.set(end, (tally.get(end) ?? 0) + 1);
+  if (process.env.MTT_GEN_VERBOSE) console.error(`[generative] ${ran.taskId} ${end} in ${Date.now() - started} ms: ${JSON.stringify(c)}`);
   // a stuck task retries for ever: end it (Temporal's terminate, not the test's subject)
   if (readings.temporal === 'RUNNING') await env.client.workflow.getHandle(ran.taskId).terminate('generative test: case checked').catch(() => undefined);
   if (broken.length === 0) return undefined;
