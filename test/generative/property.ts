@@ -70,7 +70,7 @@ async function checkCase(env: CaseEnv, c: GeneratedCase, tally: Tally): Promise<
   const broken = violations(c, ran, readings, readLedger(env.ledgerDir, ran.taskId));
   const end = ran.reading === 'stuck' || isStuck(readings.modern) ? 'stuck' : readings.modern.status;
   tally.set(end, (tally.get(end) ?? 0) + 1);
-  if (process.env.MTT_GEN_VERBOSE) console.error(`[generative] ${ran.taskId} ${end} in ${Date.now() - started} ms: ${JSON.stringify(c)}`);
+  if (process.env.MTT_GEN_VERBOSE) process.stderr.write(`[generative] ${ran.taskId} ${end} in ${Date.now() - started} ms: ${JSON.stringify(c)}\n`);
   // a stuck task retries for ever: end it (Temporal's terminate, not the test's subject)
   if (readings.temporal === 'RUNNING') await env.client.workflow.getHandle(ran.taskId).terminate('generative test: case checked').catch(() => undefined);
   if (broken.length === 0) return undefined;
