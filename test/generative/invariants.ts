@@ -1,0 +1,102 @@
+/**
+ * The invariants checked after every generated case:
+ * - every reader agrees: tasks/get in both revisions, McpTaskStatus, Temporal's status (by the
+ *   table of docs/contract.md; 2025-11-25 reads `cancelled` from a tasks/cancel on, even when
+ *   an undo failed or the task still runs, unless it completed first: that revision's rule);
+ * - `cancelled` only when a cancel was requested, and then every applied step is undone;
+ *   `completed` ⇒ no undo ran; no effect applied twice (the ledger);
+ * - every task ends, or reads stuck with its reason (only a program with a bug may), within the bound;
+ * - where the program alone decides the end (modelEnd), the task ends that way.
+ */
+import type { WorkflowExecutionDescription } from '@temporalio/client';
+import fs from 'node:fs';
+import path from 'node:path';
+import { MCP_TASK_STATUS } from '../../src/contract';
+import type { LedgerLine } from '../fixtures/generated-activities';
+import { call } from '../support/mcp-client';
+import { type GeneratedCase, mayBeStuck, modelEnd } from './model';
+import { type CaseEnv, isStuck, type Ran, retrying, sleep } from './runner';
+
+/** Temporal's close status → the task's status (docs/contract.md). */
+export const CLOSE_STATUS_TABLE: Record<string, string> = {
+  COMPLETED: 'completed',
+  CANCELLED: 'cancelled',
+  FAILED: 'failed',
+  TERMINATED: 'failed',
+  TIMED_OUT: 'failed',
+};
+
+export interface Readings {
+  temporal: string;
+  modern: any;
+  legacy: any;
+  mcpTaskStatus: string | undefined;
+}
+
+/** Reads the task from every reader, once Temporal has closed it (a terminal tasks/get waits for that, briefly). */
+export async function readAll(env: CaseEnv, ran: Ran): Promise<Readings> {
+  const handle = env.client.workflow.getHandle(ran.taskId);
+  let description: WorkflowExecutionDescription = await handle.describe();
+  for (const until = Date.now() + 5_000; ran.reading === 'terminal' && description.status.name === 'RUNNING' && Date.now() < until; ) {
+    await sleep(100);
+    description = await handle.describe();
+  }
+  const modern = await retrying(env, (url) => call(url, 'tasks/get', { taskId: ran.taskId }));
+  const legacyReply = await retrying(env, (url) => call(url, 'tasks/get', { taskId: ran.taskId }, { era: 'legacy' }));
+  const attribute = (description.searchAttributes as Record<string, unknown[] | undefined>)[MCP_TASK_STATUS.name];
+  return { temporal: description.status.name, modern, legacy: legacyReply?.task ?? legacyReply, mcpTaskStatus: attribute?.[0] as string | undefined };
+}
+
+export function readLedger(dir: string, taskId: string): LedgerLine[] {
+  const file = path.join(dir, 'effects.log');
+  if (!fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LedgerLine).filter((l) => l.taskId === taskId);
+}
+
+/** Every invariant the case broke, in words (empty: it held). */
+export function violations(c: GeneratedCase, ran: Ran, r: Readings, ledger: LedgerLine[]): string[] {
+  const out: string[] = [];
+  const cancelSent = ran.sent.cancel.length > 0;
+  if (ran.reading === 'timeout') out.push(`the task neither ended nor read stuck within the bound (tasks/get: ${r.modern.status} "${r.modern.statusMessage ?? ''}", Temporal ${r.temporal})`);
+  if (ran.reading === 'stuck' && !mayBeStuck(c.program)) out.push(`the task reads stuck without a bug in the program: "${r.modern.statusMessage}"`);
+  out.push(...readersAgree(r, cancelSent));
+  const status = r.modern.status;
+  if (status === 'cancelled' && !cancelSent) out.push('tasks/get reads cancelled, but nobody requested a cancel (a timeout or an inner scope is the tool\'s own failure)');
+  const expected = modelEnd(c);
+  const end = isStuck(r.modern) ? 'stuck' : status;
+  if (expected && end !== expected) out.push(`the program must end ${expected} (no cancel, no timer racing), it reads ${end}`);
+  out.push(...ledgerHolds(status, ledger));
+  return out;
+}
+
+function readersAgree(r: Readings, cancelSent: boolean): string[] {
+  const out: string[] = [];
+  const said = `tasks/get 2026 ${r.modern.status}, 2025 ${r.legacy?.status}, McpTaskStatus ${r.mcpTaskStatus}, Temporal ${r.temporal}`;
+  // 2025-11-25's rule: a task reads cancelled from its tasks/cancel on, unless it completed first
+  const legacyRule = r.legacy?.status === 'cancelled' && cancelSent && r.temporal !== 'COMPLETED';
+  if (r.temporal === 'RUNNING') {
+    // a stuck (or unfinished) task: no reader may call it ended
+    const ended = [r.modern.status, legacyRule ? undefined : r.legacy?.status, r.mcpTaskStatus].filter((s) => ['completed', 'failed', 'cancelled'].includes(s));
+    if (ended.length) out.push(`readers disagree on a running task: ${said}`);
+    return out;
+  }
+  const expected = CLOSE_STATUS_TABLE[r.temporal];
+  if (r.modern.status !== expected || r.mcpTaskStatus !== expected || (r.legacy?.status !== expected && !legacyRule)) out.push(`readers disagree: ${said} (the table says ${expected})`);
+  return out;
+}
+
+function ledgerHolds(status: string, ledger: LedgerLine[]): string[] {
+  const out: string[] = [];
+  const seen = new Map<string, number>();
+  for (const l of ledger) seen.set(`${l.kind} ${l.name}`, (seen.get(`${l.kind} ${l.name}`) ?? 0) + 1);
+  const twice = [...seen].filter(([, n]) => n > 1).map(([k, n]) => `${k} ×${n}`);
+  if (twice.length) out.push(`effects applied more than once: ${twice.join(', ')}`);
+  const applied = ledger.filter((l) => l.kind === 'apply').map((l) => l.name);
+  const undone = new Set(ledger.filter((l) => l.kind === 'undo').map((l) => l.name));
+  if (status === 'cancelled') {
+    const left = applied.filter((n) => !undone.has(n));
+    if (left.length) out.push(`cancelled, but applied steps were not undone: ${left.join(', ')}`);
+  }
+  if (status === 'completed' && undone.size) out.push(`completed, but undos ran: ${[...undone].join(', ')}`);
+  return out;
+}

@@ -1,0 +1,130 @@
+/**
+ * The generative test's model: generated tool programs (the format of
+ * test/fixtures/generated-ops.ts) and schedules of events at random moments, and what the
+ * program alone says about the task's end.
+ */
+import fc from 'fast-check';
+import type { GeneratedOp, GeneratedProgram } from '../fixtures/generated-ops';
+
+/** Something done to a running task at `atMs` after it started. */
+export type GeneratedEvent =
+  | { atMs: number; kind: 'cancel'; era: 'modern' | 'legacy' }
+  /** Answers the outstanding questions picked by `pick` (a partial answer when it leaves some out). */
+  | { atMs: number; kind: 'answer'; pick: boolean[] }
+  /** tasks/update of every outstanding question and tasks/cancel, sent together. */
+  | { atMs: number; kind: 'cancelRacingAnswer' }
+  | { atMs: number; kind: 'restartServer' }
+  | { atMs: number; kind: 'killWorker' };
+
+export interface GeneratedCase {
+  program: GeneratedProgram;
+  events: GeneratedEvent[];
+}
+
+export type EventKind = GeneratedEvent['kind'];
+
+const ms = (max: number) => fc.integer({ min: 0, max });
+
+export type OpKind = GeneratedOp['t'];
+export const OP_KINDS: OpKind[] = ['step', 'input', 'inputs', 'scopeTimeout', 'sleep', 'status', 'fail', 'bug'];
+export const EVENT_KINDS: EventKind[] = ['cancel', 'answer', 'cancelRacingAnswer', 'restartServer', 'killWorker'];
+
+/** Programs with ms-scale timers, of the op kinds not left out; names and keys are made unique afterwards (see `numbered`). */
+function opsArbitrary(without: OpKind[]): fc.Arbitrary<GeneratedOp[]> {
+  const timeoutMs = fc.option(fc.integer({ min: 20, max: 400 }), { nil: undefined });
+  return fc.letrec<{ op: GeneratedOp; ops: GeneratedOp[] }>((tie) => {
+    const all: Record<OpKind, { weight: number; arbitrary: fc.Arbitrary<GeneratedOp> }> = {
+      step: { weight: 6, arbitrary: fc.record({ t: fc.constant('step' as const), name: fc.constant(''), undo: fc.constantFrom('ok' as const, 'fails' as const) }) },
+      input: { weight: 3, arbitrary: fc.record({ t: fc.constant('input' as const), key: fc.constant(''), timeoutMs }, { requiredKeys: ['t', 'key'] }) },
+      inputs: { weight: 2, arbitrary: fc.record({ t: fc.constant('inputs' as const), keys: fc.array(fc.constant(''), { minLength: 2, maxLength: 3 }), timeoutMs }, { requiredKeys: ['t', 'keys'] }) },
+      scopeTimeout: { weight: 2, arbitrary: fc.record({ t: fc.constant('scopeTimeout' as const), ms: fc.integer({ min: 20, max: 500 }), ops: tie('ops') as fc.Arbitrary<GeneratedOp[]> }) },
+      sleep: { weight: 2, arbitrary: fc.record({ t: fc.constant('sleep' as const), ms: ms(200) }) },
+      status: { weight: 1, arbitrary: fc.record({ t: fc.constant('status' as const), message: fc.constantFrom('halfway', 'almost done') }) },
+      fail: { weight: 1, arbitrary: fc.record({ t: fc.constant('fail' as const), message: fc.constant('the tool gave up') }) },
+      bug: { weight: 1, arbitrary: fc.record({ t: fc.constant('bug' as const), message: fc.constant('a bug in the tool') }) },
+    };
+    const kept = OP_KINDS.filter((k) => !without.includes(k)).map((k) => all[k]);
+    return {
+      op: fc.oneof({ depthSize: 'small', withCrossShrink: true }, ...kept),
+      ops: fc.array(tie('op') as fc.Arbitrary<GeneratedOp>, { maxLength: 5, depthIdentifier: 'ops' }),
+    };
+  }).ops;
+}
+
+export function programArbitrary(without: OpKind[] = []): fc.Arbitrary<GeneratedProgram> {
+  return fc
+    .record({ ops: opsArbitrary(without), turns: fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined, freq: 3 }) }, { requiredKeys: ['ops'] })
+    .map(numbered);
+}
+
+/** Step names s1, s2… and input keys k1, k2… in program order: both must be unique in a task. */
+function numbered(program: GeneratedProgram): GeneratedProgram {
+  let steps = 0;
+  let keys = 0;
+  const renumber = (ops: GeneratedOp[]): GeneratedOp[] =>
+    ops.map((op) => {
+      if (op.t === 'step') return { ...op, name: `s${++steps}` };
+      if (op.t === 'input') return { ...op, key: `k${++keys}` };
+      if (op.t === 'inputs') return { ...op, keys: op.keys.map(() => `k${++keys}`) };
+      if (op.t === 'scopeTimeout') return { ...op, ops: renumber(op.ops) };
+      return op;
+    });
+  const out: GeneratedProgram = { ops: renumber(program.ops) };
+  return program.turns === undefined ? out : { ...out, turns: program.turns };
+}
+
+export function eventArbitrary(kinds: EventKind[]): fc.Arbitrary<GeneratedEvent> {
+  if (kinds.length === 0) return fc.constant({ atMs: 0, kind: 'answer', pick: [true] });
+  const atMs = ms(1_000);
+  const all: Record<EventKind, fc.Arbitrary<GeneratedEvent>> = {
+    cancel: fc.record({ atMs, kind: fc.constant('cancel' as const), era: fc.constantFrom('modern' as const, 'legacy' as const) }),
+    answer: fc.record({ atMs, kind: fc.constant('answer' as const), pick: fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }) }),
+    cancelRacingAnswer: fc.record({ atMs, kind: fc.constant('cancelRacingAnswer' as const) }),
+    restartServer: fc.record({ atMs, kind: fc.constant('restartServer' as const) }),
+    killWorker: fc.record({ atMs, kind: fc.constant('killWorker' as const) }),
+  };
+  return fc.oneof(...kinds.map((k) => all[k]));
+}
+
+/** Cases whose events are of `kinds`, and whose programs and events leave out `without`. */
+export function caseArbitrary(kinds: EventKind[], without: Array<OpKind | EventKind> = []): fc.Arbitrary<GeneratedCase> {
+  const events = kinds.filter((k) => !without.includes(k));
+  const ops = without.filter((k): k is OpKind => (OP_KINDS as string[]).includes(k));
+  return fc.record({ program: programArbitrary(ops), events: fc.array(eventArbitrary(events), { maxLength: 4 }).map((es) => [...es].sort((a, b) => a.atMs - b.atMs)) });
+}
+
+/** What the program alone decides, when nothing racy is in it: its end with every question answered. */
+export type ModelEnd = 'completed' | 'failed' | 'stuck';
+
+/**
+ * The end the program must reach when no cancel is sent and no timer can race it (no input
+ * timeout, no scope timeout): the first `fail` or `bug` on its path ends it, else it completes.
+ * Undefined when timing decides. (Worker kills and server restarts change no end.)
+ */
+export function modelEnd(c: GeneratedCase): ModelEnd | undefined {
+  if (c.events.some((e) => e.kind === 'cancel' || e.kind === 'cancelRacingAnswer')) return undefined;
+  if (hasTimeout(c.program.ops)) return undefined;
+  const first = firstEnding(c.program.ops);
+  return first === 'fail' ? 'failed' : first === 'bug' ? 'stuck' : 'completed';
+}
+
+function hasTimeout(ops: GeneratedOp[]): boolean {
+  return ops.some((op) => op.t === 'scopeTimeout' || ((op.t === 'input' || op.t === 'inputs') && op.timeoutMs !== undefined));
+}
+
+function firstEnding(ops: GeneratedOp[]): 'fail' | 'bug' | undefined {
+  for (const op of ops) {
+    if (op.t === 'fail' || op.t === 'bug') return op.t;
+    if (op.t === 'scopeTimeout') {
+      const inner = firstEnding(op.ops);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+/** Whether the program has a bug anywhere (a task may then read stuck). */
+export function mayBeStuck(program: GeneratedProgram): boolean {
+  const walk = (ops: GeneratedOp[]): boolean => ops.some((op) => op.t === 'bug' || (op.t === 'scopeTimeout' && walk(op.ops)));
+  return walk(program.ops);
+}
