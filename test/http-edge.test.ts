@@ -6,8 +6,9 @@
  * a 1,024-descriptor limit, as in the audit that found EMFILE blocking healthy callers.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
-import { buildRequest, rpc } from './support/mcp';
+import { buildRequest } from './support/mcp';
 import { CLI } from './support/paths';
 import { type ChildHandle, spawnProcess } from './support/processes';
 import { useStack } from './support/stack';
@@ -58,9 +59,19 @@ const postHead = (length: number, headers: Record<string, string> = {}) =>
   Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') +
   '\r\n';
 
+/** tools/list as alice on a new connection (a kept-alive one would be let in anyway), with its time. */
 async function timedToolsList(url: string): Promise<{ status: number; ms: number }> {
+  const { headers, body } = buildRequest('tools/list', {}, { headers: alice });
   const began = Date.now();
-  const { status } = await rpc(url, 'tools/list', {}, { headers: alice });
+  const status = await new Promise<number>((resolve) => {
+    const req = http.request(url, { method: 'POST', headers, agent: false, timeout: 10_000 }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.once('timeout', () => req.destroy());
+    req.once('error', () => resolve(0)); // refused or closed: no answer
+    req.end(body);
+  });
   return { status, ms: Date.now() - began };
 }
 
