@@ -28,11 +28,12 @@ async function serveWithFdLimit(fdLimit: number, args: string[] = []): Promise<{
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
-/** Every socket a test opens, destroyed after it whatever happened. */
+/** Every socket a test opens, destroyed after it whatever happened (and the server given time to see them close: the cap counts them). */
 const sockets = new Set<net.Socket>();
-afterEach(() => {
+afterEach(async () => {
   for (const s of sockets) s.destroy();
   sockets.clear();
+  await sleep(500);
 });
 
 /** A raw connection that writes `head` at once; its received bytes accumulate in `received()`. */
@@ -128,9 +129,10 @@ describe('the cap and the deadline, small enough to see', () => {
   });
 
   test('when every connection is serving a request, a newcomer is closed at once, and served again once one ends', async () => {
-    // authenticated requests whose bodies are on their way: each one in progress
-    const busy = await Promise.all(Array.from({ length: 5 }, () => rawSocket(serve.port, postHead(100, alice) + '{')));
-    await sleep(200);
+    // authenticated requests whose bodies are on their way: each one in progress (Node answers
+    // `Expect: 100-continue` as it starts serving the request, so the test knows when they are)
+    const busy = await Promise.all(Array.from({ length: 5 }, () => rawSocket(serve.port, postHead(100, { ...alice, expect: '100-continue' }) + '{')));
+    while (!busy.every((b) => b.received().startsWith('HTTP/1.1 100 Continue'))) await sleep(20);
     const refused = await rawSocket(serve.port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     await refused.closed;
     expect(refused.received()).toBe('');
@@ -163,6 +165,12 @@ describe('the cap and the deadline, small enough to see', () => {
     piece.socket.write(body.slice(10));
     await piece.closed;
     expect(piece.received()).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  test('the protected resource metadata path reads no body either: a POST with 4 MB on its way is answered at once', async () => {
+    const post = await rawSocket(serve.port, postHead(4_000_000).replace('POST /mcp', 'POST /.well-known/oauth-protected-resource/mcp') + ' '.repeat(64 * 1024));
+    await post.closed;
+    expect(post.received()).toMatch(/^HTTP\/1\.1 404 /); // no OAuth on this server: no metadata
   });
 
   test('a Host that makes no URL: 400 before the body is read', async () => {

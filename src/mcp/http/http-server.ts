@@ -158,7 +158,8 @@ export async function listenHttp(endpoint: McpEndpoint, opts: ListenOptions): Pr
   const server = http.createServer(timeouts, (req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
     if (pathname === MCP_PATH) return void serveMcp(req, res).catch(() => res.destroy());
-    if (pathname.startsWith('/.well-known/oauth-protected-resource')) return void node(req, res);
+    // public metadata: answered from the headers too, so no anonymous body is ever read
+    if (pathname.startsWith('/.well-known/oauth-protected-resource')) return void serveFromHeaders(endpoint, req, res).catch(() => res.destroy());
     if ((pathname === HEALTH_PATH || pathname === READY_PATH) && (req.method === 'GET' || req.method === 'HEAD')) {
       const answer = pathname === HEALTH_PATH ? Promise.resolve<Readiness>({ ok: true }) : opts.ready().catch((err: Error) => ({ ok: false, reason: err.message }));
       void answer.then((report) => {
@@ -187,16 +188,26 @@ export async function listenHttp(endpoint: McpEndpoint, opts: ListenOptions): Pr
   };
 }
 
-/** Admission from the request's headers alone; a request that makes no fetch Request is a 400. */
+/** Admission from the request's headers alone. */
 async function admitFromHeaders(endpoint: McpEndpoint, req: http.IncomingMessage): Promise<AuthInfo | Response | undefined> {
-  let request: Request;
+  const request = headersOnlyOr400(req);
+  return request instanceof Response ? request : endpoint.admit(request);
+}
+
+/** A request the endpoint answers from its headers (the metadata); a body on its way is not read. */
+async function serveFromHeaders(endpoint: McpEndpoint, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const request = headersOnlyOr400(req);
+  await sendResponse(res, request instanceof Response ? request : await endpoint.fetch(request), !req.complete);
+}
+
+/** The request without its body, or a 400 when it makes no fetch Request (a Host that is no host, a forbidden method). */
+function headersOnlyOr400(req: http.IncomingMessage): Request | Response {
   try {
-    request = headersOnly(req);
+    return headersOnly(req);
   } catch (err) {
     const reason = `Bad Request: ${(err as Error).message}`;
     return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: reason }, id: null }, { status: 400 });
   }
-  return endpoint.admit(request);
 }
 
 /** The request as the SDK's adapter builds it (same URL and headers), without its body. */
