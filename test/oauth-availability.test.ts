@@ -112,6 +112,29 @@ describe('JWKS down or slow', () => {
   });
 });
 
+describe('key rotation at the default cooldown (30 s)', () => {
+  test('a key rotated in just after a fetch works at once; further unknown kids wait out the cooldown', async () => {
+    const relay = await jwksRelay(() => idp.issuer);
+    const k2 = makeKey('k2');
+    try {
+      const { url } = await serveWith(oauthEnv(idp.issuer, { MCP_OAUTH_JWKS_URI: relay.url, MCP_OAUTH_JWKS_COOLDOWN_MS: '30000' }));
+      expect((await rpc(url, 'tools/list', {}, { headers: bearer(await idp.clientCredentials('svc', url)) })).status).toBe(200);
+      await idp.restart([k2, k1]); // k2 signs now
+      const rotated = await idp.clientCredentials('svc', url);
+      const fetchesBefore = relay.fetches;
+      expect((await rpc(url, 'tools/list', {}, { headers: bearer(rotated) })).status).toBe(200);
+      expect(relay.fetches).toBe(fetchesBefore + 1);
+      // made-up kids after that: refused, and no more fetches until the cooldown has passed
+      const claims = { iss: idp.issuer, sub: 'x', aud: url, exp: Math.floor(Date.now() / 1000) + 600 };
+      for (const kid of ['k3', 'k4', 'k5']) expect((await rpc(url, 'tools/list', {}, { headers: bearer(forgeRs256(makeKey(kid), claims)) })).status).toBe(401);
+      expect(relay.fetches).toBe(fetchesBefore + 1);
+    } finally {
+      relay.close();
+      await idp.restart([k1]); // the first key again for the other tests
+    }
+  });
+});
+
 describe('refused at start', () => {
   test.each([
     ['two principals with the same static token', { MCP_AUTH_TOKENS: 'alice:same-token-0123456789,bob:same-token-0123456789' }, /MCP_AUTH_TOKENS: the same bearer token is given to two principals \(alice and bob\)/],

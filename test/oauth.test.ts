@@ -218,6 +218,9 @@ describe('bad tokens never reach Temporal and never crash the server', () => {
     ['a key the issuer never published', () => forgeRs256(makeKey('intruder'), claims()), /unknown key/],
     ['a forged signature under the known kid', () => forgeRs256({ ...makeKey('k1'), kid: 'k1' }, claims()), /signature is invalid/],
     ['a token without exp', () => forgeRs256(k1, { ...claims(), exp: undefined }), /claim check failed|missing required "exp"/],
+    ['a numeric sub', () => forgeRs256(k1, { ...claims(), sub: 1234 }), /subject \(sub\) is not a non-empty string/],
+    ['an empty sub', () => forgeRs256(k1, { ...claims(), sub: '' }), /subject \(sub\) is not a non-empty string/],
+    ['an iat an hour ahead', () => forgeRs256(k1, { ...claims(), iat: Math.floor(Date.now() / 1000) + 3600 }), /issued in the future \(iat\)/],
   ])('%s: 401', async (_label, token, reason) => {
     await refused(token(), reason);
   });

@@ -39,6 +39,8 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--max-subscribed-tasks <n>', 'tasks subscribed at once on this replica (MCP_MAX_SUBSCRIBED_TASKS, default 10000)')
     .option('--max-subscribed-tasks-per-caller <n>', 'tasks one caller subscribes at once (MCP_MAX_SUBSCRIBED_TASKS_PER_CALLER, default 1000)')
     .option('--max-json-depth <n>', 'deepest JSON nesting accepted in a request body (MCP_MAX_JSON_DEPTH, default 64)')
+    .option('--max-connections <n>', 'open HTTP connections at most; at the cap the oldest idle one is closed (MCP_MAX_CONNECTIONS, default 4096 or the open-file limit less 128)')
+    .option('--request-timeout-ms <ms>', "time a request's headers and body have to arrive, else 408 (MCP_REQUEST_TIMEOUT_MS, default 30000)")
     .option('--max-running-tasks-per-caller <n>', 'running tasks one caller owns at once, counted in Temporal; 0: no cap (MCP_MAX_RUNNING_TASKS_PER_CALLER, default 1000)')
     .option('--max-running-tasks <n>', 'running tasks of this server\'s tools at once, counted in Temporal; 0: no cap (MCP_MAX_RUNNING_TASKS, default 10000)')
     .option('--quota-lag-ms <ms>', 'starts this recent are added to the visibility count (MCP_QUOTA_LAG_MS, default 3000)')
@@ -80,6 +82,8 @@ function configFrom(opts: Record<string, unknown>): ServerConfig {
     maxSubscribedTasks: opts.maxSubscribedTasks,
     maxSubscribedTasksPerCaller: opts.maxSubscribedTasksPerCaller,
     maxJsonDepth: opts.maxJsonDepth,
+    maxConnections: opts.maxConnections,
+    requestTimeoutMs: opts.requestTimeoutMs,
     maxRunningTasksPerCaller: opts.maxRunningTasksPerCaller,
     maxRunningTasks: opts.maxRunningTasks,
     quotaLagMs: opts.quotaLagMs,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { durationMs } from './duration';
+import { DEFAULT_REQUEST_TIMEOUT_MS, defaultMaxConnections } from './http/connections';
 import { OAUTH_ENV_VARS, OAuthSettingsSchema, oauthHint } from './http/oauth-config';
 
 /** Every setting of the MCP side, from flags and environment variables; one schema, clear errors. */
@@ -16,6 +17,10 @@ export const ServerConfigSchema = z.object({
   allowedHosts: z.array(z.string()).default([]),
   allowedOrigins: z.array(z.string()).default([]),
   maxBodyBytes: z.coerce.number().int().positive().default(4 * 1024 * 1024),
+  /** Open HTTP connections at most; at the cap a new one evicts the oldest idle one (src/mcp/http/connections.ts). Default: 4,096, or the open-file limit less 128 when that is lower. */
+  maxConnections: z.coerce.number().int().min(1).default(() => defaultMaxConnections()),
+  /** Time a request's headers and body have to arrive; past it, 408 and the connection closes (Node's own default is 300 s). */
+  requestTimeoutMs: durationMs(z.number().int().min(1_000).max(600_000)).default(DEFAULT_REQUEST_TIMEOUT_MS),
   /** Tasks subscribed at once (subscriptions/listen) on one replica, over all its streams. */
   maxSubscribedTasks: z.coerce.number().int().positive().default(10_000),
   /** Tasks one caller subscribes at once on one replica (without auth, all callers count as one). */
@@ -65,6 +70,8 @@ export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {
   maxSubscribedTasks: 'MCP_MAX_SUBSCRIBED_TASKS',
   maxSubscribedTasksPerCaller: 'MCP_MAX_SUBSCRIBED_TASKS_PER_CALLER',
   maxJsonDepth: 'MCP_MAX_JSON_DEPTH',
+  maxConnections: 'MCP_MAX_CONNECTIONS',
+  requestTimeoutMs: 'MCP_REQUEST_TIMEOUT_MS',
   maxRunningTasksPerCaller: 'MCP_MAX_RUNNING_TASKS_PER_CALLER',
   maxRunningTasks: 'MCP_MAX_RUNNING_TASKS',
   quotaLagMs: 'MCP_QUOTA_LAG_MS',

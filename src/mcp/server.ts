@@ -89,7 +89,7 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
   return {
     fetch: endpoint.fetch,
     listen: (at = {}) =>
-      listenHttp(endpoint, { host: at.host ?? config.host, port: at.port ?? config.port, maxBodyBytes: config.maxBodyBytes, maxJsonDepth: config.maxJsonDepth, ready: readyWith(at.alsoReady) }),
+      listenHttp(endpoint, { ...config, host: at.host ?? config.host, port: at.port ?? config.port, ready: readyWith(at.alsoReady) }),
     ready,
     serveStdio: () =>
       new Promise<void>((resolve) => {

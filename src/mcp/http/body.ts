@@ -5,6 +5,7 @@
  * recurse, and a few MB of `[` stalls the event loop for everyone (or overflows the stack).
  */
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type http from 'node:http';
 
 /** Default deepest nesting of a request body: the JSON-RPC envelope takes 3, tool arguments the rest. */
 export const DEFAULT_MAX_JSON_DEPTH = 64;
@@ -101,4 +102,47 @@ export function malformedRequestResponse(body: RequestBody | undefined): Respons
   const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
   const error = { code: ProtocolErrorCode.InvalidParams, message: 'Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}' };
   return Response.json({ jsonrpc: '2.0', id, error }, { status: 200 });
+}
+
+/**
+ * The body's chunks, scanned for nesting as they arrive. A body found too deep is read to its
+ * end without scanning or keeping it (a client still sending would otherwise get a broken pipe
+ * instead of the answer); past the size limit nothing more is read.
+ */
+export function readScanned(req: http.IncomingMessage, maxDepth: number, maxBytes: number): Promise<{ kind: 'read'; chunks: Buffer[] } | { kind: 'deep' | 'large' }> {
+  return new Promise((resolve, reject) => {
+    const scanner = new DepthScanner(maxDepth);
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let deep = false;
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > maxBytes) {
+        req.off('data', onData);
+        req.pause();
+        return resolve({ kind: 'large' });
+      }
+      if (deep) return;
+      deep = scanner.feed(chunk);
+      if (deep) chunks.length = 0;
+      else chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(deep ? { kind: 'deep' } : { kind: 'read', chunks }));
+    req.once('error', reject);
+  });
+}
+
+/** As the SDK's adapter answers a body over the limit. */
+export function tooLargeResponse(maxBytes: number): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${maxBytes} bytes` }, id: null }, { status: 413 });
+}
+
+/** The request again, its body served from the chunks already read (the SDK's adapter reads it as a stream). */
+export function replayed(req: http.IncomingMessage, chunks: Buffer[]): http.IncomingMessage {
+  return Object.assign(Object.create(req) as http.IncomingMessage, {
+    async *[Symbol.asyncIterator]() {
+      yield* chunks;
+    },
+  });
 }

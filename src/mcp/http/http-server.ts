@@ -12,7 +12,8 @@ import {
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_MAX_JSON_DEPTH, DepthScanner, malformedRequestResponse, parseBody, type RequestBody, tooDeepResponse } from './body';
+import { capConnections, DEFAULT_REQUEST_TIMEOUT_MS, defaultMaxConnections } from './connections';
+import { DEFAULT_MAX_JSON_DEPTH, malformedRequestResponse, parseBody, readScanned, replayed, type RequestBody, tooDeepResponse, tooLargeResponse } from './body';
 
 export interface EndpointOptions {
   /** Host names accepted besides localhost, 127.0.0.1 and [::1] (DNS rebinding protection). */
@@ -38,8 +39,17 @@ export interface EndpointOptions {
 }
 
 export interface McpEndpoint {
-  /** A fetch-style handler: Host/Origin checks, bearer auth and routing headers in front of the SDK's. */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * A fetch-style handler: Host/Origin checks, bearer auth and routing headers in front of the
+   * SDK's. `authInfo` is taken as the caller only when `admit` produced it (the gate is then not
+   * run twice); any other is ignored and the gate runs.
+   */
+  fetch(request: Request, context?: { authInfo?: AuthInfo }): Promise<Response>;
+  /**
+   * Host/Origin and the bearer gate, from the request's headers alone (its body is not read): the
+   * verified caller (undefined without authentication), or the answer to send instead.
+   */
+  admit(request: Request): Promise<AuthInfo | Response | undefined>;
   close(): Promise<void>;
 }
 
@@ -69,13 +79,24 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
   const origins = [...localhostAllowedOrigins(), ...opts.allowedOrigins];
   const gate = opts.auth ? (r: Request) => opts.auth!.gate(r) : opts.tokenVerifier ? requireBearerAuth({ verifier: opts.tokenVerifier }) : undefined;
   const maxDepth = opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-  const fetch = async (request: Request) => {
-    const rejected = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
-    if (rejected) return rejected;
+  const hostOrOriginRefused = (request: Request) => hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
+  // the callers admit() verified: fetch() takes them without running the gate again
+  const admitted = new WeakSet<AuthInfo>();
+  const admit = async (request: Request) => {
+    const refused = hostOrOriginRefused(request);
+    if (refused) return refused;
+    const auth = gate ? await gate(request) : undefined;
+    if (auth && !(auth instanceof Response)) admitted.add(auth);
+    return auth;
+  };
+  const fetch = async (request: Request, context?: { authInfo?: AuthInfo }) => {
+    const refused = hostOrOriginRefused(request);
+    if (refused) return refused;
     const metadata = opts.auth?.serveMetadata(request); // RFC 9728: public, before the gate
     if (metadata) return metadata;
     if (new URL(request.url).pathname.startsWith('/.well-known/')) return new Response('Not found\n', { status: 404 });
-    const auth = gate ? await gate(request) : undefined;
+    const given = context?.authInfo;
+    const auth = given && admitted.has(given) ? given : gate ? await gate(request) : undefined;
     if (auth instanceof Response) return auth;
     // the body is read and parsed once (after auth), for the handlers in front and for the SDK
     let body: RequestBody | undefined;
@@ -93,32 +114,52 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
     const forward = body ? forwardedRequest(request, body, !opts.strictHeaders) : request;
     return mcp.fetch(forward, { ...(auth ? { authInfo: auth } : {}), ...(body?.json !== undefined ? { parsedBody: body.json } : {}) });
   };
-  return { fetch, close: () => mcp.close() };
+  return { fetch, admit, close: () => mcp.close() };
+}
+
+/** What bounds the HTTP listener; see ServerConfig for each. */
+export interface ListenOptions {
+  host: string;
+  port: number;
+  maxBodyBytes: number;
+  maxJsonDepth?: number;
+  /** Open connections at most (see capConnections); default: defaultMaxConnections(). */
+  maxConnections?: number;
+  /** Time a request's headers and body have to arrive, in ms; past it: 408 and the connection closes. */
+  requestTimeoutMs?: number;
+  ready: () => Promise<Readiness>;
 }
 
 /**
  * Serves an endpoint on Node's http at /mcp, with a body limit and a deep accept queue, and
- * GET /healthz (liveness) and /readyz (`ready()`: 200, or 503 with the reason).
+ * GET /healthz (liveness) and /readyz (`ready()`: 200, or 503 with the reason). A request to
+ * /mcp is admitted (Host/Origin, credentials) from its headers before any of its body is read;
+ * connections are capped and a request must arrive within a deadline.
  */
-export async function listenHttp(
-  endpoint: McpEndpoint,
-  opts: { host: string; port: number; maxBodyBytes: number; maxJsonDepth?: number; ready: () => Promise<Readiness> },
-): Promise<RunningHttpServer> {
+export async function listenHttp(endpoint: McpEndpoint, opts: ListenOptions): Promise<RunningHttpServer> {
   const node = toNodeHandler(endpoint, { maxRequestBodySize: opts.maxBodyBytes });
   const maxDepth = opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-  const server = http.createServer((req, res) => {
-    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+  const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  // Node checks the deadlines every connectionsCheckingInterval (30 s by default): at most 1 s late here
+  const timeouts = { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1_000, requestTimeout) };
+  const serveMcp = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const admission = await admitFromHeaders(endpoint, req);
+    // refused: answered at once; a body still on its way is not read, and the connection closes
+    if (admission instanceof Response) return sendResponse(res, admission, !req.complete);
+    // the SDK's adapter hands req.auth to fetch(), which takes it as admitted
+    if (admission) Object.assign(req, { auth: admission });
     // a declared length over the limit goes straight to the SDK's adapter, which answers 413 unread
-    if (pathname === MCP_PATH && req.method === 'POST' && !(Number(req.headers['content-length']) > opts.maxBodyBytes)) {
-      // a body nested too deep is refused while it arrives: a few bytes of `[[[` are enough (this
-      // runs before Host/Origin and auth, which read no body: refusing early reveals nothing)
-      void readScanned(req, maxDepth, opts.maxBodyBytes).then((read) => {
-        if (read.kind === 'read') return node(replayed(req, read.chunks), res);
-        void sendResponse(res, read.kind === 'deep' ? tooDeepResponse(maxDepth) : tooLargeResponse(opts.maxBodyBytes), true);
-      }, () => res.destroy());
-      return;
-    }
-    if (pathname === MCP_PATH || pathname.startsWith('/.well-known/oauth-protected-resource')) return void node(req, res);
+    if (req.method !== 'POST' || Number(req.headers['content-length']) > opts.maxBodyBytes) return node(req, res);
+    // a body nested too deep is refused while it arrives: a few bytes of `[[[` are enough
+    const read = await readScanned(req, maxDepth, opts.maxBodyBytes);
+    if (read.kind === 'read') return node(replayed(req, read.chunks), res);
+    return sendResponse(res, read.kind === 'deep' ? tooDeepResponse(maxDepth) : tooLargeResponse(opts.maxBodyBytes), true);
+  };
+  const server = http.createServer(timeouts, (req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    if (pathname === MCP_PATH) return void serveMcp(req, res).catch(() => res.destroy());
+    // public metadata: answered from the headers too, so no anonymous body is ever read
+    if (pathname.startsWith('/.well-known/oauth-protected-resource')) return void serveFromHeaders(endpoint, req, res).catch(() => res.destroy());
     if ((pathname === HEALTH_PATH || pathname === READY_PATH) && (req.method === 'GET' || req.method === 'HEAD')) {
       const answer = pathname === HEALTH_PATH ? Promise.resolve<Readiness>({ ok: true }) : opts.ready().catch((err: Error) => ({ ok: false, reason: err.message }));
       void answer.then((report) => {
@@ -129,6 +170,7 @@ export async function listenHttp(
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
   });
+  capConnections(server, opts.maxConnections ?? defaultMaxConnections());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     // a deep accept queue: bursts of new connections wait instead of being dropped and retried
@@ -146,47 +188,36 @@ export async function listenHttp(
   };
 }
 
-/**
- * The body's chunks, scanned for nesting as they arrive. A body found too deep is read to its
- * end without scanning or keeping it (a client still sending would otherwise get a broken pipe
- * instead of the answer); past the size limit nothing more is read.
- */
-function readScanned(req: http.IncomingMessage, maxDepth: number, maxBytes: number): Promise<{ kind: 'read'; chunks: Buffer[] } | { kind: 'deep' | 'large' }> {
-  return new Promise((resolve, reject) => {
-    const scanner = new DepthScanner(maxDepth);
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    let deep = false;
-    const onData = (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > maxBytes) {
-        req.off('data', onData);
-        req.pause();
-        return resolve({ kind: 'large' });
-      }
-      if (deep) return;
-      deep = scanner.feed(chunk);
-      if (deep) chunks.length = 0;
-      else chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(deep ? { kind: 'deep' } : { kind: 'read', chunks }));
-    req.once('error', reject);
-  });
+/** Admission from the request's headers alone. */
+async function admitFromHeaders(endpoint: McpEndpoint, req: http.IncomingMessage): Promise<AuthInfo | Response | undefined> {
+  const request = headersOnlyOr400(req);
+  return request instanceof Response ? request : endpoint.admit(request);
 }
 
-/** As the SDK's adapter answers a body over the limit. */
-function tooLargeResponse(maxBytes: number): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${maxBytes} bytes` }, id: null }, { status: 413 });
+/** A request the endpoint answers from its headers (the metadata); a body on its way is not read. */
+async function serveFromHeaders(endpoint: McpEndpoint, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const request = headersOnlyOr400(req);
+  await sendResponse(res, request instanceof Response ? request : await endpoint.fetch(request), !req.complete);
 }
 
-/** The request again, its body served from the chunks already read (the SDK's adapter reads it as a stream). */
-function replayed(req: http.IncomingMessage, chunks: Buffer[]): http.IncomingMessage {
-  return Object.assign(Object.create(req) as http.IncomingMessage, {
-    async *[Symbol.asyncIterator]() {
-      yield* chunks;
-    },
-  });
+/** The request without its body, or a 400 when it makes no fetch Request (a Host that is no host, a forbidden method). */
+function headersOnlyOr400(req: http.IncomingMessage): Request | Response {
+  try {
+    return headersOnly(req);
+  } catch (err) {
+    const reason = `Bad Request: ${(err as Error).message}`;
+    return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: reason }, id: null }, { status: 400 });
+  }
+}
+
+/** The request as the SDK's adapter builds it (same URL and headers), without its body. */
+function headersOnly(req: http.IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers });
 }
 
 /** Writes a fetch Response to Node's response; `close`: end the connection (its request was left unread). */

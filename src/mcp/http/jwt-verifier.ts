@@ -20,7 +20,7 @@ export function looksLikeJwt(token: string): boolean {
  * JWT access tokens (RFC 9068) verified locally: signature by a key of the issuer's JWKS with
  * an allowed asymmetric algorithm, `iss`, `aud` (one of the accepted audiences: RFC 8707, a
  * token for another resource is refused), `exp` required, `exp`/`nbf`/`iat` within the skew,
- * and a `sub`.
+ * and a `sub` that is a non-empty string (it names the task owner).
  */
 export class JwtVerifier {
   constructor(private readonly settings: OAuthSettings, private readonly keys: JwksCache) {}
@@ -39,8 +39,18 @@ export class JwtVerifier {
       if (err instanceof AuthServerUnavailableError) throw err;
       throw new InvalidTokenError(reason(err as Error));
     }
-    return authInfoFrom(token, payload as typeof payload & { iss: string; sub: string; exp: number }, expect.resource, this.settings);
+    checkOwnClaims(payload, this.settings.clockSkewSeconds);
+    return authInfoFrom(token, payload, expect.resource, this.settings);
   }
+}
+
+/**
+ * What jose leaves unchecked: it requires `sub` present but takes any type (a numeric or empty
+ * one would name no one, or collide), and it checks `iat` in the future only with maxTokenAge.
+ */
+function checkOwnClaims(payload: Jose.JWTPayload, skewSeconds: number): asserts payload is Jose.JWTPayload & { iss: string; sub: string; exp: number } {
+  if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new InvalidTokenError('token subject (sub) is not a non-empty string');
+  if (payload.iat !== undefined && payload.iat > Date.now() / 1000 + skewSeconds) throw new InvalidTokenError('token is issued in the future (iat)');
 }
 
 /** A short reason for the 401 and the log; jose's messages name the claim, never the token. */

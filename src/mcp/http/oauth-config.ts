@@ -49,7 +49,7 @@ export const OAuthSettingsSchema = z
     jwksUri: SecureUrl.optional(),
     /** Bound on each call to the authorization server (discovery, JWKS, introspection), in ms. */
     httpTimeoutMs: durationMs(z.number().int().min(100).max(60_000)).default(5_000),
-    /** An unknown `kid` fetches the JWKS again at most this often (ms). */
+    /** An unknown `kid` fetches the JWKS again at once; after that fetch, other unknown kids wait this long (ms). */
     jwksCooldownMs: durationMs(z.number().int().min(0)).default(30_000),
     /** The JWKS is fetched again when older than this (ms); on failure the keys held keep working. */
     jwksMaxAgeMs: durationMs(z.number().int().min(1_000)).default(10 * 60_000),

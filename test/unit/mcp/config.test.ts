@@ -14,9 +14,17 @@ test.each([
   [{ port: '70000' }, /port/],
   [{ ttlMs: '-5' }, /ttlMs \(--ttl-ms or MCP_TASK_TTL_MS\)/],
   [{ pollIntervalMs: '0' }, /pollIntervalMs/],
+  [{ maxConnections: '0' }, /maxConnections \(--max-connections or MCP_MAX_CONNECTIONS\)/],
+  [{ requestTimeoutMs: '10' }, /requestTimeoutMs \(--request-timeout-ms or MCP_REQUEST_TIMEOUT_MS\)/],
 ])('config: %j is refused clearly', (flags, message) => {
   expect(() => parseServerConfig(flags, {})).toThrow(ConfigError);
   expect(() => parseServerConfig(flags, {})).toThrow(message);
+});
+
+test('the HTTP edge: connections and the request deadline from flags or the environment', () => {
+  expect(parseServerConfig({}, {}).requestTimeoutMs).toBe(30_000);
+  expect(parseServerConfig({}, { MCP_MAX_CONNECTIONS: '300', MCP_REQUEST_TIMEOUT_MS: '10s' })).toMatchObject({ maxConnections: 300, requestTimeoutMs: 10_000 });
+  expect(parseServerConfig({ maxConnections: '50' }, { MCP_MAX_CONNECTIONS: '300' }).maxConnections).toBe(50);
 });
 
 test('settings: defaults, environment, flags', () => {

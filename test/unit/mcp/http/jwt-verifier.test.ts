@@ -1,7 +1,8 @@
 /**
  * The JWT verifier and its key cache, on keys served over loopback HTTP by the test (the
  * end-to-end cases against a real authorization server are in test/oauth*.test.ts): the
- * algorithm allow-list, skew, the rate-limited refetch on an unknown kid, one fetch for a burst.
+ * algorithm allow-list, skew, `sub` and `iat`, the refetch on an unknown kid (at once, then
+ * rate-limited), one fetch for a burst.
  */
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import http from 'node:http';
@@ -75,6 +76,9 @@ test.each([
   ['for another audience', { aud: 'https://other.example.com/mcp' }, 'token was not issued for this resource (aud)'],
   ['for another issuer', { iss: 'https://evil.example.com' }, 'token issuer is not trusted (iss)'],
   ['without a subject', { sub: undefined }, 'token claim check failed'],
+  ['with a numeric subject', { sub: 42 }, 'token subject (sub) is not a non-empty string'],
+  ['with an empty subject', { sub: '' }, 'token subject (sub) is not a non-empty string'],
+  ['issued in the future beyond the skew', { iat: Math.floor(Date.now() / 1000) + 3600 }, 'token is issued in the future (iat)'],
 ])('%s: refused', async (_label, claims, message) => {
   const key = rsa('k');
   published = [key];
@@ -87,27 +91,32 @@ test('within the skew: accepted', async () => {
   const key = rsa('k');
   published = [key];
   const now = Math.floor(Date.now() / 1000);
-  await expect(verifier().verify(jwt(key, { exp: now - 2, nbf: now + 2 }), expect_)).resolves.toBeDefined();
+  await expect(verifier().verify(jwt(key, { exp: now - 2, nbf: now + 2, iat: now + 2 }), expect_)).resolves.toBeDefined();
 });
 
-test('an unknown kid refetches the set at most once per cooldown, and a burst makes one fetch', async () => {
+test('an unknown kid refetches the set at once the first time, then at most once per cooldown, and a burst makes one fetch', async () => {
   // keys first: generating them takes time under load, which must not eat the cooldown
   const a = rsa('a');
   const b = rsa('b');
+  const c = rsa('c');
   const strangers = Array.from({ length: 8 }, (_, i) => jwt({ ...rsa('x'), kid: `x${i}` }));
   published = [a];
   const v = verifier({}, { cooldownMs: 1_500 });
   await v.verify(jwt(a), expect_);
   published = [a, b];
   fetches = 0;
-  // within the cooldown the new key is not fetched: refused as unknown
-  await expect(v.verify(jwt(b), expect_)).rejects.toThrow('token signed by an unknown key');
-  expect(fetches).toBe(0);
+  // a key rotated in just after the first fetch: fetched at once, accepted
+  await expect(v.verify(jwt(b), expect_)).resolves.toBeDefined();
+  expect(fetches).toBe(1);
+  // another unknown kid within the cooldown of that fetch: refused without a fetch
+  published = [a, b, c];
+  await expect(v.verify(jwt(c), expect_)).rejects.toThrow('token signed by an unknown key');
+  expect(fetches).toBe(1);
   await new Promise((r) => setTimeout(r, 1_600));
-  const results = await Promise.allSettled([v.verify(jwt(b), expect_), ...strangers.map((t) => v.verify(t, expect_))]);
+  const results = await Promise.allSettled([v.verify(jwt(c), expect_), ...strangers.map((t) => v.verify(t, expect_))]);
   expect(results[0].status).toBe('fulfilled');
   expect(results.slice(1).every((r) => r.status === 'rejected')).toBe(true);
-  expect(fetches).toBe(1);
+  expect(fetches).toBe(2);
 });
 
 test('a key removed from the set stops working at the next fetch', async () => {
