@@ -45,7 +45,7 @@ afterAll(() => worker?.stop('SIGTERM', 10_000));
 
 /**
  * The Python worker; `FixedGeneratedProgram` is the build where the `bug` op is fixed; cache '0'
- * evicts every run after each activation (the SDK then cancels its coroutines).
+ * evicts every run after each activation (the SDK then ends its coroutines with its eviction error).
  */
 async function startWorker(build: 'GeneratedProgram' | 'FixedGeneratedProgram', cache = ''): Promise<ChildHandle> {
   const started = spawnProcess(ensureExamplesVenv(), [path.join(FIXTURES, 'python', 'generated_worker.py')], {
@@ -184,8 +184,8 @@ test('a bug retries the workflow task until a fixed build runs it: the task then
 }, 120_000);
 
 describe('with every run evicted from the worker\'s cache after each activation', () => {
-  // the SDK cancels an evicted run's coroutines without a cancel request: the helper must decide
-  // nothing then (its first command raises the SDK's eviction error) and the replay goes on
+  // the SDK ends an evicted run's coroutines with its own eviction error, no cancel requested: the
+  // helper must decide nothing then (no undo, no end) and the next activation's replay goes on
   beforeAll(async () => {
     await worker!.stop('SIGTERM', 10_000);
     worker = await startWorker('GeneratedProgram', '0');
