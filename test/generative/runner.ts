@@ -18,6 +18,8 @@ export interface CaseEnv {
   killWorker?(): Promise<void>;
   /** How long a task may take to end (or read stuck) after its schedule. */
   boundMs: number;
+  /** The interpreter tool the programs run as (default `generated_program`; another language's twin has its own). */
+  tool?: string;
 }
 
 /** What the schedule did to the task, as the invariants need it. */
@@ -34,7 +36,7 @@ export interface Ran {
 }
 
 export async function runCase(env: CaseEnv, c: GeneratedCase): Promise<Ran> {
-  const taskId = await retrying(env, (url) => createTask(url, 'generated_program', { ...c.program }));
+  const taskId = await retrying(env, (url) => createTask(url, env.tool ?? 'generated_program', { ...c.program }));
   const started = Date.now();
   const sent: Sent = { cancel: [] };
   for (const event of c.events) {
