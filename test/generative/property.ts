@@ -94,6 +94,8 @@ async function writeHistory(env: CaseEnv, taskId: string, c: GeneratedCase, read
   return path.relative(ROOT, file);
 }
 
+/** "286 cases: cancelled=82 completed=123 failed=81" (batches vary in size: the count is what ran). */
 export function formatTally(tally: Tally): string {
-  return [...tally].sort().map(([k, v]) => `${k}=${v}`).join(' ');
+  const total = [...tally.values()].reduce((a, b) => a + b, 0);
+  return `${total} cases: ${[...tally].sort().map(([k, v]) => `${k}=${v}`).join(' ')}`;
 }
