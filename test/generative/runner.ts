@@ -5,7 +5,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { call, createTask, type Era, RpcError } from '../support/mcp-client';
-import type { GeneratedCase, GeneratedEvent } from './model';
+import { type GeneratedCase, type GeneratedEvent, UNASKED_KEYS } from './model';
 
 /** What a case runs against; a stack of either tier provides it. */
 export interface CaseEnv {
@@ -25,6 +25,8 @@ export interface CaseEnv {
 /** What the schedule did to the task, as the invariants need it. */
 export interface Sent {
   cancel: Era[];
+  /** How tasks/update of keys never asked was answered (answerUnasked): `accepted`, or the JSON-RPC error. */
+  unasked?: string;
 }
 
 export interface Ran {
@@ -56,6 +58,14 @@ async function sendEvent(env: CaseEnv, taskId: string, event: GeneratedEvent, se
       const open = await outstanding(env, taskId);
       const picked = open.filter((_, i) => event.pick[i % event.pick.length]);
       if (picked.length) await answer(env, taskId, picked);
+      return;
+    }
+    case 'answerUnasked': {
+      const inputResponses = Object.fromEntries(UNASKED_KEYS.map((k) => [k, { action: 'accept', content: { value: k } }]));
+      sent.unasked = await retrying(env, (url) => call(url, 'tasks/update', { taskId, inputResponses })).then(
+        () => 'accepted',
+        (err) => (err instanceof RpcError ? `refused ${err.code}: ${err.message}` : Promise.reject(err)),
+      );
       return;
     }
     case 'cancelRacingAnswer': {
