@@ -10,6 +10,7 @@
  * - where the program alone decides the end (modelEnd), the task ends that way.
  */
 import type { WorkflowExecutionDescription } from '@temporalio/client';
+import type { History } from '@temporalio/common/lib/proto-utils';
 import fs from 'node:fs';
 import path from 'node:path';
 import { inputResponsesSignal, MCP_TASK_STATUS } from '../../src/contract';
@@ -51,20 +52,29 @@ export async function readAll(env: CaseEnv, ran: Ran): Promise<Readings> {
   return { temporal: description.status.name, modern, legacy: legacyReply?.task ?? legacyReply, mcpTaskStatus: attribute?.[0] as string | undefined, signalledKeys };
 }
 
-/** The keys of the `mcp.inputResponses` signals of every run of the chain, newest run first (each run names the one it continued). */
+/** The keys of the `mcp.inputResponses` signals of every run of the chain. */
 async function signalledKeysOf(env: CaseEnv, taskId: string, lastRunId: string): Promise<string[]> {
   const keys: string[] = [];
-  for (let runId: string | undefined = lastRunId; runId; ) {
-    const history = await env.client.workflow.getHandle(taskId, runId).fetchHistory();
+  for (const history of await chainHistories(env, taskId, lastRunId)) {
     for (const event of history.events ?? []) {
       const signal = event.workflowExecutionSignaledEventAttributes;
       if (signal?.signalName !== inputResponsesSignal.name) continue;
       const data = signal.input?.payloads?.[0]?.data;
       if (data) keys.push(...Object.keys(JSON.parse(Buffer.from(data).toString('utf8')) ?? {}));
     }
-    runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
   }
   return keys;
+}
+
+/** The histories of every run of a continue-as-new chain, newest first (each run names the one it continued). */
+export async function chainHistories(env: CaseEnv, taskId: string, lastRunId?: string): Promise<History[]> {
+  const runs: History[] = [];
+  for (let runId: string | undefined = lastRunId ?? (await env.client.workflow.getHandle(taskId).describe()).runId; runId; ) {
+    const history: History = await env.client.workflow.getHandle(taskId, runId).fetchHistory();
+    runs.push(history);
+    runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+  }
+  return runs;
 }
 
 export function readLedger(dir: string, taskId: string): LedgerLine[] {
