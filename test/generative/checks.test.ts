@@ -64,6 +64,10 @@ test('the invariants flag readers that disagree, a cancel nobody asked for, undo
   expect(violations(cancelled, ran(cancelled), readings('CANCELLED', 'cancelled'), [apply('s1')])).toEqual([expect.stringMatching(/not undone: s1/)]);
   expect(violations(plain, ran(plain), readings('COMPLETED', 'completed'), [apply('s1'), undo('s1')])).toEqual([expect.stringMatching(/undos ran: s1/)]);
   expect(violations(plain, ran(plain), readings('COMPLETED', 'completed'), [apply('s1'), apply('s1')])).toEqual([expect.stringMatching(/more than once: apply s1 ×2/)]);
+  const unasked = (reply: string): Ran => ({ ...ran(plain), sent: { cancel: [], unasked: reply } });
+  expect(violations(plain, unasked('accepted'), { ...readings('COMPLETED', 'completed'), signalledKeys: ['k1', 'constructor'] }, [])).toEqual([expect.stringMatching(/never asked reached the workflow as answers: constructor/)]);
+  expect(violations(plain, unasked('refused -32603: boom'), { ...readings('COMPLETED', 'completed'), signalledKeys: ['k1'] }, [])).toEqual([expect.stringMatching(/failed inside the server: refused -32603/)]);
+  expect(violations(plain, unasked('refused -32602: not outstanding'), { ...readings('COMPLETED', 'completed'), signalledKeys: ['k1'] }, [])).toEqual([]);
   expect(violations(plain, ran(plain, 'timeout'), readings('RUNNING', 'working'), [])).toEqual([expect.stringMatching(/neither ended nor read stuck/), expect.stringMatching(/must end completed/)]);
   expect(violations(plain, ran(plain, 'stuck'), { ...readings('RUNNING', 'working'), modern: { status: 'working', statusMessage: 'stuck: …' } }, [])).toEqual([
     expect.stringMatching(/stuck without a bug/),

@@ -36,6 +36,6 @@ test(`${budget.cases} generated programs: every reader agrees, no effect twice, 
       })().finally(() => (restarting = undefined))),
     boundMs: 30_000,
   };
-  const tally = await checkGenerated(env, { ...budget, timeLimitMs: timeout - 90_000, kinds: ['cancel', 'answer', 'cancelRacingAnswer', 'restartServer'] });
-  console.log(`[generative] fast tier, ${budget.cases} cases, seed ${budget.seed ?? 'random'}${budget.without.length ? `, without ${budget.without.join(',')}` : ''}: ${formatTally(tally)}`);
+  const tally = await checkGenerated(env, { ...budget, timeLimitMs: timeout - 90_000, kinds: ['cancel', 'answer', 'answerUnasked', 'cancelRacingAnswer', 'restartServer'] });
+  console.log(`[generative] fast tier, budget ${budget.cases}, seed ${budget.seed ?? 'random'}${budget.without.length ? `, without ${budget.without.join(',')}` : ''}: ${formatTally(tally)}`);
 }, timeout);

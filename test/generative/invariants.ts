@@ -6,15 +6,17 @@
  * - `cancelled` only when a cancel was requested, and then every applied step is undone;
  *   `completed` ⇒ no undo ran; no effect applied twice (the ledger);
  * - every task ends, or reads stuck with its reason (only a program with a bug may), within the bound;
+ * - only outstanding keys are answers: a tasks/update keyed `constructor`, `toString`… sends nothing to the workflow;
  * - where the program alone decides the end (modelEnd), the task ends that way.
  */
 import type { WorkflowExecutionDescription } from '@temporalio/client';
+import type { History } from '@temporalio/common/lib/proto-utils';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MCP_TASK_STATUS } from '../../src/contract';
+import { inputResponsesSignal, MCP_TASK_STATUS } from '../../src/contract';
 import type { LedgerLine } from '../fixtures/generated-activities';
 import { call } from '../support/mcp-client';
-import { type GeneratedCase, mayBeStuck, modelEnd } from './model';
+import { type GeneratedCase, mayBeStuck, modelEnd, UNASKED_KEYS } from './model';
 import { type CaseEnv, isStuck, type Ran, retrying, sleep } from './runner';
 
 /** Temporal's close status → the task's status (docs/contract.md). */
@@ -31,6 +33,8 @@ export interface Readings {
   modern: any;
   legacy: any;
   mcpTaskStatus: string | undefined;
+  /** The keys of every tasks/update signal the workflow got, in all runs (read only after an answerUnasked). */
+  signalledKeys?: string[];
 }
 
 /** Reads the task from every reader, once Temporal has closed it (a terminal tasks/get waits for that, briefly). */
@@ -44,7 +48,33 @@ export async function readAll(env: CaseEnv, ran: Ran): Promise<Readings> {
   const modern = await retrying(env, (url) => call(url, 'tasks/get', { taskId: ran.taskId }));
   const legacyReply = await retrying(env, (url) => call(url, 'tasks/get', { taskId: ran.taskId }, { era: 'legacy' }));
   const attribute = (description.searchAttributes as Record<string, unknown[] | undefined>)[MCP_TASK_STATUS.name];
-  return { temporal: description.status.name, modern, legacy: legacyReply?.task ?? legacyReply, mcpTaskStatus: attribute?.[0] as string | undefined };
+  const signalledKeys = ran.sent.unasked ? await signalledKeysOf(env, ran.taskId, description.runId) : undefined;
+  return { temporal: description.status.name, modern, legacy: legacyReply?.task ?? legacyReply, mcpTaskStatus: attribute?.[0] as string | undefined, signalledKeys };
+}
+
+/** The keys of the `mcp.inputResponses` signals of every run of the chain. */
+async function signalledKeysOf(env: CaseEnv, taskId: string, lastRunId: string): Promise<string[]> {
+  const keys: string[] = [];
+  for (const history of await chainHistories(env, taskId, lastRunId)) {
+    for (const event of history.events ?? []) {
+      const signal = event.workflowExecutionSignaledEventAttributes;
+      if (signal?.signalName !== inputResponsesSignal.name) continue;
+      const data = signal.input?.payloads?.[0]?.data;
+      if (data) keys.push(...Object.keys(JSON.parse(Buffer.from(data).toString('utf8')) ?? {}));
+    }
+  }
+  return keys;
+}
+
+/** The histories of every run of a continue-as-new chain, newest first (each run names the one it continued). */
+export async function chainHistories(env: CaseEnv, taskId: string, lastRunId?: string): Promise<History[]> {
+  const runs: History[] = [];
+  for (let runId: string | undefined = lastRunId ?? (await env.client.workflow.getHandle(taskId).describe()).runId; runId; ) {
+    const history: History = await env.client.workflow.getHandle(taskId, runId).fetchHistory();
+    runs.push(history);
+    runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+  }
+  return runs;
 }
 
 export function readLedger(dir: string, taskId: string): LedgerLine[] {
@@ -66,6 +96,16 @@ export function violations(c: GeneratedCase, ran: Ran, r: Readings, ledger: Ledg
   const end = isStuck(r.modern) ? 'stuck' : status;
   if (expected && end !== expected) out.push(`the program must end ${expected} (no cancel, no timer racing), it reads ${end}`);
   out.push(...ledgerHolds(status, ledger));
+  out.push(...onlyOutstandingKeys(ran, r));
+  return out;
+}
+
+/** Keys the task never asked are not answers: refused or ignored with a clear reply, never sent to the workflow. */
+function onlyOutstandingKeys(ran: Ran, r: Readings): string[] {
+  const out: string[] = [];
+  if (ran.sent.unasked?.startsWith('refused -32603')) out.push(`tasks/update of keys never asked failed inside the server: ${ran.sent.unasked}`);
+  const delivered = (r.signalledKeys ?? []).filter((k) => UNASKED_KEYS.includes(k));
+  if (delivered.length) out.push(`keys never asked reached the workflow as answers: ${[...new Set(delivered)].join(', ')}`);
   return out;
 }
 

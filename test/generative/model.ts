@@ -11,6 +11,8 @@ export type GeneratedEvent =
   | { atMs: number; kind: 'cancel'; era: 'modern' | 'legacy' }
   /** Answers the outstanding questions picked by `pick` (a partial answer when it leaves some out). */
   | { atMs: number; kind: 'answer'; pick: boolean[] }
+  /** tasks/update keyed by names the task never asked (`constructor`, `toString`…): not answers. */
+  | { atMs: number; kind: 'answerUnasked' }
   /** tasks/update of every outstanding question and tasks/cancel, sent together. */
   | { atMs: number; kind: 'cancelRacingAnswer' }
   | { atMs: number; kind: 'restartServer' }
@@ -27,7 +29,10 @@ const ms = (max: number) => fc.integer({ min: 0, max });
 
 export type OpKind = GeneratedOp['t'];
 export const OP_KINDS: OpKind[] = ['step', 'input', 'inputs', 'scopeTimeout', 'sleep', 'status', 'fail', 'bug'];
-export const EVENT_KINDS: EventKind[] = ['cancel', 'answer', 'cancelRacingAnswer', 'restartServer', 'killWorker'];
+export const EVENT_KINDS: EventKind[] = ['cancel', 'answer', 'answerUnasked', 'cancelRacingAnswer', 'restartServer', 'killWorker'];
+
+/** The keys of answerUnasked: names every object has, and one nobody asked. */
+export const UNASKED_KEYS = ['constructor', 'toString', 'hasOwnProperty', 'never_asked'];
 
 /** Programs with ms-scale timers, of the op kinds not left out; names and keys are made unique afterwards (see `numbered`). */
 function opsArbitrary(without: OpKind[]): fc.Arbitrary<GeneratedOp[]> {
@@ -79,6 +84,7 @@ export function eventArbitrary(kinds: EventKind[]): fc.Arbitrary<GeneratedEvent>
   const all: Record<EventKind, fc.Arbitrary<GeneratedEvent>> = {
     cancel: fc.record({ atMs, kind: fc.constant('cancel' as const), era: fc.constantFrom('modern' as const, 'legacy' as const) }),
     answer: fc.record({ atMs, kind: fc.constant('answer' as const), pick: fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }) }),
+    answerUnasked: fc.record({ atMs, kind: fc.constant('answerUnasked' as const) }),
     cancelRacingAnswer: fc.record({ atMs, kind: fc.constant('cancelRacingAnswer' as const) }),
     restartServer: fc.record({ atMs, kind: fc.constant('restartServer' as const) }),
     killWorker: fc.record({ atMs, kind: fc.constant('killWorker' as const) }),

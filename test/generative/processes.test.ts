@@ -48,6 +48,6 @@ test(`${budget.cases} generated programs with worker SIGKILLs: every reader agre
       })().finally(() => (killing = undefined))),
     boundMs: 60_000,
   };
-  const tally = await checkGenerated(env, { ...budget, timeLimitMs: timeout - 90_000, kinds: ['cancel', 'answer', 'cancelRacingAnswer', 'restartServer', 'killWorker'] });
-  console.log(`[generative] process tier, ${budget.cases} cases, seed ${budget.seed ?? 'random'}${budget.without.length ? `, without ${budget.without.join(',')}` : ''}: ${formatTally(tally)}`);
+  const tally = await checkGenerated(env, { ...budget, timeLimitMs: timeout - 90_000, kinds: ['cancel', 'answer', 'answerUnasked', 'cancelRacingAnswer', 'restartServer', 'killWorker'] });
+  console.log(`[generative] process tier, budget ${budget.cases}, seed ${budget.seed ?? 'random'}${budget.without.length ? `, without ${budget.without.join(',')}` : ''}: ${formatTally(tally)}`);
 }, timeout);

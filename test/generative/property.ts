@@ -3,13 +3,13 @@
  * each case the invariants are checked. A broken invariant fails the batch, and fast-check
  * shrinks it (fewer cases, smaller programs, fewer events) and prints the seed, the path and
  * the smallest case; the error names what differed and where the task's Temporal history was
- * written (test-artifacts/generative/).
+ * written (test-artifacts/generative/: the histories of every run, newest first).
  */
 import fc from 'fast-check';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../support/paths';
-import { readAll, readLedger, violations } from './invariants';
+import { chainHistories, readAll, readLedger, violations } from './invariants';
 import { caseArbitrary, EVENT_KINDS, type EventKind, type GeneratedCase, OP_KINDS, type OpKind } from './model';
 import { type CaseEnv, isStuck, runCase } from './runner';
 
@@ -89,11 +89,23 @@ async function writeHistory(env: CaseEnv, taskId: string, c: GeneratedCase, read
   const dir = path.join(ROOT, 'test-artifacts', 'generative');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${taskId}.json`);
-  const history = await env.client.workflow.getHandle(taskId).fetchHistory().catch((err: Error) => ({ error: err.message }));
-  fs.writeFileSync(file, JSON.stringify({ case: c, readings, history }, null, 1));
+  const histories = await chainHistories(env, taskId).catch((err: Error) => ({ error: err.message }));
+  fs.writeFileSync(file, JSON.stringify({ case: c, readings, histories }, readable, 1));
   return path.relative(ROOT, file);
 }
 
+/** "286 cases: cancelled=82 completed=123 failed=81" (batches vary in size: the count is what ran). */
+/**
+ * History events as plain JSON: 64-bit numbers (Long) as decimal strings, payload bytes as their
+ * text. (The SDK's historyToJSON refuses the protobuf types of jest's module registry.)
+ */
+function readable(_key: string, value: unknown): unknown {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  if (value && typeof value === 'object' && 'low' in value && 'high' in value && 'unsigned' in value) return String(value);
+  return value;
+}
+
 export function formatTally(tally: Tally): string {
-  return [...tally].sort().map(([k, v]) => `${k}=${v}`).join(' ');
+  const total = [...tally.values()].reduce((a, b) => a + b, 0);
+  return `${total} cases: ${[...tally].sort().map(([k, v]) => `${k}=${v}`).join(' ')}`;
 }

@@ -5,7 +5,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { call, createTask, type Era, RpcError } from '../support/mcp-client';
-import type { GeneratedCase, GeneratedEvent } from './model';
+import { type GeneratedCase, type GeneratedEvent, UNASKED_KEYS } from './model';
 
 /** What a case runs against; a stack of either tier provides it. */
 export interface CaseEnv {
@@ -18,11 +18,15 @@ export interface CaseEnv {
   killWorker?(): Promise<void>;
   /** How long a task may take to end (or read stuck) after its schedule. */
   boundMs: number;
+  /** The interpreter tool the programs run as (default `generated_program`; another language's twin has its own). */
+  tool?: string;
 }
 
 /** What the schedule did to the task, as the invariants need it. */
 export interface Sent {
   cancel: Era[];
+  /** How tasks/update of keys never asked was answered (answerUnasked): `accepted`, or the JSON-RPC error. */
+  unasked?: string;
 }
 
 export interface Ran {
@@ -34,7 +38,7 @@ export interface Ran {
 }
 
 export async function runCase(env: CaseEnv, c: GeneratedCase): Promise<Ran> {
-  const taskId = await retrying(env, (url) => createTask(url, 'generated_program', { ...c.program }));
+  const taskId = await retrying(env, (url) => createTask(url, env.tool ?? 'generated_program', { ...c.program }));
   const started = Date.now();
   const sent: Sent = { cancel: [] };
   for (const event of c.events) {
@@ -54,6 +58,14 @@ async function sendEvent(env: CaseEnv, taskId: string, event: GeneratedEvent, se
       const open = await outstanding(env, taskId);
       const picked = open.filter((_, i) => event.pick[i % event.pick.length]);
       if (picked.length) await answer(env, taskId, picked);
+      return;
+    }
+    case 'answerUnasked': {
+      const inputResponses = Object.fromEntries(UNASKED_KEYS.map((k) => [k, { action: 'accept', content: { value: k } }]));
+      sent.unasked = await retrying(env, (url) => call(url, 'tasks/update', { taskId, inputResponses })).then(
+        () => 'accepted',
+        (err) => (err instanceof RpcError ? `refused ${err.code}: ${err.message}` : Promise.reject(err)),
+      );
       return;
     }
     case 'cancelRacingAnswer': {
