@@ -94,7 +94,9 @@ export async function loop<A extends object, S, R>(args: A & { resume?: S }, fir
   for (let state = args.resume ?? first; ; ) {
     const turn = await step(state);
     if ('done' in turn) return turn.done;
-    checkCarriable(); // an undo that could not travel is refused at the first turn, not at the first continue-as-new
+    // an undo that could not travel is refused at the first turn, not at the first continue-as-new;
+    // not once the task must end (a cancel): the next turn's first await ends it, undone
+    if (!endRequested()) checkCarriable();
     state = turn.next;
     await continueAsNewIfNeeded({ ...args, resume: state });
   }

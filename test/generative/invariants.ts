@@ -121,7 +121,10 @@ function readersAgree(r: Readings, cancelSent: boolean): string[] {
     return out;
   }
   const expected = CLOSE_STATUS_TABLE[r.temporal];
-  if (r.modern.status !== expected || r.mcpTaskStatus !== expected || (r.legacy?.status !== expected && !legacyRule)) out.push(`readers disagree: ${said} (the table says ${expected})`);
+  // TERMINATED / TIMED_OUT: no workflow code ran to write McpTaskStatus, which keeps its last
+  // running value (docs/contract.md, "The end of a task"); it must not claim another end
+  const unwritten = (r.temporal === 'TERMINATED' || r.temporal === 'TIMED_OUT') && !['completed', 'cancelled'].includes(r.mcpTaskStatus);
+  if (r.modern.status !== expected || (r.mcpTaskStatus !== expected && !unwritten) || (r.legacy?.status !== expected && !legacyRule)) out.push(`readers disagree: ${said} (the table says ${expected})`);
   return out;
 }
 

@@ -120,8 +120,8 @@ describe('the end of a task is Temporal\'s close status (docs/contract.md, "The 
     const taskId = await h.startTask(tools.cancelsItself, {});
     expect(await closeStatus(taskId)).toBe('FAILED');
     const task = await h.waitFor(taskId, (t) => t.state.status !== 'working');
-    expect(task.state).toEqual({ status: 'failed', error: { code: -32603, message: 'The task failed: an inner scope was cancelled' } });
-    expect(task.statusMessage).toBe('The task failed: an inner scope was cancelled');
+    expect(task.state).toEqual({ status: 'failed', error: { code: -32603, message: "The task failed: the tool's own cancellation scope was cancelled (a timeout), not tasks/cancel: an inner scope was cancelled" } });
+    expect(task.statusMessage).toBe("The task failed: the tool's own cancellation scope was cancelled (a timeout), not tasks/cancel: an inner scope was cancelled");
     // the finished-task cache and a fresh store (another replica) agree
     expect((await h.store.read(taskId))?.state.status).toBe('failed');
     expect((await h.storeWith({}).read(taskId))?.state.status).toBe('failed');
@@ -132,7 +132,7 @@ describe('the end of a task is Temporal\'s close status (docs/contract.md, "The 
   test('the synchronous path maps the same way: a self-made cancellation is the tool\'s failure', async () => {
     const run = h.store.run({ tool: tools.cancelsItself.name, workflowType: 'cancelsItself', arguments: {}, summary: 'sync' });
     await expect(run).rejects.toBeInstanceOf(ToolProtocolError);
-    await expect(run).rejects.toMatchObject({ error: { code: -32603, message: 'The task failed: an inner scope was cancelled' } });
+    await expect(run).rejects.toMatchObject({ error: { code: -32603, message: "The task failed: the tool's own cancellation scope was cancelled (a timeout), not tasks/cancel: an inner scope was cancelled" } });
   });
 
   test('a workflow that has not closed has no end: asking for one is an error, not a guess', async () => {
