@@ -123,7 +123,7 @@ function readersAgree(r: Readings, cancelSent: boolean): string[] {
   const expected = CLOSE_STATUS_TABLE[r.temporal];
   // TERMINATED / TIMED_OUT: no workflow code ran to write McpTaskStatus, which keeps its last
   // running value (docs/contract.md, "The end of a task"); it must not claim another end
-  const unwritten = (r.temporal === 'TERMINATED' || r.temporal === 'TIMED_OUT') && !['completed', 'cancelled'].includes(r.mcpTaskStatus);
+  const unwritten = (r.temporal === 'TERMINATED' || r.temporal === 'TIMED_OUT') && !['completed', 'cancelled'].includes(r.mcpTaskStatus ?? '');
   if (r.modern.status !== expected || (r.mcpTaskStatus !== expected && !unwritten) || (r.legacy?.status !== expected && !legacyRule)) out.push(`readers disagree: ${said} (the table says ${expected})`);
   return out;
 }
