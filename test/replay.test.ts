@@ -73,9 +73,11 @@ const workflowTypeOf = (tool: Tool) => tool.workflowType ?? tool.workflow?.name;
  * The tools whose workflow this replay runs; the others (answered in process, or a workflow
  * type run by another worker, e.g. in Python) are out of scope here, and the test says so.
  */
-const replayable = toolsModule.tools.filter((t) => !t.local && bundled.has(workflowTypeOf(t) ?? ''));
+// generated_program runs a program generated per case (test/generative): no fixed history to record
+const GENERATED = 'generated_program';
+const replayable = toolsModule.tools.filter((t) => !t.local && t.name !== GENERATED && bundled.has(workflowTypeOf(t) ?? ''));
 const outOfScope = toolsModule.tools.filter((t) => !replayable.includes(t));
-const whyOutOfScope = (t: Tool) => (t.local ? 'answered in process (local), no workflow' : `workflow type ${workflowTypeOf(t)} is not in this bundle (another worker runs it)`);
+const whyOutOfScope = (t: Tool) => (t.name === GENERATED ? 'its programs are generated per case by the generative test' : t.local ? 'answered in process (local), no workflow' : `workflow type ${workflowTypeOf(t)} is not in this bundle (another worker runs it)`);
 
 /** The tool a history is of: as recorded, or (a history dropped in as is) by its workflow type. */
 function toolOf(recorded: RecordedHistory): string | undefined {
