@@ -140,6 +140,21 @@ test('with watchPolledTasks off (--no-watch-polled-tasks), every poll is a descr
   await call(off.url, 'tasks/cancel', { taskId }, alice);
 });
 
+test('a watched task asked to cancel elsewhere is read from Temporal at every poll, and the read after it closed is its end', async () => {
+  const other = await stack.serve({ tokens: 'alice:tok-alice-0123456789' });
+  // the wait after the saga is shielded: the cancel is requested, the task runs on with no activity
+  const taskId = await createTask(stack.url, 'saga_job', { steps: 1, stepMs: 0, afterMs: 1_500, afterShielded: true }, alice);
+  await pollTask(stack.url, taskId, (t) => /all 1 steps done/.test(t.statusMessage ?? ''), 30_000, alice);
+  await untilWatchAnswers(() => get(taskId));
+  await call(other.url, 'tasks/cancel', { taskId }, alice);
+  await pollTask(stack.url, taskId, (t) => /^cancelling/.test(t.statusMessage ?? ''), 30_000, { ...alice, intervalMs: 20 });
+  const describes = countDescribes();
+  for (let i = 0; i < 3; i++) await get(taskId);
+  expect(describes.of(taskId)).toBeGreaterThanOrEqual(3);
+  await stack.temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
+  expect((await get(taskId)).status).toBe('cancelled');
+});
+
 test('a task with an activity running is read from Temporal at every poll (its heartbeats write no history event)', async () => {
   const taskId = await createTask(stack.url, 'export_report', { rows: 30_000, msPerChunk: 250 }, alice);
   await pollTask(stack.url, taskId, (t) => /rows/.test(t.statusMessage ?? ''), 20_000, alice);

@@ -9,7 +9,8 @@
  * The answer is what a describe() would say: a watch reads the task again at every history
  * event, and this replica's own answers and cancels make the next read go to Temporal. Served
  * from Temporal every time: tasks with an activity running (heartbeats write no event) or stuck
- * (retried workflow tasks write none), and any task while its watch's calls fail. Watches have
+ * (retried workflow tasks write none), tasks asked to cancel (about to end), and any task while
+ * its watch's calls fail or it has not yet read the event that woke it. Watches have
  * their own bounds, of the subscription limits' sizes: past them a task is read as before.
  */
 import { performance } from 'node:perf_hooks';
@@ -134,7 +135,10 @@ export class PolledTasks implements TaskReader {
   }
 }
 
-/** A task whose answer changes only with a history event, which wakes its watch. */
+/**
+ * A task whose answer changes only with a history event, which wakes its watch. A task asked to
+ * cancel is about to end: its readers go to Temporal, so none reads it running after it closed.
+ */
 function servable(task: TaskSnapshot): boolean {
-  return !task.stuck && !task.activityRunning;
+  return !task.stuck && !task.activityRunning && !task.cancelRequested;
 }

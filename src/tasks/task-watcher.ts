@@ -71,6 +71,8 @@ class SharedWatch {
   private last: TaskSnapshot | undefined;
   private lastReadStartedAt = 0;
   private failing = false;
+  /** The history moved past what was read last: not current until the read that follows. */
+  private behind = false;
   private closed = false;
 
   constructor(
@@ -96,7 +98,7 @@ class SharedWatch {
   }
 
   private current(): { task: TaskSnapshot; readStartedAt: number } | undefined {
-    return this.closed || this.failing || !this.last ? undefined : { task: this.last, readStartedAt: this.lastReadStartedAt };
+    return this.closed || this.failing || this.behind || !this.last ? undefined : { task: this.last, readStartedAt: this.lastReadStartedAt };
   }
 
   private async read(): Promise<TaskSnapshot | undefined> {
@@ -104,6 +106,7 @@ class SharedWatch {
     const task = await this.temporal.store.read(this.taskId, this.principal);
     this.lastReadStartedAt = startedAt;
     this.failing = false;
+    this.behind = false;
     return task;
   }
 
@@ -135,6 +138,7 @@ class SharedWatch {
         // after a failed call, read at once (the long-poll is issued again meanwhile): until then the watch is not current
         const woke = this.failing ? undefined : this.last?.activityRunning || this.last?.stuck ? await Promise.race([waiting, this.pause(this.temporal.activityPollMs)]) : await waiting;
         if (woke) {
+          this.behind = true; // e.g. the close event: answering the read before it would be behind Temporal
           cursor = woke.cursor;
           waiting = undefined;
         }
