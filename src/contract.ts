@@ -127,18 +127,21 @@ export interface TaskMemo {
   claimWithinMs?: number;
   /**
    * The task runtime revision the task was started for (TASK_RUNTIME_REVISION). Recorded in the
-   * start event, so replay sees it: a task started at revision 2 or later takes the runtime's
-   * changes with no patch marker and no progress write at its end; a task without it (started by
-   * an older server) keeps `patched()`.
+   * start event, so replay sees it: a task takes the runtime's changes of its revision and
+   * earlier ones with no patch marker (and, from revision 2, no progress write at its end); for
+   * later changes, and on a task without it (started by an older server), `patched()` decides.
    */
   runtime?: number;
 }
 
 /**
- * What TaskMemo.runtime is set to at start. 2: every runtime patch (src/workflows/patches.ts)
- * applies with no marker, and progress pending when the task ends is not written (it would land
- * in the workflow task that ends it, where nobody reads it). Deploy workers before the servers
- * that set a new revision; a worker of the build before that runs such a task anyway takes the
- * old paths, and replay follows it by the markers it wrote.
+ * What TaskMemo.runtime is set to at start. Each runtime patch (src/workflows/patches.ts) names
+ * the revision it arrived in, and applies with no marker to tasks started for that revision or
+ * a later one. 2: the first five patches, and progress pending when the task ends is not written
+ * (it would land in the workflow task that ends it, where nobody reads it). 3: one decided end
+ * (issue 31: a cancellation nobody requested and the claim guard end the task failed), an input
+ * timeout is one deadline, the claim deadline holds across continue-as-new. Deploy workers
+ * before the servers that set a new revision; a worker of the build before that runs such a task
+ * anyway takes the old paths, and replay follows it by the markers it wrote.
  */
-export const TASK_RUNTIME_REVISION = 2;
+export const TASK_RUNTIME_REVISION = 3;

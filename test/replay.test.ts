@@ -167,4 +167,47 @@ describe('task runtime revision 2 (TaskMemo.runtime)', () => {
   });
 });
 
+describe('the next runtime patch (each patch names the revision it arrived in)', () => {
+  const { PATCHES } = require('../src/workflows/patches') as typeof import('../src/workflows/patches');
+  const { TASK_RUNTIME_REVISION } = require('../src/contract') as typeof import('../src/contract');
+  const revision2 = files.filter((f) => /\.rev2\./.test(f));
+
+  /** The replay bundle plus a made-up patch of `revision` whose new path adds a timer at the start. */
+  const bundleWithProbe = (revision: number) =>
+    bundleWorkflowCode({
+      workflowsPath: toolsModule.workflowsPath,
+      plugins: [new McpTasksPlugin({ tools: toolsModule.tools as never })],
+      workflowInterceptorModules: [path.join(__dirname, 'replay-patch-probe.ts')],
+      webpackConfigHook: (config) => ({ ...config, plugins: [...(config.plugins ?? []), new (require('webpack').DefinePlugin)({ PROBE_PATCH_REVISION: String(revision) })] }),
+      logger: quietLogger,
+    });
+  const replays = async (bundle: WorkflowBundleWithSourceMap, file: string) => {
+    const recorded = read(file);
+    return Worker.runReplayHistory({ workflowBundle: bundle, replayName: file }, historyOf(recorded), recorded.workflowId).then(() => true, () => false);
+  };
+
+  test('every patch arrived in a revision a server can set', () => {
+    for (const patch of Object.values(PATCHES)) expect(patch.revision).toBeLessThanOrEqual(TASK_RUNTIME_REVISION);
+    expect(new Set(Object.values(PATCHES).map((p) => p.id)).size).toBe(Object.keys(PATCHES).length);
+  });
+
+  test('added at revision 2 (the old shortcut: no marker for every task of revision 2) it breaks their replay', async () => {
+    const bundle = await bundleWithProbe(2);
+    const broken: string[] = [];
+    for (const file of revision2) if (!(await replays(bundle, file))) broken.push(file);
+    expect(broken.length).toBeGreaterThan(revision2.length / 3);
+  });
+
+  test('added at the next revision, every recorded history of an older revision replays (its new path is taken only by newer tasks)', async () => {
+    const next = TASK_RUNTIME_REVISION + 1;
+    const bundle = await bundleWithProbe(next);
+    const broken: string[] = [];
+    for (const file of files) if (!(await replays(bundle, file))) broken.push(file);
+    expect(broken).toEqual([]);
+    // a task started for that revision takes it without a marker, so a history of today's revision is no longer what it replays
+    const recorded = startedForRevision(read('approve_expense-approved.rev2.json'), next);
+    await expect(Worker.runReplayHistory({ workflowBundle: bundle, replayName: 'as the next revision' }, historyOf(recorded), recorded.workflowId)).rejects.toThrow(/[Nn]ondetermin/);
+  });
+});
+
 const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };

@@ -27,7 +27,17 @@ export type Undo = (() => Promise<unknown>) | ActivityUndo;
 interface Step {
   name: string;
   undo: Undo;
+  /** Its JSON size when it can travel with a continue-as-new (an ActivityUndo), else 0. */
+  bytes: number;
 }
+
+/**
+ * The most the undos that travel with a continue-as-new may weigh, as JSON: every run's input
+ * carries all of them, and Temporal refuses a payload over 2 MB (4 MB per blob). A step that
+ * would go past this is refused before its forward action runs: the task fails (its steps
+ * undone) at the step that broke the budget, not when a later run can no longer start.
+ */
+export const UNDO_BUDGET_BYTES = 256 * 1024;
 
 /** What a continue-as-new hands to the next run: the undos still registered, newest first. */
 export interface CarriedStep {
@@ -42,6 +52,8 @@ export interface CarriedStep {
  * completion is recorded, the body of `withCompensation` having returned or not.
  */
 let saga: Step[] = [];
+/** The sum of the saga's `bytes`. */
+let sagaBytes = 0;
 
 /** An undo by activity name, so that it can outlive this run (see ActivityUndo). */
 export function undoActivity(activity: string, args: unknown[], options: ActivityOptions): ActivityUndo {
@@ -58,7 +70,10 @@ export function undoActivity(activity: string, args: unknown[], options: Activit
  */
 export class Compensations {
   async step<T>(forward: () => Promise<T>, undo: Undo, name = `step ${saga.length + 1}`): Promise<T> {
-    saga.unshift({ name, undo });
+    const bytes = typeof undo === 'function' ? 0 : sizeOf({ name, undo });
+    if (sagaBytes + bytes > UNDO_BUDGET_BYTES && applies(PATCHES.boundedUndos)) throw overBudget(name, bytes);
+    saga.unshift({ name, undo, bytes });
+    sagaBytes += bytes;
     return forward();
   }
 
@@ -94,7 +109,7 @@ export async function withCompensation<T>(body: (steps: Compensations) => Promis
 export async function compensate(cause?: unknown): Promise<void> {
   const failures: Array<{ step: string; reason: string }> = [];
   await CancellationScope.nonCancellable(async () => {
-    for (let step = saga.shift(); step; step = saga.shift()) {
+    for (let step = takeStep(); step; step = takeStep()) {
       try {
         await runUndo(step.undo);
       } catch (err) {
@@ -128,25 +143,52 @@ export function isUndoFailure(err: unknown): boolean {
   return typeof err === 'object' && err !== null && undoFailures.has(err);
 }
 
+function takeStep(): Step | undefined {
+  const step = saga.shift();
+  sagaBytes -= step?.bytes ?? 0;
+  return step;
+}
+
+function sizeOf(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value)).length;
+}
+
+function overBudget(name: string, bytes: number): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: 'UndoBudgetExceeded',
+    message: `${name}'s undo (${bytes} bytes) would take the undos that travel with a continue-as-new to ${sagaBytes + bytes} bytes, over the ${UNDO_BUDGET_BYTES}-byte budget: pass undoActivity a reference (an id), not the data`,
+    nonRetryable: true,
+  });
+}
+
 /** The steps to hand to the next run; refuses an undo that cannot travel (a closure). */
 export function carrySteps(): CarriedStep[] {
-  const closures = saga.filter((s) => typeof s.undo === 'function').map((s) => s.name);
-  if (closures.length > 0) {
-    throw new TypeError(
-      `cannot continue as new with undos that are closures (${closures.join(', ')}): register them with undoActivity(name, args, options) so they travel to the next run`,
-    );
-  }
-  return saga as CarriedStep[];
+  const closures = closureSteps();
+  if (closures.length > 0) throw closuresCannotTravel(closures);
+  return saga.map(({ name, undo }) => ({ name, undo })) as CarriedStep[];
+}
+
+/** loop() calls this after every turn: a closure undo is refused at once, not at the first continue-as-new. */
+export function checkCarriable(): void {
+  const closures = closureSteps();
+  if (closures.length > 0 && applies(PATCHES.boundedUndos)) throw closuresCannotTravel(closures);
+}
+
+function closureSteps(): string[] {
+  return saga.filter((s) => typeof s.undo === 'function').map((s) => s.name);
+}
+
+/** A bug in the tool (a TypeError): the workflow task fails, and the task reads stuck with this. */
+function closuresCannotTravel(closures: string[]): TypeError {
+  return new TypeError(
+    `cannot continue as new with undos that are closures (${closures.join(', ')}): register them with undoActivity(name, args, options) so they travel to the next run`,
+  );
 }
 
 /** Takes over the steps of the previous run (continue-as-new). */
 export function restoreSteps(steps: CarriedStep[] | undefined): void {
-  saga = [...(steps ?? [])];
-}
-
-/** Steps registered and not undone yet. */
-export function pendingSteps(): number {
-  return saga.length;
+  saga = (steps ?? []).map((step) => ({ ...step, bytes: sizeOf(step) }));
+  sagaBytes = saga.reduce((sum, step) => sum + step.bytes, 0);
 }
 
 function runUndo(undo: Undo): Promise<unknown> {
@@ -155,7 +197,7 @@ function runUndo(undo: Undo): Promise<unknown> {
   return activities[undo.activity](...undo.args);
 }
 
-function reasonOf(err: unknown): string {
+export function reasonOf(err: unknown): string {
   const e = err as { message?: string; cause?: { message?: string } };
   return e.cause?.message ? `${e.message}: ${e.cause.message}` : (e.message ?? String(err));
 }

@@ -4,17 +4,13 @@
  */
 export {
   continueAsNewIfNeeded,
-  elicit,
-  type InputOptions,
-  InputTimeoutError,
   loop,
   type LoopTurn,
   protocolError,
-  requestInput,
-  requestInputs,
   setStatusMessage,
   textResult,
   waitOrContinueAsNew,
 } from './runtime';
-export { type ActivityUndo, Compensations, type Undo, undoActivity, withCompensation } from './compensation';
+export { elicit, type InputOptions, InputTimeout, InputTimeoutError, requestInput, requestInputs } from './inputs';
+export { type ActivityUndo, Compensations, type Undo, UNDO_BUDGET_BYTES, undoActivity, withCompensation } from './compensation';
 export * from '../contract';

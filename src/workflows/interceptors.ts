@@ -21,7 +21,7 @@ class TaskRuntimeInterceptor implements WorkflowInboundCallsInterceptor {
     if (!workflowInfo().memo?.[TASK_MEMO_KEY]) return next(input);
     // a continued run gets the runtime's state as a second argument; the tool sees only its own
     const [args, carry] = input.args as [unknown, RuntimeCarry | undefined];
-    armClaimGuard(carry === undefined);
+    armClaimGuard(carry === undefined, carry?.claimDeadline);
     return runAsTask(() => next({ ...input, args: [args] }), carry);
   }
 }

@@ -12,23 +12,18 @@ import {
   CancelledFailure,
   condition,
   ContinueAsNew,
-  isCancellation,
   log,
   makeContinueAsNewFunc,
   setCurrentDetails,
   setHandler,
-  TemporalFailure,
   upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Duration } from '@temporalio/common';
 import {
   type CallToolResult,
-  type ElicitResult,
   type InputRequest,
   inputResponsesSignal,
-  type RequestedSchema,
   MAX_RESULT_BYTES,
   MCP_PROTOCOL_ERROR,
   MCP_TASK_STATUS,
@@ -38,10 +33,12 @@ import {
   type TaskProgress,
   taskProgressQuery,
 } from '../contract';
-import { type CarriedStep, carrySteps, compensate, isUndoFailure, restoreSteps } from './compensation';
+import { unclaimedDeadline } from './claim-guard';
+import { type CarriedStep, carrySteps, checkCarriable, restoreSteps } from './compensation';
+import { decideEnd, endRequested, rememberTaskScope, type TaskEnd } from './end';
 import { applies, leanEnd, PATCHES } from './patches';
 
-interface RuntimeState {
+export interface RuntimeState {
   progress: TaskProgress;
   /** What the memo (and McpTaskStatus) holds: progress is written at most once per activation. */
   written: TaskProgress;
@@ -62,13 +59,15 @@ export interface RuntimeCarry {
   usedKeys: string[];
   /** Undos registered in earlier runs and not run yet (absent in chains that predate them). */
   steps?: CarriedStep[];
+  /** The claim deadline (workflow time, ms since the epoch) of a chain still unclaimed (see claim-guard.ts). */
+  claimDeadline?: number;
 }
 
 
 let state: RuntimeState | undefined;
 
 /** Installs the handlers once per workflow run; every helper below calls it. */
-function runtime(carry?: RuntimeCarry): RuntimeState {
+export function runtime(carry?: RuntimeCarry): RuntimeState {
   if (state) return state;
   const progress = carry?.progress ?? { status: 'working', lastUpdatedAt: now(), inputRequests: {} };
   const s: RuntimeState = {
@@ -82,97 +81,23 @@ function runtime(carry?: RuntimeCarry): RuntimeState {
   setHandler(taskProgressQuery, () => s.progress);
   setHandler(inputResponsesSignal, (responses) => {
     for (const [key, value] of Object.entries(responses ?? {})) {
-      // Keys not outstanding (never issued, already answered) are ignored.
-      if (key in s.progress.inputRequests && !s.responses.has(key)) s.responses.set(key, value);
+      // Keys not outstanding (never issued, already answered) are ignored; only the requests'
+      // own keys are outstanding (`constructor`, `toString`, `__proto__` are not)
+      if (isPending(s, key) && !s.responses.has(key)) s.responses.set(key, value);
     }
   });
   state = s;
   return s;
 }
 
+/** Whether `key` is an outstanding input request: an own key of inputRequests. */
+export function isPending(s: RuntimeState, key: string): boolean {
+  return Object.hasOwn(s.progress.inputRequests, key);
+}
+
 /** Sets the task's statusMessage: shown by tasks/get and in the Temporal UI. */
 export function setStatusMessage(message: string): void {
   publish({ ...runtime().progress, statusMessage: message });
-}
-
-/**
- * Asks the client for input during the task and waits for the answer (any duration).
- * Keys are unique for the task's whole life.
- */
-export async function requestInput<R = unknown>(key: string, request: InputRequest, opts: InputOptions = {}): Promise<R> {
-  return (await requestInputs({ [key]: request }, opts))[key] as R;
-}
-
-export interface InputOptions {
-  /** Withdraw the requests after this long (ms or a duration string); the wait then throws InputTimeoutError. */
-  timeout?: Duration;
-}
-
-/**
- * The input requests were withdrawn unanswered after their timeout. A Temporal failure: a tool
- * that does not catch it ends `failed` with this message (it is an outcome, not a bug).
- */
-export class InputTimeoutError extends ApplicationFailure {
-  constructor(readonly keys: string[]) {
-    super(`no answer for ${keys.join(', ')} in time`, INPUT_TIMEOUT, true);
-  }
-
-  // ApplicationFailure's instanceof matches every ApplicationFailure: this one matches by type
-  static [Symbol.hasInstance](value: unknown): boolean {
-    return value instanceof ApplicationFailure && value.type === INPUT_TIMEOUT;
-  }
-}
-const INPUT_TIMEOUT = 'InputTimeoutError';
-
-/**
- * Asks several questions at once; resolves when all are answered (partial answers keep waiting).
- * Requests still unanswered when the wait ends otherwise (a timeout, a cancelled scope) are
- * withdrawn: their keys leave inputRequests and a late answer is ignored as not outstanding.
- */
-export async function requestInputs(requests: Record<string, InputRequest>, opts: InputOptions = {}): Promise<Record<string, unknown>> {
-  const s = runtime();
-  const keys = Object.keys(requests);
-  // a key still pending from before a continue-as-new is waited on, not asked again
-  // (or already answered: partial answers stay in `responses` until all are in, so a run that
-  // continued as new mid-wait carries them)
-  const fresh = keys.filter((key) => !(key in s.progress.inputRequests) && !s.responses.has(key));
-  for (const key of fresh) {
-    if (s.usedKeys.has(key)) throw new Error(`input key "${key}" was already used in this task`);
-    s.usedKeys.add(key);
-  }
-  if (fresh.length) publishInputs({ ...s.progress.inputRequests, ...Object.fromEntries(fresh.map((k) => [k, requests[k]])) });
-  const answers: Record<string, unknown> = {};
-  const unanswered = () => keys.filter((k) => !(k in answers));
-  try {
-    while (unanswered().length > 0) {
-      const answered = () => unanswered().some((k) => s.responses.has(k));
-      const arrived = opts.timeout === undefined ? (await condition(answered), true) : await condition(answered, opts.timeout);
-      if (!arrived) throw new InputTimeoutError(unanswered());
-      for (const k of unanswered()) if (s.responses.has(k)) answers[k] = s.responses.get(k);
-      publishInputs(without(s.progress.inputRequests, Object.keys(answers)));
-    }
-  } finally {
-    for (const k of Object.keys(answers)) s.responses.delete(k); // consumed (or dropped with the rest)
-    if (unanswered().length > 0) publishInputs(without(s.progress.inputRequests, unanswered())); // withdrawn
-  }
-  return answers;
-}
-
-function without<V>(record: Record<string, V>, keys: string[]): Record<string, V> {
-  return Object.fromEntries(Object.entries(record).filter(([k]) => !keys.includes(k)));
-}
-
-/**
- * A form elicitation: the common case of requestInput. With a timeout, an unanswered request
- * is withdrawn and reads as the client's `cancel`.
- */
-export async function elicit(key: string, message: string, requestedSchema: RequestedSchema, opts: InputOptions = {}): Promise<ElicitResult> {
-  try {
-    return (await requestInputs({ [key]: { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } } }, opts))[key] as ElicitResult;
-  } catch (err) {
-    if (err instanceof InputTimeoutError) return { action: 'cancel' };
-    throw err;
-  }
 }
 
 /** Ends the task as `failed` with this JSON-RPC error (a protocol-level failure, not a tool error). */
@@ -184,7 +109,7 @@ export function textResult(text: string, isError = false): CallToolResult {
   return { content: [{ type: 'text', text }], isError };
 }
 
-function publishInputs(inputRequests: Record<string, InputRequest>): void {
+export function publishInputs(inputRequests: Record<string, InputRequest>): void {
   const status = Object.keys(inputRequests).length > 0 ? 'input_required' : 'working';
   publish({ ...runtime().progress, status, inputRequests });
 }
@@ -294,7 +219,7 @@ export async function waitOrContinueAsNew<T, A>(pending: Promise<T>, nextArgs: A
   let outcome: { value: T } | { error: unknown } | undefined;
   pending.then((value) => (outcome = { value }), (error: unknown) => (outcome = { error }));
   // an answer to an outstanding request not yet taken by its requestInputs: let it through first
-  const answerArriving = () => [...s.responses.keys()].some((k) => k in s.progress.inputRequests);
+  const answerArriving = () => [...s.responses.keys()].some((k) => isPending(s, k));
   await condition(() => outcome !== undefined || (targetChanged() && !answerArriving()));
   if (outcome === undefined) {
     if (applies(PATCHES.upgradeWhileWaiting)) await continueAsNewNow(nextArgs);
@@ -312,11 +237,18 @@ function targetChanged(): boolean {
 
 async function continueAsNewNow<A>(nextArgs: A): Promise<void> {
   const upgrade = targetChanged();
-  if (cancelRequested() && applies(PATCHES.lateCancel)) throw new CancelledFailure('cancelled before continuing as new');
+  if (endRequested() && applies(PATCHES.lateCancel)) throw new CancelledFailure('cancelled before continuing as new');
   flushProgress();
   const s = runtime();
   const steps = carrySteps();
-  const carry: RuntimeCarry = { progress: s.progress, responses: Object.fromEntries(s.responses), usedKeys: [...s.usedKeys], ...(steps.length ? { steps } : {}) };
+  const claimDeadline = unclaimedDeadline();
+  const carry: RuntimeCarry = {
+    progress: s.progress,
+    responses: Object.fromEntries(s.responses),
+    usedKeys: [...s.usedKeys],
+    ...(steps.length ? { steps } : {}),
+    ...(claimDeadline !== undefined && applies(PATCHES.claimAcrossRuns) ? { claimDeadline } : {}),
+  };
   // memo (task metadata, progress) and search attributes go along explicitly, read AFTER the
   // flush: `info` above predates it, and the next run would start from stale progress
   const flushed = workflowInfo();
@@ -341,6 +273,7 @@ export async function loop<A extends object, S, R>(args: A & { resume?: S }, fir
   for (let state = args.resume ?? first; ; ) {
     const turn = await step(state);
     if ('done' in turn) return turn.done;
+    checkCarriable(); // an undo that could not travel is refused at the first turn, not at the first continue-as-new
     state = turn.next;
     await continueAsNewIfNeeded({ ...args, resume: state });
   }
@@ -351,70 +284,49 @@ const DEFAULT_HISTORY_LIMIT = 5_000;
 
 /**
  * Runs a tool's workflow as a task (the interceptor calls this): installs the runtime first,
- * refuses a result too large for a Temporal payload with a clear, typed failure, and records
- * the final status in McpTaskStatus. The task's end tells the truth about its effects: a cancel
- * requested before the completion is recorded (even after the tool returned) ends it cancelled
- * with every registered undo run; undos that fail end it failed, naming them.
+ * decides the task's end once (src/workflows/end.ts) and records it everywhere from that one
+ * decision: the value the workflow returns or throws (Temporal's close status), McpTaskStatus and
+ * the UI's final details. A cancel requested before the completion is recorded (even after the
+ * tool returned) ends it cancelled with every registered undo run; undos that fail end it
+ * failed, naming them; a result too large for a Temporal payload fails it with a typed failure.
  */
 export async function runAsTask(run: () => Promise<unknown>, carry?: RuntimeCarry): Promise<unknown> {
   runtime(carry);
   restoreSteps(carry?.steps);
-  taskScope = CancellationScope.current();
+  rememberTaskScope();
   let result: unknown;
   try {
     result = await run();
-    if (cancelRequested() && applies(PATCHES.lateCancel)) throw new CancelledFailure('cancelled before the task completed');
+    if (endRequested() && applies(PATCHES.lateCancel)) throw new CancelledFailure('cancelled before the task completed');
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err; // the next run goes on with the same task
-    throw await endUnsuccessfully(err);
+    return finish(await decideEnd(err));
   }
-  settleProgressAtEnd();
+  return finish(completedEnd(result));
+}
+
+/** A result within the payload limit completes the task; a larger one fails it clearly. */
+function completedEnd(result: unknown): TaskEnd {
   const bytes = new TextEncoder().encode(JSON.stringify(result)).length;
-  if (bytes > MAX_RESULT_BYTES) {
-    recordStatus('failed');
-    throw protocolError(-32603, `The tool's result is ${bytes} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, { resultBytes: bytes, limitBytes: MAX_RESULT_BYTES });
-  }
-  recordStatus('completed');
-  return result;
+  if (bytes <= MAX_RESULT_BYTES) return { status: 'completed', result };
+  const message = `The tool's result is ${bytes} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`;
+  return { status: 'failed', failure: protocolError(-32603, message, { resultBytes: bytes, limitBytes: MAX_RESULT_BYTES }) };
 }
 
-/** The workflow's root scope: cancelled once Temporal delivered a cancel request (tasks/cancel). */
-let taskScope: CancellationScope | undefined;
-
-function cancelRequested(): boolean {
-  return taskScope?.consideredCancelled === true;
-}
-
-/**
- * What the task ends with when the tool did not return: a cancel runs every undo still
- * registered (steps whose withCompensation body had returned, or of earlier runs) and ends
- * `cancelled`, or `failed` if some undo failed; a Temporal failure ends it `failed`; a bug (a
- * plain Error) is left to fail the workflow task, so a fixed build picks the task up again.
- */
-async function endUnsuccessfully(err: unknown): Promise<unknown> {
-  let end = err;
-  // a tool that failed while a cancel was pending ends cancelled too, once its steps are undone
-  const cancelled = isCancellation(err) || (err instanceof TemporalFailure && !isUndoFailure(err) && cancelRequested() && applies(PATCHES.lateCancel));
-  if (cancelled) end = await compensate(err).then(() => (isCancellation(err) ? err : new CancelledFailure('cancelled')), (failure: unknown) => failure);
-  const failure = asWorkflowFailure(end);
-  if (!(failure instanceof TemporalFailure)) return failure; // the workflow task fails: no status to record
+/** Records the decided end (McpTaskStatus, the UI's details) and returns or throws it. */
+function finish(end: TaskEnd): unknown {
+  if (end.status === 'bug') throw end.error; // no end: the workflow task fails, retried
   settleProgressAtEnd();
-  recordStatus(isCancellation(failure) ? 'cancelled' : 'failed');
-  return failure;
+  recordStatus(end.status);
+  setCurrentDetails(describeEnd(end));
+  if (end.status === 'completed') return end.result;
+  throw end.failure;
 }
 
-/**
- * Temporal failures (cancellation, activity and child failures, protocolError, a failed undo)
- * pass as they are and end the task. Anything else is a bug in workflow code (a TypeError, the
- * SDK's determinism errors): it fails the workflow task, which Temporal retries, so a deploy that
- * fixes it resumes the task; tasks/get shows such a task as stuck, with the error. (Builds before
- * PATCHES.bugsRetry failed the task instead, and replay keeps that for their tasks.)
- */
-function asWorkflowFailure(err: unknown): unknown {
-  if (err instanceof TemporalFailure || isCancellation(err)) return err;
-  if (applies(PATCHES.bugsRetry)) return err;
-  const e = err instanceof Error ? err : new Error(String(err));
-  return ApplicationFailure.create({ type: e.name, message: `${e.name}: ${e.message}`, nonRetryable: true });
+function describeEnd(end: TaskEnd): string {
+  const summary = (workflowInfo().memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.summary;
+  const why = 'failure' in end ? `: ${(end.failure as { message?: string }).message ?? String(end.failure)}` : '';
+  return [...(summary ? [summary] : []), `**${end.status}**${why}`].join('\n\n');
 }
 
 /** McpTaskStatus exists only where the server registered it and set it at start. */

@@ -7,7 +7,7 @@
  * must keep running.
  */
 import { WorkflowFailedError } from '@temporalio/client';
-import { CancelledFailure, TimeoutFailure } from '@temporalio/common';
+import { TimeoutFailure } from '@temporalio/common';
 import { rpc, startServe, startWorker } from '../support/mcp';
 import { stopAllAfter } from '../support/processes';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
@@ -62,10 +62,10 @@ test('SIGKILL of serve mid-call: a synchronous run times out, a call still in it
   expect((syncEnd.err as WorkflowFailedError).cause).toBeInstanceOf(TimeoutFailure);
   expect(syncEnd.status).toBe('TIMED_OUT');
   expect(syncEnd.afterKillMs).toBeLessThan(TIMEOUT_MS + 5_000);
-  // unclaimed: cancelled by itself after the bounded wait plus the grace (5 s at least)
+  // unclaimed: ended by its claim guard after the bounded wait plus the grace (5 s at least),
+  // failed on every reader (issue 31: nobody requested a cancel), its steps undone
   expect(waitEnd.err).toBeInstanceOf(WorkflowFailedError);
-  expect((waitEnd.err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
-  // no cancel request was recorded, so Temporal shows FAILED with the cancellation as its cause; MCP reads it `cancelled`
+  expect((waitEnd.err as WorkflowFailedError).cause).toMatchObject({ type: 'McpTaskUnclaimed', message: expect.stringMatching(/^nobody claimed the task within \d+ms/) });
   expect(waitEnd.status).toBe('FAILED');
   expect(waitEnd.afterKillMs).toBeLessThan(HANDLE_WAIT_MS + 5_000 + 5_000);
 

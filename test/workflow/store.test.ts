@@ -101,7 +101,7 @@ test('a tasks/cancel racing the task\'s completion answers completed (Temporal a
   expect(answer?.cancelRequested).toBeUndefined();
 });
 
-test('a task the store starts is of runtime revision 2: its history carries no patch marker, its events are what the tool does', async () => {
+test('a task the store starts is of today\'s runtime revision: its history carries no patch marker, its events are what the tool does', async () => {
   const taskId = await h.startTask(demo.waitAndEchoTool, { text: 'lean', seconds: 1 });
   await h.handle(taskId).result();
   const { memo } = await h.handle(taskId).describe();

@@ -2,7 +2,7 @@
  * The fast tier's worker runs the demo workflows, the conformance fixtures and the few
  * workflows below, which exercise corners of the task runtime no demo tool reaches.
  */
-import { ActivityCancellationType, ApplicationFailure, condition, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { ActivityCancellationType, ApplicationFailure, CancellationScope, condition, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import {
   type CallToolResult,
   continueAsNewIfNeeded,
@@ -11,6 +11,7 @@ import {
   type LoopTurn,
   protocolError,
   requestInput,
+  requestInputs,
   setStatusMessage,
   textResult,
   undoActivity,
@@ -159,4 +160,33 @@ export async function answerThenSpin({ spinIterations }: { spinIterations: numbe
   let x = 0;
   for (let i = 0; i < spinIterations; i++) x = (x + i * 7) % 1_000_003;
   return textResult(`spun ${x}`);
+}
+
+/** One step, then a wait in the tool's own CancellationScope.withTimeout, which fires: nobody requested that cancellation. */
+export async function ownTimeout({ timeoutMs }: { timeoutMs: number }): Promise<CallToolResult> {
+  const key = `${workflowInfo().workflowId}:1`;
+  await withCompensation(async (saga) => {
+    await saga.step(() => applyStep({ key }), () => undoStep({ key }), 'step 1');
+    setStatusMessage('waiting in my own scope');
+    await CancellationScope.withTimeout(timeoutMs, () => sleep('1 hour'));
+  });
+  return textResult('unreachable');
+}
+
+/** Two questions with one timeout for both (uncaught: the task fails with InputTimeout). */
+export async function twoTimedQuestions({ timeoutMs }: { timeoutMs: number }): Promise<CallToolResult> {
+  await requestInputs({ a: question('a?'), b: question('b?') }, { timeout: timeoutMs });
+  return textResult('both answered');
+}
+
+/** `count` steps whose undos (by activity name) each carry `padBytes` of data. */
+export async function heavyUndos({ count, padBytes }: { count: number; padBytes: number }): Promise<CallToolResult> {
+  const taskId = workflowInfo().workflowId;
+  return withCompensation(async (saga) => {
+    for (let i = 1; i <= count; i++) {
+      const key = `${taskId}:${i}`;
+      await saga.step(() => applyStep({ key }), undoActivity('undoStep', [{ key, pad: 'x'.repeat(padBytes) }], sagaActivityOptions), `step ${i}`);
+    }
+    return textResult(`${count} steps applied`);
+  });
 }
