@@ -157,8 +157,14 @@ export class TaskTools {
   private async wait(taskId: string, ctx: ServerContext, site: CallSite, viaRetry: boolean, applyRetry: boolean): Promise<unknown> {
     const all = applyRetry ? (ctx.mcpReq.inputResponses ?? {}) : {};
     const responses = Object.fromEntries(Object.entries(all).filter(([, r]) => (r as { action?: unknown } | null)?.action !== 'cancel'));
+    let refusal: InputResponseError | undefined;
     if (Object.keys(responses).length > 0) {
-      const refused = await this.apply(taskId, responses, ctx, false);
+      // an answer that does not fit is asked again below (with why), never a dead end without the task
+      const refused = await this.apply(taskId, responses, ctx, false).catch((err: unknown) => {
+        if (!(err instanceof InputResponseError)) throw err;
+        refusal = err;
+        return undefined;
+      });
       if (refused) return refused;
     }
     const outcome = await this.follow(taskId, ctx, site);
@@ -166,36 +172,39 @@ export class TaskTools {
     if (outcome.kind === 'aborted') return errorResult('The wait was cancelled; the task goes on.');
     if (isTerminal(outcome.task)) return outcomeResult(outcome.task);
     const dismissed = Object.keys(all).length > Object.keys(responses).length;
-    return dismissed ? handleResult(outcome.task, this.names, this.deps.settings.handleWaitMs) : this.answerPending(outcome.task, ctx, site, viaRetry);
+    return dismissed ? handleResult(outcome.task, this.names, this.deps.settings.handleWaitMs) : this.answerPending(outcome.task, ctx, site, viaRetry, refusal);
   }
 
+  /** A refused answer: the handle says why (the taskId in it keeps the task reachable). */
   private async respond(taskId: string, responses: Record<string, unknown>, ctx: ServerContext, site: CallSite): Promise<unknown> {
-    const refused = await this.apply(taskId, responses, ctx, true);
-    if (refused) return refused;
+    try {
+      const refused = await this.apply(taskId, responses, ctx, true);
+      if (refused) return refused;
+    } catch (err) {
+      if (!(err instanceof InputResponseError)) throw err;
+      const task = await this.deps.store.read(taskId, principalOf(ctx));
+      if (!task || isTerminal(task)) return task ? outcomeResult(task) : notFoundResult();
+      return { ...handleResult(task, this.names, this.deps.settings.handleWaitMs, refusalNote(err)), isError: true };
+    }
     return this.wait(taskId, ctx, site, false, false);
   }
 
   /**
-   * Answers like tasks/update; a refusal as a tool result naming the key (the task keeps waiting).
-   * `strict` (respond): answering nothing that is pending is a mistake worth telling the model.
+   * Answers like tasks/update (an answer that does not fit throws InputResponseError: the caller
+   * asks again). `strict` (respond): answering nothing that is pending is a mistake worth telling the model.
    */
   private async apply(taskId: string, responses: Record<string, unknown>, ctx: ServerContext, strict: boolean): Promise<CallToolResult | undefined> {
     if (!isTaskId(taskId)) return notFoundResult();
     if (Object.keys(responses).length === 0) return errorResult('No answers given: responses must map a pending question\'s key to its answer.');
-    try {
-      const task = await this.deps.store.sendInput(taskId, principalOf(ctx), responses);
-      if (!task) return notFoundResult();
-      const pending = task.state.status === 'input_required' ? Object.keys(task.state.inputRequests) : [];
-      const ignored = Object.keys(responses).filter((k) => !pending.includes(k));
-      taskLog(task).info({ event: 'task.input', keys: Object.keys(responses), ignored, handle: true }, 'input responses received');
-      if (strict && ignored.length === Object.keys(responses).length && !isTerminal(task)) {
-        return errorResult(`Nothing was answered: ${ignored.map((k) => `"${k}"`).join(', ')} ${ignored.length === 1 ? 'is' : 'are'} not pending${pending.length ? ` (pending: ${pending.map((k) => `"${k}"`).join(', ')})` : ' (no question is pending)'}.`);
-      }
-      return undefined;
-    } catch (err) {
-      if (err instanceof InputResponseError) return errorResult(`The answer to "${err.key}" was not accepted: ${err.reason}. The task still waits for it; answer again.`);
-      throw err;
+    const task = await this.deps.store.sendInput(taskId, principalOf(ctx), responses);
+    if (!task) return notFoundResult();
+    const pending = task.state.status === 'input_required' ? Object.keys(task.state.inputRequests) : [];
+    const ignored = Object.keys(responses).filter((k) => !pending.includes(k));
+    taskLog(task).info({ event: 'task.input', keys: Object.keys(responses), ignored, handle: true }, 'input responses received');
+    if (strict && ignored.length === Object.keys(responses).length && !isTerminal(task)) {
+      return errorResult(`Nothing was answered: ${ignored.map((k) => `"${k}"`).join(', ')} ${ignored.length === 1 ? 'is' : 'are'} not pending${pending.length ? ` (pending: ${pending.map((k) => `"${k}"`).join(', ')})` : ' (no question is pending)'}.`);
     }
+    return undefined;
   }
 
   private async cancel(taskId: string, ctx: ServerContext): Promise<CallToolResult> {
@@ -227,12 +236,15 @@ export class TaskTools {
    * A task that has not ended: on 2026, a caller that can show these requests itself (it
    * declared elicitation / sampling) gets them as an input_required round; else the handle text.
    */
-  private answerPending(task: TaskSnapshot, ctx: ServerContext, site: CallSite, retryTarget: boolean): unknown {
+  private answerPending(task: TaskSnapshot, ctx: ServerContext, site: CallSite, retryTarget: boolean, refusal?: InputResponseError): unknown {
     const askable = site.revision.handleInput === 'answer' ? askableRequests(task, ctx) : {};
-    if (Object.keys(askable).length > 0) {
-      return inputRequired({ inputRequests: askable as never, ...(retryTarget ? { requestState: `${REQUEST_STATE_PREFIX}${task.taskId}` } : {}) });
+    // a refused form is asked again saying why; any other refused request, the handle says why
+    const again = !refusal || askable[refusal.key]?.method === 'elicitation/create';
+    if (Object.keys(askable).length > 0 && again) {
+      const asked = refusal ? withRefusal(askable, refusal) : askable;
+      return inputRequired({ inputRequests: asked as never, ...(retryTarget ? { requestState: `${REQUEST_STATE_PREFIX}${task.taskId}` } : {}) });
     }
-    return handleResult(task, this.names, this.deps.settings.handleWaitMs);
+    return handleResult(task, this.names, this.deps.settings.handleWaitMs, refusal && refusalNote(refusal));
   }
 
   /**
@@ -316,6 +328,18 @@ function askableRequests(task: TaskSnapshot, ctx: ServerContext): Record<string,
   const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? {};
   const can = (r: InputRequest) => (r.method === 'elicitation/create' ? !!caps.elicitation : r.method === 'sampling/createMessage' ? !!caps.sampling : false);
   return Object.fromEntries(Object.entries(task.state.inputRequests).filter(([, r]) => can(r)));
+}
+
+function refusalNote(err: InputResponseError): string {
+  return `The answer to "${err.key}" was not accepted: ${err.reason}. The task still waits for it; answer again.`;
+}
+
+/** The round asked again after a refused answer: the refused form's message starts with why (a user reads it). */
+function withRefusal(requests: Record<string, InputRequest>, err: InputResponseError): Record<string, InputRequest> {
+  const request = requests[err.key];
+  const params = request.params as { message?: unknown };
+  const message = `${refusalNote(err)}\n\n${String(params.message ?? '')}`;
+  return { ...requests, [err.key]: { ...request, params: { ...params, message } } as InputRequest };
 }
 
 /** Ended within the bound: answered exactly as the synchronous call answers (a failure is a JSON-RPC error). */
