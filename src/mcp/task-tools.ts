@@ -17,12 +17,15 @@ import type { ToolDefinition } from '../tool-definition';
 import { followTask, type FollowOutcome } from './task-follow';
 import { errorResult, handleResult, notFoundResult, outcomeResult, type TaskToolNames, taskToolNames } from './task-handle-text';
 import { principalOf } from './negotiation';
+import { CallRetries } from './call-retries';
 import type { ProtocolRevision } from './revision';
 import type { WatchLimits } from './watch-limits';
 
 export interface TaskHandleSettings {
   taskHandles: boolean;
   handleWaitMs: number;
+  /** How long a dropped call's task waits for an identical retry to attach to it (0: a dropped call cancels its task). */
+  retryGraceMs?: number;
   taskToolsPrefix: string;
   requiredToolsNeedTasks: boolean;
 }
@@ -63,9 +66,11 @@ export class TaskTools {
   private readonly companions: Map<string, ToolDefinition>;
   /** 2025 calls of this replica that sent input requests on their stream, by taskId. */
   private readonly asking = new Map<string, Set<AbortController>>();
+  private readonly retries: CallRetries;
 
   constructor(private readonly deps: TaskToolsDeps, userTools: string[]) {
     this.names = taskToolNames(deps.settings.taskToolsPrefix);
+    this.retries = new CallRetries(deps.settings.retryGraceMs ?? 0);
     this.companions = new Map(this.definitions().map((t) => [t.name, t]));
     if (!deps.settings.taskHandles) this.companions.clear();
     for (const name of userTools) if (this.companions.has(name)) throw new TaskToolNameClashError(name);
@@ -103,36 +108,56 @@ export class TaskTools {
 
   /**
    * A call from a caller without Tasks: start the workflow, follow it a bounded time, answer
-   * its result or a handle. Abandoned before either reached the caller: cancelled (nobody could
-   * reach it). A retry carrying our requestState continues that task instead of starting another.
+   * its result or a handle. A retry carrying our requestState continues that task; an identical
+   * call within the retry grace (a client that timed out and called again) attaches to the task
+   * the earlier call started. Dropped before any answer: a dedupable call leaves its task for
+   * such a retry (unclaimed, the claim guard ends it after the grace); any other is cancelled.
    */
-  async callWithHandle(input: StartTaskInput, ctx: ServerContext, site: CallSite): Promise<unknown> {
+  async callWithHandle(input: StartTaskInput, ctx: ServerContext, site: CallSite, tool?: ToolDefinition): Promise<unknown> {
     const state = ctx.mcpReq.requestState();
     if (typeof state === 'string' && state.startsWith(REQUEST_STATE_PREFIX)) return this.wait(state.slice(REQUEST_STATE_PREFIX.length), ctx, site, true, true);
+    const dedupe = this.retries.enabled && tool?.dedupe !== false;
     // the place is taken before the start: a call refused by the limit starts nothing
     const release = this.deps.limits.reserve(principalOf(ctx));
     let outcome: FollowOutcome;
-    let task: TaskSnapshot;
+    let taskId: string;
     try {
-      task = await this.deps.store.start({ ...input, claimWithinMs: this.claimWithinMs() });
-      taskLog(task).info({ event: 'task.created', handle: true }, 'task created for a caller without Tasks');
-      if (ctx.mcpReq.signal.aborted) return await this.abandon(task.taskId, input.owner);
-      outcome = await this.follow(task.taskId, ctx, site, true);
+      taskId = (dedupe && (await this.attachable(input, ctx))) || (await this.startFor(input, dedupe));
+      if (ctx.mcpReq.signal.aborted) return await this.dropped(taskId, input.owner, dedupe);
+      outcome = await this.follow(taskId, ctx, site, true);
     } finally {
       release();
     }
-    if (outcome.kind === 'aborted') return this.abandon(task.taskId, input.owner);
+    if (outcome.kind === 'aborted') return this.dropped(taskId, input.owner, dedupe);
     if (outcome.kind === 'gone') return notFoundResult();
     if (isTerminal(outcome.task)) return syncOutcome(outcome.task);
     // the handle is about to reach its caller: from now on the run is reachable, so it must not cancel itself
-    await this.deps.store.claim(task.taskId);
+    await this.deps.store.claim(taskId);
     return this.answerPending(outcome.task, ctx, site, true);
   }
 
-  /** How long a run waits for its handle to be claimed: the bounded wait plus a grace for a slow answer. */
-  private claimWithinMs(): number {
+  /** The task of an earlier identical call that is still readable (an expired or unknown one: none). */
+  private async attachable(input: StartTaskInput, ctx: ServerContext): Promise<string | undefined> {
+    const taskId = this.retries.earlier(input);
+    if (!taskId || !(await this.deps.store.read(taskId, principalOf(ctx)))) return undefined;
+    logger.info({ event: 'task.retry.attached', taskId, tool: input.tool }, 'a retry of an identical call attaches to its task');
+    return taskId;
+  }
+
+  private async startFor(input: StartTaskInput, dedupe: boolean): Promise<string> {
+    const task = await this.deps.store.start({ ...input, claimWithinMs: this.claimWithinMs(dedupe) });
+    taskLog(task).info({ event: 'task.created', handle: true }, 'task created for a caller without Tasks');
+    if (dedupe) this.retries.started(input, task.taskId);
+    return task.taskId;
+  }
+
+  /**
+   * How long a run waits for its handle to be claimed: the bounded wait plus a grace for a slow
+   * answer, or (dedupable) plus the retry grace, so a retry at its end can still follow and claim it.
+   */
+  private claimWithinMs(dedupe: boolean): number {
     const wait = this.deps.settings.handleWaitMs;
-    return wait + Math.min(30_000, Math.max(5_000, wait));
+    return wait + (dedupe ? Math.max(this.deps.settings.retryGraceMs ?? 0, 5_000) : Math.min(30_000, Math.max(5_000, wait)));
   }
 
   /** A companion tool's call. */
@@ -298,9 +323,14 @@ export class TaskTools {
     await this.deps.store.sendInput(task.taskId, principalOf(ctx), { [key]: answer });
   }
 
-  private async abandon(taskId: string, owner: string | undefined): Promise<never> {
-    await this.deps.store.cancel(taskId, owner).catch((err: Error) => logger.warn({ event: 'task.abandon.failed', taskId, err: err.message }, 'could not cancel an abandoned call'));
-    logger.info({ event: 'task.abandoned', taskId }, 'the caller left before any handle or result: task cancelled');
+  /** The caller left before any handle or result: its task waits for a retry (dedupable) or is cancelled. */
+  private async dropped(taskId: string, owner: string | undefined, dedupe: boolean): Promise<never> {
+    if (dedupe) {
+      logger.info({ event: 'task.dropped', taskId }, 'the caller left before any handle or result: the task waits for a retry of the call');
+    } else {
+      await this.deps.store.cancel(taskId, owner).catch((err: Error) => logger.warn({ event: 'task.abandon.failed', taskId, err: err.message }, 'could not cancel an abandoned call'));
+      logger.info({ event: 'task.abandoned', taskId }, 'the caller left before any handle or result: task cancelled');
+    }
     throw new ProtocolError(ProtocolErrorCode.InternalError, 'The request was cancelled');
   }
 
