@@ -65,6 +65,12 @@ export interface ToolDefinition<S extends StandardSchemaWithJSON = StandardSchem
    * A call without them is answered 403 `insufficient_scope` naming them, before Temporal is touched.
    */
   scopes?: string[];
+  /**
+   * false: a retry of an identical call (same caller, tool and arguments) within the retry
+   * grace starts a task of its own, and a call dropped before any answer cancels its task.
+   * Default true: such a retry attaches to the earlier call's task (README, "Retries").
+   */
+  dedupe?: boolean;
 }
 
 export interface PreTaskInput {

@@ -100,6 +100,8 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
     const bad = await client.callTool({ name: 'task_respond', arguments: { taskId, responses: { approval: { action: 'accept', content: { approved: 'yes' } } } } });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toContain('"approval"');
+    // the refusal is a handle: the task stays reachable from it
+    expect((bad as any).structuredContent).toMatchObject({ taskId, status: 'input_required' });
     const wrongKey = await client.callTool({ name: 'task_respond', arguments: { taskId, responses: { nope: { action: 'accept' } } } });
     expect(wrongKey.isError).toBe(true);
     expect(text(wrongKey)).toContain('pending: "approval"');
@@ -234,6 +236,22 @@ test('sampling: asked of a client that declared it (input_required round), else 
   if (running(done)) done = await waitToEnd(plain, handle.structuredContent.taskId);
   expect(text(done)).toBe('The model said: Rome');
   await plain.close();
+});
+
+test('2026 without Tasks, with elicitation: a bad answer to the input_required round is another round saying why, with the task\'s requestState', async () => {
+  const caps = { elicitation: { form: {} } };
+  const first = await call(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 9, description: 'taxi' } }, { capabilities: caps });
+  expect(first.resultType).toBe('input_required');
+  const { requestState } = first;
+  expect(requestState).toMatch(/task_/);
+  const again = await call(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 9, description: 'taxi' }, requestState, inputResponses: { approval: { action: 'accept', content: { approved: 'yes' } } } }, { capabilities: caps });
+  expect(again.resultType).toBe('input_required');
+  expect(again.requestState).toBe(requestState);
+  expect(again.inputRequests.approval.params.message).toMatch(/not accepted.*approved/s);
+  const done = await call(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 9, description: 'taxi' }, requestState, inputResponses: { approval: { action: 'accept', content: { approved: true } } } }, { capabilities: caps });
+  expect(done.content?.[0]?.text ?? JSON.stringify(done)).toMatch(/Expense of 9 for "taxi" was approved|taskId/);
+  const taskId = requestState.slice(requestState.indexOf('task_'));
+  expect((await waitToEnd({ callTool: (p) => call(url, 'tools/call', p, { capabilities: {} }) }, taskId)).content[0].text).toBe('Expense of 9 for "taxi" was approved.');
 });
 
 test('a caller that declares Tasks sees the same tools/list as before, and no task_* tools to call', async () => {

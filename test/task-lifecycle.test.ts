@@ -123,9 +123,10 @@ describe('the input round before a task exists', () => {
 });
 
 describe('an abandoned synchronous call', () => {
-  test('cancels its workflow when the client goes away', async () => {
+  test('cancels its workflow when the client goes away (retries off: nothing could attach to it)', async () => {
+    const { url: noRetries } = await stack.serve({ config: { handleWaitMs: 3000, retryGraceMs: 0 } });
     const aborted = new AbortController();
-    const pending = rpc(url, 'tools/call', { name: 'slow_compute', arguments: { seconds: 120, label: 'abandoned' } }, { capabilities: {}, signal: aborted.signal }).catch(() => undefined);
+    const pending = rpc(noRetries, 'tools/call', { name: 'slow_compute', arguments: { seconds: 120, label: 'abandoned' } }, { capabilities: {}, signal: aborted.signal }).catch(() => undefined);
     const [started] = await waitFor(() => listedIds(temporal.client, `TaskQueue = "${stack.taskQueue}" AND WorkflowType = "slow_compute" AND ExecutionStatus = "Running"`));
     const d = await describeTask(started);
     expect(await d.staticSummary?.()).toMatch(/abandoned/);

@@ -43,6 +43,8 @@ export const ServerConfigSchema = z.object({
   taskHandles: z.boolean().default(true),
   /** How long a call from such a caller (and each wait) holds before answering with the task's state. */
   handleWaitMs: durationMs(z.number().int().positive().max(600_000)).default(20_000),
+  /** A call without Tasks dropped before its answer keeps its task this long: an identical retry attaches to it (0: off). */
+  retryGraceMs: durationMs(z.number().int().min(0).max(24 * 60 * 60 * 1000)).default(10 * 60 * 1000),
   /** Name prefix of the companion tools (wait, respond, cancel, list); letters, digits, _ and - only. */
   taskToolsPrefix: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ and - (1..40)').default('task_'),
   /** A task read again within 10 s on this replica is watched there, and its polls are answered from the watch (src/mcp/polled-tasks.ts). */
@@ -79,6 +81,7 @@ export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {
   stuckCancelGraceMs: 'MCP_STUCK_CANCEL_GRACE_MS',
   taskHandles: 'MCP_TASK_HANDLES',
   handleWaitMs: 'MCP_HANDLE_WAIT_MS',
+  retryGraceMs: 'MCP_RETRY_GRACE_MS',
   taskToolsPrefix: 'MCP_TASK_TOOLS_PREFIX',
   requiredToolsNeedTasks: 'MCP_REQUIRED_TOOLS_NEED_TASKS',
   watchPolledTasks: 'MCP_WATCH_POLLED_TASKS',

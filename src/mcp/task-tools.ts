@@ -17,12 +17,15 @@ import type { ToolDefinition } from '../tool-definition';
 import { followTask, type FollowOutcome } from './task-follow';
 import { errorResult, handleResult, notFoundResult, outcomeResult, type TaskToolNames, taskToolNames } from './task-handle-text';
 import { principalOf } from './negotiation';
+import { CallRetries } from './call-retries';
 import type { ProtocolRevision } from './revision';
 import type { WatchLimits } from './watch-limits';
 
 export interface TaskHandleSettings {
   taskHandles: boolean;
   handleWaitMs: number;
+  /** How long a dropped call's task waits for an identical retry to attach to it (0: a dropped call cancels its task). */
+  retryGraceMs?: number;
   taskToolsPrefix: string;
   requiredToolsNeedTasks: boolean;
 }
@@ -63,9 +66,11 @@ export class TaskTools {
   private readonly companions: Map<string, ToolDefinition>;
   /** 2025 calls of this replica that sent input requests on their stream, by taskId. */
   private readonly asking = new Map<string, Set<AbortController>>();
+  private readonly retries: CallRetries;
 
   constructor(private readonly deps: TaskToolsDeps, userTools: string[]) {
     this.names = taskToolNames(deps.settings.taskToolsPrefix);
+    this.retries = new CallRetries(deps.settings.retryGraceMs ?? 0);
     this.companions = new Map(this.definitions().map((t) => [t.name, t]));
     if (!deps.settings.taskHandles) this.companions.clear();
     for (const name of userTools) if (this.companions.has(name)) throw new TaskToolNameClashError(name);
@@ -103,36 +108,56 @@ export class TaskTools {
 
   /**
    * A call from a caller without Tasks: start the workflow, follow it a bounded time, answer
-   * its result or a handle. Abandoned before either reached the caller: cancelled (nobody could
-   * reach it). A retry carrying our requestState continues that task instead of starting another.
+   * its result or a handle. A retry carrying our requestState continues that task; an identical
+   * call within the retry grace (a client that timed out and called again) attaches to the task
+   * the earlier call started. Dropped before any answer: a dedupable call leaves its task for
+   * such a retry (unclaimed, the claim guard ends it after the grace); any other is cancelled.
    */
-  async callWithHandle(input: StartTaskInput, ctx: ServerContext, site: CallSite): Promise<unknown> {
+  async callWithHandle(input: StartTaskInput, ctx: ServerContext, site: CallSite, tool?: ToolDefinition): Promise<unknown> {
     const state = ctx.mcpReq.requestState();
     if (typeof state === 'string' && state.startsWith(REQUEST_STATE_PREFIX)) return this.wait(state.slice(REQUEST_STATE_PREFIX.length), ctx, site, true, true);
+    const dedupe = this.retries.enabled && tool?.dedupe !== false;
     // the place is taken before the start: a call refused by the limit starts nothing
     const release = this.deps.limits.reserve(principalOf(ctx));
     let outcome: FollowOutcome;
-    let task: TaskSnapshot;
+    let taskId: string;
     try {
-      task = await this.deps.store.start({ ...input, claimWithinMs: this.claimWithinMs() });
-      taskLog(task).info({ event: 'task.created', handle: true }, 'task created for a caller without Tasks');
-      if (ctx.mcpReq.signal.aborted) return await this.abandon(task.taskId, input.owner);
-      outcome = await this.follow(task.taskId, ctx, site, true);
+      taskId = (dedupe && (await this.attachable(input, ctx))) || (await this.startFor(input, dedupe));
+      if (ctx.mcpReq.signal.aborted) return await this.dropped(taskId, input.owner, dedupe);
+      outcome = await this.follow(taskId, ctx, site, true);
     } finally {
       release();
     }
-    if (outcome.kind === 'aborted') return this.abandon(task.taskId, input.owner);
+    if (outcome.kind === 'aborted') return this.dropped(taskId, input.owner, dedupe);
     if (outcome.kind === 'gone') return notFoundResult();
     if (isTerminal(outcome.task)) return syncOutcome(outcome.task);
     // the handle is about to reach its caller: from now on the run is reachable, so it must not cancel itself
-    await this.deps.store.claim(task.taskId);
+    await this.deps.store.claim(taskId);
     return this.answerPending(outcome.task, ctx, site, true);
   }
 
-  /** How long a run waits for its handle to be claimed: the bounded wait plus a grace for a slow answer. */
-  private claimWithinMs(): number {
+  /** The task of an earlier identical call that is still readable (an expired or unknown one: none). */
+  private async attachable(input: StartTaskInput, ctx: ServerContext): Promise<string | undefined> {
+    const taskId = this.retries.earlier(input);
+    if (!taskId || !(await this.deps.store.read(taskId, principalOf(ctx)))) return undefined;
+    logger.info({ event: 'task.retry.attached', taskId, tool: input.tool }, 'a retry of an identical call attaches to its task');
+    return taskId;
+  }
+
+  private async startFor(input: StartTaskInput, dedupe: boolean): Promise<string> {
+    const task = await this.deps.store.start({ ...input, claimWithinMs: this.claimWithinMs(dedupe) });
+    taskLog(task).info({ event: 'task.created', handle: true }, 'task created for a caller without Tasks');
+    if (dedupe) this.retries.started(input, task.taskId);
+    return task.taskId;
+  }
+
+  /**
+   * How long a run waits for its handle to be claimed: the bounded wait plus a grace for a slow
+   * answer, or (dedupable) plus the retry grace, so a retry at its end can still follow and claim it.
+   */
+  private claimWithinMs(dedupe: boolean): number {
     const wait = this.deps.settings.handleWaitMs;
-    return wait + Math.min(30_000, Math.max(5_000, wait));
+    return wait + (dedupe ? Math.max(this.deps.settings.retryGraceMs ?? 0, 5_000) : Math.min(30_000, Math.max(5_000, wait)));
   }
 
   /** A companion tool's call. */
@@ -157,8 +182,14 @@ export class TaskTools {
   private async wait(taskId: string, ctx: ServerContext, site: CallSite, viaRetry: boolean, applyRetry: boolean): Promise<unknown> {
     const all = applyRetry ? (ctx.mcpReq.inputResponses ?? {}) : {};
     const responses = Object.fromEntries(Object.entries(all).filter(([, r]) => (r as { action?: unknown } | null)?.action !== 'cancel'));
+    let refusal: InputResponseError | undefined;
     if (Object.keys(responses).length > 0) {
-      const refused = await this.apply(taskId, responses, ctx, false);
+      // an answer that does not fit is asked again below (with why), never a dead end without the task
+      const refused = await this.apply(taskId, responses, ctx, false).catch((err: unknown) => {
+        if (!(err instanceof InputResponseError)) throw err;
+        refusal = err;
+        return undefined;
+      });
       if (refused) return refused;
     }
     const outcome = await this.follow(taskId, ctx, site);
@@ -166,36 +197,39 @@ export class TaskTools {
     if (outcome.kind === 'aborted') return errorResult('The wait was cancelled; the task goes on.');
     if (isTerminal(outcome.task)) return outcomeResult(outcome.task);
     const dismissed = Object.keys(all).length > Object.keys(responses).length;
-    return dismissed ? handleResult(outcome.task, this.names, this.deps.settings.handleWaitMs) : this.answerPending(outcome.task, ctx, site, viaRetry);
+    return dismissed ? handleResult(outcome.task, this.names, this.deps.settings.handleWaitMs) : this.answerPending(outcome.task, ctx, site, viaRetry, refusal);
   }
 
+  /** A refused answer: the handle says why (the taskId in it keeps the task reachable). */
   private async respond(taskId: string, responses: Record<string, unknown>, ctx: ServerContext, site: CallSite): Promise<unknown> {
-    const refused = await this.apply(taskId, responses, ctx, true);
-    if (refused) return refused;
+    try {
+      const refused = await this.apply(taskId, responses, ctx, true);
+      if (refused) return refused;
+    } catch (err) {
+      if (!(err instanceof InputResponseError)) throw err;
+      const task = await this.deps.store.read(taskId, principalOf(ctx));
+      if (!task || isTerminal(task)) return task ? outcomeResult(task) : notFoundResult();
+      return { ...handleResult(task, this.names, this.deps.settings.handleWaitMs, refusalNote(err)), isError: true };
+    }
     return this.wait(taskId, ctx, site, false, false);
   }
 
   /**
-   * Answers like tasks/update; a refusal as a tool result naming the key (the task keeps waiting).
-   * `strict` (respond): answering nothing that is pending is a mistake worth telling the model.
+   * Answers like tasks/update (an answer that does not fit throws InputResponseError: the caller
+   * asks again). `strict` (respond): answering nothing that is pending is a mistake worth telling the model.
    */
   private async apply(taskId: string, responses: Record<string, unknown>, ctx: ServerContext, strict: boolean): Promise<CallToolResult | undefined> {
     if (!isTaskId(taskId)) return notFoundResult();
     if (Object.keys(responses).length === 0) return errorResult('No answers given: responses must map a pending question\'s key to its answer.');
-    try {
-      const task = await this.deps.store.sendInput(taskId, principalOf(ctx), responses);
-      if (!task) return notFoundResult();
-      const pending = task.state.status === 'input_required' ? Object.keys(task.state.inputRequests) : [];
-      const ignored = Object.keys(responses).filter((k) => !pending.includes(k));
-      taskLog(task).info({ event: 'task.input', keys: Object.keys(responses), ignored, handle: true }, 'input responses received');
-      if (strict && ignored.length === Object.keys(responses).length && !isTerminal(task)) {
-        return errorResult(`Nothing was answered: ${ignored.map((k) => `"${k}"`).join(', ')} ${ignored.length === 1 ? 'is' : 'are'} not pending${pending.length ? ` (pending: ${pending.map((k) => `"${k}"`).join(', ')})` : ' (no question is pending)'}.`);
-      }
-      return undefined;
-    } catch (err) {
-      if (err instanceof InputResponseError) return errorResult(`The answer to "${err.key}" was not accepted: ${err.reason}. The task still waits for it; answer again.`);
-      throw err;
+    const task = await this.deps.store.sendInput(taskId, principalOf(ctx), responses);
+    if (!task) return notFoundResult();
+    const pending = task.state.status === 'input_required' ? Object.keys(task.state.inputRequests) : [];
+    const ignored = Object.keys(responses).filter((k) => !pending.includes(k));
+    taskLog(task).info({ event: 'task.input', keys: Object.keys(responses), ignored, handle: true }, 'input responses received');
+    if (strict && ignored.length === Object.keys(responses).length && !isTerminal(task)) {
+      return errorResult(`Nothing was answered: ${ignored.map((k) => `"${k}"`).join(', ')} ${ignored.length === 1 ? 'is' : 'are'} not pending${pending.length ? ` (pending: ${pending.map((k) => `"${k}"`).join(', ')})` : ' (no question is pending)'}.`);
     }
+    return undefined;
   }
 
   private async cancel(taskId: string, ctx: ServerContext): Promise<CallToolResult> {
@@ -227,12 +261,15 @@ export class TaskTools {
    * A task that has not ended: on 2026, a caller that can show these requests itself (it
    * declared elicitation / sampling) gets them as an input_required round; else the handle text.
    */
-  private answerPending(task: TaskSnapshot, ctx: ServerContext, site: CallSite, retryTarget: boolean): unknown {
+  private answerPending(task: TaskSnapshot, ctx: ServerContext, site: CallSite, retryTarget: boolean, refusal?: InputResponseError): unknown {
     const askable = site.revision.handleInput === 'answer' ? askableRequests(task, ctx) : {};
-    if (Object.keys(askable).length > 0) {
-      return inputRequired({ inputRequests: askable as never, ...(retryTarget ? { requestState: `${REQUEST_STATE_PREFIX}${task.taskId}` } : {}) });
+    // a refused form is asked again saying why; any other refused request, the handle says why
+    const again = !refusal || askable[refusal.key]?.method === 'elicitation/create';
+    if (Object.keys(askable).length > 0 && again) {
+      const asked = refusal ? withRefusal(askable, refusal) : askable;
+      return inputRequired({ inputRequests: asked as never, ...(retryTarget ? { requestState: `${REQUEST_STATE_PREFIX}${task.taskId}` } : {}) });
     }
-    return handleResult(task, this.names, this.deps.settings.handleWaitMs);
+    return handleResult(task, this.names, this.deps.settings.handleWaitMs, refusal && refusalNote(refusal));
   }
 
   /**
@@ -286,9 +323,14 @@ export class TaskTools {
     await this.deps.store.sendInput(task.taskId, principalOf(ctx), { [key]: answer });
   }
 
-  private async abandon(taskId: string, owner: string | undefined): Promise<never> {
-    await this.deps.store.cancel(taskId, owner).catch((err: Error) => logger.warn({ event: 'task.abandon.failed', taskId, err: err.message }, 'could not cancel an abandoned call'));
-    logger.info({ event: 'task.abandoned', taskId }, 'the caller left before any handle or result: task cancelled');
+  /** The caller left before any handle or result: its task waits for a retry (dedupable) or is cancelled. */
+  private async dropped(taskId: string, owner: string | undefined, dedupe: boolean): Promise<never> {
+    if (dedupe) {
+      logger.info({ event: 'task.dropped', taskId }, 'the caller left before any handle or result: the task waits for a retry of the call');
+    } else {
+      await this.deps.store.cancel(taskId, owner).catch((err: Error) => logger.warn({ event: 'task.abandon.failed', taskId, err: err.message }, 'could not cancel an abandoned call'));
+      logger.info({ event: 'task.abandoned', taskId }, 'the caller left before any handle or result: task cancelled');
+    }
     throw new ProtocolError(ProtocolErrorCode.InternalError, 'The request was cancelled');
   }
 
@@ -316,6 +358,18 @@ function askableRequests(task: TaskSnapshot, ctx: ServerContext): Record<string,
   const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? {};
   const can = (r: InputRequest) => (r.method === 'elicitation/create' ? !!caps.elicitation : r.method === 'sampling/createMessage' ? !!caps.sampling : false);
   return Object.fromEntries(Object.entries(task.state.inputRequests).filter(([, r]) => can(r)));
+}
+
+function refusalNote(err: InputResponseError): string {
+  return `The answer to "${err.key}" was not accepted: ${err.reason}. The task still waits for it; answer again.`;
+}
+
+/** The round asked again after a refused answer: the refused form's message starts with why (a user reads it). */
+function withRefusal(requests: Record<string, InputRequest>, err: InputResponseError): Record<string, InputRequest> {
+  const request = requests[err.key];
+  const params = request.params as { message?: unknown };
+  const message = `${refusalNote(err)}\n\n${String(params.message ?? '')}`;
+  return { ...requests, [err.key]: { ...request, params: { ...params, message } } as InputRequest };
 }
 
 /** Ended within the bound: answered exactly as the synchronous call answers (a failure is a JSON-RPC error). */

@@ -78,7 +78,7 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
       taskLog(task).info({ event: 'task.created' }, 'task created');
       return revision.createTaskResult(task, deps.pollIntervalMs);
     }
-    if (handle) return complete(await deps.taskTools.callWithHandle(input, ctx, site));
+    if (handle) return complete(await deps.taskTools.callWithHandle(input, ctx, site, tool));
     // a held synchronous call watches its run: it holds a place until the run ends
     const result = await deps.limits.holding(input.owner, () => deps.store.run(input, ctx.mcpReq.signal));
     return { ...result, resultType: 'complete' as const };

@@ -29,6 +29,8 @@ export interface WorkflowToolOptions {
   result?: ResultMapping;
   /** OAuth scopes a caller needs to see and call the tool (with authentication on). */
   scopes?: string[];
+  /** false: identical calls are never attached to one task (ToolDefinition.dedupe). */
+  dedupe?: boolean;
 }
 
 /** A tool from a workflow type name and JSON Schemas (throws when a schema does not compile). */
@@ -93,6 +95,7 @@ const WorkflowToolSchema = z.strictObject({
   executionTimeout: DurationSchema.optional(),
   result: z.enum(['auto', 'text']).optional(),
   scopes: z.array(ScopeSchema).optional(),
+  dedupe: z.boolean().optional(),
 });
 
 const ToolsFileSchema = z.strictObject({ tools: z.array(WorkflowToolSchema).min(1, 'list at least one tool') });
@@ -110,6 +113,7 @@ function toDefinition(entry: z.infer<typeof WorkflowToolSchema>, where: string):
     ...(entry.executionTimeout !== undefined ? { executionTimeout: entry.executionTimeout } : {}),
     ...(entry.result ? { result: entry.result } : {}),
     ...(entry.scopes?.length ? { scopes: entry.scopes } : {}),
+    ...(entry.dedupe === false ? { dedupe: false } : {}),
   };
 }
 

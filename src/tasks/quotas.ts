@@ -4,13 +4,16 @@
  * without authentication, who are one caller), so the caps hold across replicas.
  *
  * Visibility lags behind starts (milliseconds on SQL visibility, about a second on
- * Elasticsearch). The lag is bounded locally: every start of this replica made since `lagMs`
- * before a count was taken is added to it. So this replica never lets a caller past its cap;
- * it may refuse a little early right after a burst (a start already visible can count twice
- * within the lag window). Starts made by other replicas within the lag are the only ones that
- * can be missed. Counts are cached (`refreshMs`) and refreshed in the background while a
- * start is admitted on the older one (up to `maxStaleMs`), but a refusal always waits for a
- * fresh count.
+ * Elasticsearch). Each task is counted once whatever the lag: a count is taken in two parts
+ * split at a cutoff `lagMs` before it, the tasks started before the cutoff (visible by then) and
+ * those started since; to the first part is added the larger of the second and this replica's
+ * own starts since the cutoff (which it knows without visibility). With one replica that is the
+ * exact number; with several, starts of other replicas not yet visible are the only ones missed,
+ * and no task is counted twice. Clock skew between this server and Temporal counts as lag.
+ * Counts are cached (`refreshMs`) and refreshed in the background while a start is admitted on
+ * the older one (up to `maxStaleMs`), but a refusal always waits for a fresh count. The state
+ * kept per caller is bounded: starts older than any count in use are dropped, and a caller
+ * without recent starts is forgotten (at most MAX_CACHED_COUNTS counts are cached).
  */
 import type { Client } from '@temporalio/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
@@ -24,7 +27,7 @@ export interface QuotaOptions {
   maxRunningTasksPerCaller: number;
   /** Running tasks of this server's tools at once; 0: no cap. */
   maxRunningTasks: number;
-  /** Starts this recent (before a count was taken) are added to it. */
+  /** How far visibility may lag behind a start (a count's cutoff lies this long before it). */
   quotaLagMs: number;
   /** How long a count is reused as it is. */
   refreshMs?: number;
@@ -41,11 +44,22 @@ export class RunningTaskQuotaError extends ProtocolError {
 
 const SERVER = '*';
 const MAX_CACHED_COUNTS = 10_000;
+/** Every this many starts, callers without a recent start are dropped from the start lists. */
+const SWEEP_EVERY = 1_000;
+
+/** A count split at `cutoff`: tasks started before it, and the ones since that are already visible. */
+interface Count {
+  before: number;
+  since: number;
+  cutoff: number;
+  asOf: number;
+}
 
 export class RunningTaskQuota {
-  private readonly counts = new Map<string, { visible: number; asOf: number }>();
-  private readonly pending = new Map<string, Promise<{ visible: number; asOf: number }>>();
+  private readonly counts = new Map<string, Count>();
+  private readonly pending = new Map<string, Promise<Count>>();
   private readonly starts = new Map<string, Array<{ at: number }>>();
+  private recorded = 0;
   private readonly refreshMs: number;
 
   constructor(private readonly client: Client, private readonly opts: QuotaOptions) {
@@ -75,10 +89,10 @@ export class RunningTaskQuota {
     const undo = () => active.forEach(([, key], i) => this.forget(key, mine[i]));
     try {
       for (const [i, [scope, key, limit]] of active.entries()) {
-        const running = (c: { visible: number; asOf: number }) => {
+        const running = (c: Count) => {
           const list = this.starts.get(key) ?? [];
           const upToMine = list.slice(0, list.indexOf(mine[i]) + 1);
-          return c.visible + upToMine.filter((s) => s.at >= c.asOf - this.opts.quotaLagMs).length;
+          return c.before + Math.max(c.since, upToMine.filter((s) => s.at >= c.cutoff).length);
         };
         let counted = await this.count(key);
         // a refusal is never made on a stale count: tasks may have ended since
@@ -99,7 +113,7 @@ export class RunningTaskQuota {
    * A stale count only misses tasks that ended since (it refuses early, never late) and other
    * replicas' starts since it was taken.
    */
-  private count(key: string): Promise<{ visible: number; asOf: number }> {
+  private count(key: string): Promise<Count> {
     const cached = this.counts.get(key);
     const pending = this.pending.get(key);
     if (cached && Date.now() - cached.asOf < this.refreshMs) return Promise.resolve(cached);
@@ -111,14 +125,17 @@ export class RunningTaskQuota {
     return fetching;
   }
 
-  private fetchCount(key: string): Promise<{ visible: number; asOf: number }> {
+  private fetchCount(key: string): Promise<Count> {
     if (this.counts.size > MAX_CACHED_COUNTS) this.counts.clear(); // many callers: forget, recount on demand
     const asOf = Date.now();
-    const query = `${key === SERVER ? `${MCP_OWNER.name} IS NOT NULL` : `${MCP_OWNER.name} = "${key}"`} AND ExecutionStatus = "Running"`;
-    const fetching = this.client.workflowService
-      .countWorkflowExecutions({ namespace: this.client.options.namespace, query })
-      .then((r) => {
-        const fresh = { visible: Number(r.count ?? 0), asOf };
+    const cutoff = asOf - this.opts.quotaLagMs;
+    const running = `${key === SERVER ? `${MCP_OWNER.name} IS NOT NULL` : `${MCP_OWNER.name} = "${key}"`} AND ExecutionStatus = "Running"`;
+    const at = new Date(cutoff).toISOString();
+    const countOf = (query: string) =>
+      this.client.workflowService.countWorkflowExecutions({ namespace: this.client.options.namespace, query }).then((r) => Number(r.count ?? 0));
+    const fetching = Promise.all([countOf(`${running} AND StartTime < "${at}"`), countOf(`${running} AND StartTime >= "${at}"`)])
+      .then(([before, since]) => {
+        const fresh = { before, since, cutoff, asOf };
         this.counts.set(key, fresh);
         return fresh;
       })
@@ -127,15 +144,26 @@ export class RunningTaskQuota {
     return fetching;
   }
 
+  /** Callers whose starts are tracked (bounded: see the sweep in record()). */
+  get trackedCallers(): number {
+    return this.starts.size;
+  }
+
   private record(key: string, at: number): { at: number } {
-    const list = this.starts.get(key) ?? [];
-    // older starts are in every count taken since: drop them
+    // older starts are before the cutoff of every count in use: visibility has them
     const horizon = at - this.opts.quotaLagMs - this.maxStaleMs - this.refreshMs;
+    if (++this.recorded % SWEEP_EVERY === 0) this.sweep(horizon);
+    const list = this.starts.get(key) ?? [];
     while (list.length > 0 && list[0].at < horizon) list.shift();
     const entry = { at };
     list.push(entry);
     this.starts.set(key, list);
     return entry;
+  }
+
+  /** Drops callers whose last start is older than `horizon`, so one-off callers cost nothing for good. */
+  private sweep(horizon: number): void {
+    for (const [key, list] of this.starts) if ((list.at(-1)?.at ?? 0) < horizon) this.starts.delete(key);
   }
 
   private forget(key: string, entry: { at: number }): void {

@@ -225,9 +225,10 @@ export class TemporalTaskStore {
     const base = { taskId, tool: memo.tool, runId: description.runId, createdAt: memo.createdAt, owner: memo.owner };
     // not closed (running, or paused by an operator): the task goes on
     const running = endStatusOf(description.status.name) === undefined;
-    // a finished task stays readable for ttlMs after it finished (Temporal keeps it for the retention, which caps ttlMs)
+    // ttlMs counts from createdAt (the wire's rule): a running task stays readable for ttlMs from
+    // now, a finished one for ttlMs after it finished (Temporal keeps it for the retention, which caps ttlMs)
     const closedAt = running ? undefined : (description.closeTime ?? new Date()).getTime();
-    const ttlMs = closedAt === undefined ? memo.ttlMs : Math.max(memo.ttlMs, closedAt - Date.parse(memo.createdAt) + memo.ttlMs);
+    const ttlMs = Math.max(memo.ttlMs, (closedAt ?? Date.now()) - Date.parse(memo.createdAt) + memo.ttlMs);
     if (!running && Date.now() > Date.parse(memo.createdAt) + ttlMs) return undefined;
     // a cancel requested while the task runs is not its end: the workflow still has to stop and
     // undo its steps (or may have completed first), so what is read is what Temporal says

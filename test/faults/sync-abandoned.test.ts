@@ -33,7 +33,8 @@ test('SIGKILL of serve mid-call: a synchronous run times out, a call still in it
   const [sync, handles, waiting] = await Promise.all([
     startServe(temporal.address, ['--no-task-handles', '--sync-run-timeout-ms', String(TIMEOUT_MS)]),
     startServe(temporal.address, ['--handle-wait-ms', '1000', '--sync-run-timeout-ms', String(TIMEOUT_MS)]),
-    startServe(temporal.address, ['--handle-wait-ms', String(HANDLE_WAIT_MS)]),
+    // a retry grace of 5 s: the claim deadline this test bounds (wait + 5 s) stays the same
+    startServe(temporal.address, ['--handle-wait-ms', String(HANDLE_WAIT_MS), '--retry-grace-ms', '5000']),
   ]);
 
   // a handle first: reachable by its taskId (claimed before it was answered), so it must keep running

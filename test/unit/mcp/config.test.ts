@@ -34,6 +34,12 @@ test('settings: defaults, environment, flags', () => {
   expect(parseServerConfig({ handleWaitMs: '500', taskHandles: true }, env)).toMatchObject({ handleWaitMs: 500, taskHandles: true });
 });
 
+test('retryGraceMs: 10 minutes by default, MCP_RETRY_GRACE_MS or a flag, 0 turns retries off', () => {
+  expect(parseServerConfig({}, {}).retryGraceMs).toBe(600_000);
+  expect(parseServerConfig({}, { MCP_RETRY_GRACE_MS: '0' }).retryGraceMs).toBe(0);
+  expect(parseServerConfig({ retryGraceMs: '2 minutes' }, { MCP_RETRY_GRACE_MS: '0' }).retryGraceMs).toBe(120_000);
+});
+
 test('watchPolledTasks: on by default, MCP_WATCH_POLLED_TASKS=false turns it off, a flag wins', () => {
   expect(parseServerConfig({}, {}).watchPolledTasks).toBe(true);
   expect(parseServerConfig({}, { MCP_WATCH_POLLED_TASKS: 'false' }).watchPolledTasks).toBe(false);
@@ -44,6 +50,8 @@ test.each([
   [{ handleWaitMs: '0' }, /handleWaitMs \(--handle-wait-ms or MCP_HANDLE_WAIT_MS\)/],
   [{ handleWaitMs: '700000' }, /handleWaitMs/],
   [{ taskToolsPrefix: 'tasks.' }, /taskToolsPrefix \(--task-tools-prefix or MCP_TASK_TOOLS_PREFIX\)/],
+  [{ retryGraceMs: '-1' }, /retryGraceMs \(--retry-grace-ms or MCP_RETRY_GRACE_MS\)/],
+  [{ retryGraceMs: '2 days' }, /retryGraceMs/],
 ])('settings: %j is refused clearly', (flags, message) => {
   expect(() => parseServerConfig(flags, {})).toThrow(ConfigError);
   expect(() => parseServerConfig(flags, {})).toThrow(message);

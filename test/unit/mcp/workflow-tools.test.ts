@@ -61,3 +61,10 @@ test('tools files name scopes; a scope that is not a scope token is refused with
   expect(() => parseToolsFile({ tools: [{ ...entry, scopes: ['two words'] }] })).toThrow(ToolsFileError);
   expect(() => parseToolsFile({ tools: [{ ...entry, scopes: ['two words'] }] })).toThrow(/tool "a" \(tools\[0\]\): scopes\.0: an OAuth scope token/);
 });
+
+test('tools files take dedupe: false (retries never attach); a dedupe that is not a boolean is refused with the tool named', () => {
+  const entry = { name: 'send', description: 'd', inputSchema: { type: 'object' }, workflowType: 'W', taskMode: 'optional' };
+  expect(parseToolsFile({ tools: [{ ...entry, dedupe: false }] })[0].dedupe).toBe(false);
+  expect(parseToolsFile({ tools: [entry] })[0].dedupe).toBeUndefined();
+  expect(() => parseToolsFile({ tools: [{ ...entry, dedupe: 'no' }] })).toThrow(/tool "send" \(tools\[0\]\): dedupe: /);
+});
