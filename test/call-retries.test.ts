@@ -62,6 +62,15 @@ test('a dropped call, retried the same: the retry gets the one task\'s result, a
   expect((await stack.temporal.client.workflow.getHandle(runs[0]).describe()).status.name).toBe('COMPLETED');
 });
 
+test('a call that got its answer, made again, is a new call: a task of its own', async () => {
+  const args = { text: 'answered-twice', seconds: 0 };
+  for (let i = 0; i < 2; i++) {
+    const answer = await rpc(stack.url, 'tools/call', { name: 'wait_and_echo', arguments: args }, { capabilities: PLAIN });
+    expect(answer.body.result.content).toEqual([{ type: 'text', text: 'answered-twice' }]);
+  }
+  expect(await waitFor(async () => ((await runsOf('answered-twice'))?.length === 2 ? 2 : undefined))).toBe(2);
+});
+
 test('other arguments start a task of their own', async () => {
   await dropped(stack.url, 'wait_and_echo', { text: 'args-a', seconds: 2 }, 300);
   const other = await rpc(stack.url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'args-b', seconds: 2 } }, { capabilities: PLAIN });

@@ -1,7 +1,8 @@
 /**
  * Retries of a call that never got its answer (a client's timeout, a dropped connection): the
  * same caller calling the same tool with the same arguments within the grace period attaches to
- * the task the earlier call started instead of starting another. In memory, per replica: a
+ * the task the earlier call started instead of starting another. Once a call was answered (its
+ * result or a handle), the same call again is a new call. In memory, per replica: a
  * retry that lands on another replica starts a task of its own, and the first one, unclaimed,
  * ends after the grace (the claim guard) unless it completed first.
  */
@@ -34,6 +35,12 @@ export class CallRetries {
     if (found && found.until > Date.now()) return found.taskId;
     if (found) this.calls.delete(key);
     return undefined;
+  }
+
+  /** An answer (a result or a handle) went to a call for `taskId`: a later identical call is a new call, not a retry. */
+  answered(call: RetryableCall, taskId: string): void {
+    const key = keyOf(call);
+    if (this.calls.get(key)?.taskId === taskId) this.calls.delete(key);
   }
 
   /** The first call started `taskId`: retries attach to it until the grace period after this start ends (not extended by retries). */

@@ -130,6 +130,7 @@ export class TaskTools {
     }
     if (outcome.kind === 'aborted') return this.dropped(taskId, input.owner, dedupe);
     if (outcome.kind === 'gone') return notFoundResult();
+    if (dedupe) this.retries.answered(input, taskId);
     if (isTerminal(outcome.task)) return syncOutcome(outcome.task);
     // the handle is about to reach its caller: from now on the run is reachable, so it must not cancel itself
     await this.deps.store.claim(taskId);
