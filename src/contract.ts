@@ -134,6 +134,12 @@ export interface TaskMemo {
    */
   claimWithinMs?: number;
   /**
+   * How long input requests wait unanswered before the task ends failed (McpTaskUnanswered),
+   * its undos run: nobody is left to answer them (docs/contract.md, "Unanswered input"). Set by
+   * the server: the ttl for an authenticated caller, shorter for anonymous ones; absent: no limit.
+   */
+  answerWithinMs?: number;
+  /**
    * The task runtime revision the task was started for (TASK_RUNTIME_REVISION). Recorded in the
    * start event, so replay sees it: a task takes the runtime's changes of its revision and
    * earlier ones with no patch marker (and, from revision 2, no progress write at its end); for
@@ -148,10 +154,11 @@ export interface TaskMemo {
  * a later one. 2: the first five patches, and progress pending when the task ends is not written
  * (it would land in the workflow task that ends it, where nobody reads it). 3: one decided end
  * (issue 31: a cancellation nobody requested and the claim guard end the task failed), an input
- * timeout is one deadline, the claim deadline holds across continue-as-new. Deploy workers
+ * timeout is one deadline, the claim deadline holds across continue-as-new. 4: input requests
+ * unanswered for TaskMemo.answerWithinMs end the task failed. Deploy workers
  * before the servers that set a new revision: a worker that does not know a revision's patches
  * takes their old paths on such a task and writes no marker for them, so a newer worker that
  * replays its history would take the new paths. (Workers from before revision 2 asked patched()
  * for every patch, so their markers let replay follow them on tasks of revision 2.)
  */
-export const TASK_RUNTIME_REVISION = 3;
+export const TASK_RUNTIME_REVISION = 4;

@@ -31,8 +31,9 @@ def activity_cancelled() -> ActivityError:
 
 
 class FakeWorkflow:
-    def __init__(self, with_status=True):
+    def __init__(self, with_status=True, task_memo=None):
         self.signals, self.queries, self.memo, self.details, self.statuses = {}, {}, {}, None, []
+        self.task_memo = {"summary": "approve(x=1)", **(task_memo or {})}
         attrs = {MCP_TASK_STATUS: "working"} if with_status else {}
         self._info = SimpleNamespace(typed_search_attributes=attrs)
 
@@ -40,7 +41,7 @@ class FakeWorkflow:
     def set_query_handler(self, name, fn): self.queries[name] = fn
     def upsert_memo(self, updates): self.memo.update(updates)
     def set_current_details(self, text): self.details = text
-    def memo_value(self, key, default=None): return {"mcpTask": {"summary": "approve(x=1)"}}.get(key, default)
+    def memo_value(self, key, default=None): return {"mcpTask": self.task_memo}.get(key, default)
     def info(self): return self._info
     def now(self): return datetime(2026, 12, 3, 12, 0, 0, 123000, tzinfo=timezone.utc)
     def upsert_search_attributes(self, updates): self.statuses += [u.value for u in updates]

@@ -49,6 +49,8 @@ ACTIVITY_PROGRESS_KEY = "mcpProgress"  # first heartbeat detail {mcpProgress: {m
 # The end decided by McpTask._end (issue 31). Runs started by an older helper replay the end
 # they had (_end_before_one_end): their histories hold its commands.
 ONE_END_PATCH = "mcp-tasks.one-end"
+ANSWER_DEADLINE_PATCH = "mcp-tasks.answer-deadline"
+UNANSWERED = "McpTaskUnanswered"
 
 
 def report_progress(message: str, done: float | None = None, total: float | None = None) -> None:
@@ -78,6 +80,12 @@ class InputTimeout(ApplicationError):
     def __init__(self, keys: Sequence[str]) -> None:
         super().__init__(f"no answer for {', '.join(keys)} in time", type="InputTimeout", non_retryable=True)
         self.keys = list(keys)
+
+
+def unanswered_input(keys: Sequence[str], limit_s: float) -> ApplicationError:
+    """Nobody answered within the server's limit (memo answerWithinMs): the task ends failed, its undos run."""
+    message = f"nobody answered {', '.join(keys)} within {round(limit_s * 1000)} ms: the task ends, as nobody is left to answer it"
+    return ApplicationError(message, type=UNANSWERED, non_retryable=True)
 
 
 @dataclass(frozen=True)
@@ -159,8 +167,12 @@ class McpTask:
         if fresh:
             self._publish(inputRequests={**pending, **fresh})
         answers: dict = {}
+        # the tool's own timeout, unless the server's limit on unanswered input comes first
+        limit = self._answer_limit()
+        own_first = limit is None or (timeout is not None and timeout <= limit)
+        wait = timeout if own_first else limit
         # one deadline for the whole question: a partial answer does not restart it
-        deadline = None if timeout is None else self._wf.time() + timeout
+        deadline = None if wait is None else self._wf.time() + wait
         try:
             while len(answers) < len(requests):
                 try:
@@ -169,7 +181,10 @@ class McpTask:
                 except asyncio.TimeoutError:
                     self._take_answers(requests, answers)  # an answer recorded with the timer still counts
                     if len(answers) < len(requests):
-                        raise InputTimeout([k for k in requests if k not in answers]) from None
+                        left_keys = [k for k in requests if k not in answers]
+                        if own_first:
+                            raise InputTimeout(left_keys) from None
+                        raise unanswered_input(left_keys, limit) from None
                 self._take_answers(requests, answers)
         finally:  # withdrawn when the wait ends otherwise (cancelled, timed out), with any answer not taken
             unanswered = [k for k in requests if k not in answers]
@@ -178,6 +193,13 @@ class McpTask:
             if unanswered:
                 self._publish(inputRequests={k: v for k, v in self.progress["inputRequests"].items() if k not in unanswered})
         return answers
+
+    def _answer_limit(self) -> float | None:
+        """The server's limit on an unanswered wait in seconds (memo answerWithinMs), for tasks started with one."""
+        within = (self._wf.memo_value(TASK_MEMO_KEY, None) or {}).get("answerWithinMs")
+        if not isinstance(within, (int, float)) or within <= 0 or not self._wf.patched(ANSWER_DEADLINE_PATCH):
+            return None
+        return within / 1000
 
     def _take_answers(self, requests: Mapping[str, dict], answers: dict) -> None:
         for key in requests:

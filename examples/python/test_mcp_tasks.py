@@ -3,6 +3,7 @@
 import asyncio
 import unittest
 
+from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
 from fake_workflow import FakeWorkflow
@@ -58,6 +59,25 @@ class McpTaskTest(unittest.IsolatedAsyncioTestCase):
         self.assertTrue(caught.exception.non_retryable)
         self.assertEqual(wf.memo[PROGRESS_MEMO_KEY]["inputRequests"], {})
         self.assertEqual(wf.memo[PROGRESS_MEMO_KEY]["status"], "working")
+
+    async def test_unanswered_past_the_servers_limit_fails_as_mcp_task_unanswered_unless_the_tools_timeout_is_shorter(self):
+        wf = FakeWorkflow(task_memo={"answerWithinMs": 50})
+        with self.assertRaises(ApplicationError) as caught:
+            await McpTask(wf=wf).request_inputs({"a": {"method": "roots/list"}})
+        self.assertEqual(caught.exception.type, "McpTaskUnanswered")
+        self.assertTrue(caught.exception.non_retryable)
+        self.assertIn("nobody answered a within 50 ms", str(caught.exception))
+        self.assertEqual(wf.memo[PROGRESS_MEMO_KEY]["inputRequests"], {})
+        with self.assertRaises(InputTimeout):
+            await McpTask(wf=FakeWorkflow(task_memo={"answerWithinMs": 5000})).request_inputs({"b": {"method": "roots/list"}}, timeout=0.01)
+        # a task from before the patch replays without the limit
+        wf = FakeWorkflow(task_memo={"answerWithinMs": 10})
+        wf.replaying_before = {"mcp-tasks.answer-deadline"}
+        waiting = asyncio.ensure_future(McpTask(wf=wf).request_inputs({"c": {"method": "roots/list"}}))
+        await asyncio.sleep(0.05)
+        self.assertFalse(waiting.done())
+        wf.signals[INPUT_RESPONSES_SIGNAL]({"c": {"roots": []}})
+        self.assertEqual(await waiting, {"c": {"roots": []}})
 
     async def test_an_input_timeout_is_one_deadline_not_restarted_by_a_partial_answer(self):
         wf = FakeWorkflow()

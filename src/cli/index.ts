@@ -50,6 +50,8 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .addOption(new Option('--lenient-headers', 'take a missing Mcp-Method/Mcp-Name from the body (the default; overrides MCP_STRICT_HEADERS=true)').hideHelp())
     .option('--no-task-handles', 'callers without Tasks get -32021 / wait unboundedly, as before handles (MCP_TASK_HANDLES=false)')
     .option('--handle-wait-ms <ms>', 'how long a call without Tasks waits before answering a task handle (MCP_HANDLE_WAIT_MS, default 20000)')
+    .option('--answer-within-ms <ms>', 'input requests unanswered this long end their task failed, its undos run (MCP_ANSWER_WITHIN_MS, default: the task ttl, 0: no limit)')
+    .option('--anonymous-answer-within-ms <ms>', 'the same for tasks of callers without authentication (MCP_ANONYMOUS_ANSWER_WITHIN_MS, default 3600000, when shorter; 0: as --answer-within-ms)')
     .option('--retry-grace-ms <ms>', 'a call without Tasks dropped before its answer keeps its task this long; an identical retry attaches to it (MCP_RETRY_GRACE_MS, default 600000, 0: off)')
     .option('--task-tools-prefix <prefix>', 'name prefix of the task_wait/respond/cancel/list tools (MCP_TASK_TOOLS_PREFIX, default task_)')
     .option('--no-watch-polled-tasks', 'read every tasks/get from Temporal instead of watching polled tasks (MCP_WATCH_POLLED_TASKS=false)')
@@ -90,6 +92,8 @@ function configFrom(opts: Record<string, unknown>): ServerConfig {
     quotaLagMs: opts.quotaLagMs,
     syncRunTimeoutMs: opts.syncRunTimeoutMs,
     stuckCancelGraceMs: opts.stuckCancelGraceMs,
+    answerWithinMs: opts.answerWithinMs,
+    anonymousAnswerWithinMs: opts.anonymousAnswerWithinMs,
     strictHeaders: opts.strictHeaders ? true : opts.lenientHeaders ? false : undefined,
     // commander defaults a --no-x flag to true: only an explicit --no-task-handles overrides the environment
     taskHandles: opts.taskHandles === false ? false : undefined,

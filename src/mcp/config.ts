@@ -37,6 +37,10 @@ export const ServerConfigSchema = z.object({
   syncRunTimeoutMs: durationMs(z.number().int().positive()).default(30 * 60 * 1000),
   /** A stuck task whose workflow task still fails this long after its cancel request is terminated (its undos could not run). */
   stuckCancelGraceMs: durationMs(z.number().int().min(0)).default(60_000),
+  /** Input requests unanswered this long end their task failed (undos run); default: ttlMs; 0: no limit. */
+  answerWithinMs: durationMs(z.number().int().min(0)).optional(),
+  /** The same for tasks of anonymous callers (no authentication), when shorter; 0: no limit of its own. */
+  anonymousAnswerWithinMs: durationMs(z.number().int().min(0)).default(60 * 60 * 1000),
   /** Key of the keyed hash that stands for a task's owner in Temporal; the same on every replica. */
   ownerKey: z.string().min(16, 'use at least 16 characters').optional(),
   /** Callers that do not declare Tasks get a task handle (and the companion tools) instead of an error or an unbounded wait. */
@@ -79,6 +83,8 @@ export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {
   quotaLagMs: 'MCP_QUOTA_LAG_MS',
   syncRunTimeoutMs: 'MCP_SYNC_RUN_TIMEOUT_MS',
   stuckCancelGraceMs: 'MCP_STUCK_CANCEL_GRACE_MS',
+  answerWithinMs: 'MCP_ANSWER_WITHIN_MS',
+  anonymousAnswerWithinMs: 'MCP_ANONYMOUS_ANSWER_WITHIN_MS',
   taskHandles: 'MCP_TASK_HANDLES',
   handleWaitMs: 'MCP_HANDLE_WAIT_MS',
   retryGraceMs: 'MCP_RETRY_GRACE_MS',

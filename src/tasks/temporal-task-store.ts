@@ -59,6 +59,10 @@ export interface TaskStoreOptions {
   syncRunTimeoutMs?: number;
   /** How long a stuck task is given after its cancel request to run its undos before it is terminated (default 60 s). */
   stuckCancelGraceMs?: number;
+  /** Input requests unanswered this long end the task failed (TaskMemo.answerWithinMs); default ttlMs; 0: no limit. */
+  answerWithinMs?: number;
+  /** The same for anonymous callers, when shorter; 0: no limit of its own. */
+  anonymousAnswerWithinMs?: number;
 }
 
 export interface StartTaskInput {
@@ -123,6 +127,7 @@ export class TemporalTaskStore {
     const memo: TaskMemo = {
       tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner, historyLimit: this.opts.historyLimit, summary: input.summary, runtime: TASK_RUNTIME_REVISION,
       ...(input.claimWithinMs !== undefined ? { claimWithinMs: input.claimWithinMs } : {}),
+      ...answerLimit(this.opts, owner),
     };
     // counted from the McpOwner search attribute: without it registered there is nothing to count
     const giveBack = this.quota.enabled && this.opts.searchAttributes ? await this.bounded(() => this.quota.admit(owner ?? ANONYMOUS_OWNER)) : undefined;
@@ -385,4 +390,14 @@ const DEFAULT_STUCK_CANCEL_GRACE_MS = 60_000;
 function syncTimeout(tool: Duration | undefined, capMs: number | undefined): Duration | undefined {
   if (capMs === undefined) return tool;
   return tool === undefined ? capMs : Math.min(msToNumber(tool), capMs);
+}
+
+/**
+ * How long the task's input requests may wait unanswered (TaskMemo.answerWithinMs): the ttl, or
+ * the anonymous limit when shorter. Without authentication anyone may have started a question
+ * nobody will answer, and every anonymous caller shares one running-task cap.
+ */
+function answerLimit(opts: TaskStoreOptions, owner: string | undefined): Pick<TaskMemo, 'answerWithinMs'> {
+  const limits = [opts.answerWithinMs ?? opts.ttlMs, owner === undefined ? opts.anonymousAnswerWithinMs ?? 0 : 0].filter((ms) => ms > 0);
+  return limits.length === 0 ? {} : { answerWithinMs: Math.min(...limits) };
 }

@@ -2,10 +2,10 @@
  * Input during a task: requests published as the task's inputRequests (tasks/get shows them),
  * answered by tasks/update through the runtime's signal handler, optionally with one deadline.
  */
-import { ApplicationFailure, condition } from '@temporalio/workflow';
+import { ApplicationFailure, condition, workflowInfo } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
-import type { ElicitResult, InputRequest, RequestedSchema } from '../contract';
+import { type ElicitResult, type InputRequest, type RequestedSchema, TASK_MEMO_KEY, type TaskMemo } from '../contract';
 import { applies, PATCHES } from './patches';
 import { isPending, publishInputs, runtime } from './runtime';
 
@@ -42,6 +42,26 @@ const INPUT_TIMEOUT = 'InputTimeout';
 export const InputTimeoutError = InputTimeout;
 
 /**
+ * Nobody answered within the server's limit (TaskMemo.answerWithinMs): the task ends failed, its
+ * undos run. Not an InputTimeout, so a tool that handles its own timeouts does not take it as one.
+ */
+export const UNANSWERED = 'McpTaskUnanswered';
+
+function unanswered(keys: string[], withinMs: number): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: UNANSWERED,
+    nonRetryable: true,
+    message: `nobody answered ${keys.join(', ')} within ${withinMs} ms: the task ends, as nobody is left to answer it`,
+  });
+}
+
+/** The server's limit on an unanswered wait, for tasks started with one (TaskMemo.answerWithinMs). */
+function answerLimitMs(): number | undefined {
+  const within = (workflowInfo().memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.answerWithinMs;
+  return typeof within === 'number' && within > 0 && applies(PATCHES.answerDeadline) ? within : undefined;
+}
+
+/**
  * Asks several questions at once; resolves when all are answered (partial answers keep waiting).
  * Requests still unanswered when the wait ends otherwise (a timeout, a cancelled scope) are
  * withdrawn: their keys leave inputRequests and a late answer is ignored as not outstanding.
@@ -59,18 +79,21 @@ export async function requestInputs(requests: Record<string, InputRequest>, opts
   }
   if (fresh.length) publishInputs({ ...s.progress.inputRequests, ...Object.fromEntries(fresh.map((k) => [k, requests[k]])) });
   const answers: Record<string, unknown> = {};
-  const unanswered = () => keys.filter((k) => !Object.hasOwn(answers, k));
-  const wait = answersWait(opts.timeout);
+  const open = () => keys.filter((k) => !Object.hasOwn(answers, k));
+  // the tool's own timeout, unless the server's limit comes first
+  const limit = answerLimitMs();
+  const ownFirst = limit === undefined || (opts.timeout !== undefined && msToNumber(opts.timeout) <= limit);
+  const wait = answersWait(ownFirst ? opts.timeout : limit);
   try {
-    while (unanswered().length > 0) {
-      const arrived = await wait(() => unanswered().some((k) => s.responses.has(k)));
-      if (!arrived) throw new InputTimeout(unanswered());
-      for (const k of unanswered()) if (s.responses.has(k)) answers[k] = s.responses.get(k);
+    while (open().length > 0) {
+      const arrived = await wait(() => open().some((k) => s.responses.has(k)));
+      if (!arrived) throw ownFirst ? new InputTimeout(open()) : unanswered(open(), limit);
+      for (const k of open()) if (s.responses.has(k)) answers[k] = s.responses.get(k);
       publishInputs(without(s.progress.inputRequests, Object.keys(answers)));
     }
   } finally {
     for (const k of Object.keys(answers)) s.responses.delete(k); // consumed (or dropped with the rest)
-    if (unanswered().length > 0) publishInputs(without(s.progress.inputRequests, unanswered())); // withdrawn
+    if (open().length > 0) publishInputs(without(s.progress.inputRequests, open())); // withdrawn
   }
   return answers;
 }

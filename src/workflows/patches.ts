@@ -33,6 +33,8 @@ export const PATCHES = {
   inputDeadline: { id: 'mcp-tasks.input-deadline', revision: 3 },
   /** Undos that would travel with a continue-as-new are refused past UNDO_BUDGET_BYTES, and closures in loop() at the first turn. */
   boundedUndos: { id: 'mcp-tasks.bounded-undos', revision: 3 },
+  /** Input requests unanswered for TaskMemo.answerWithinMs end the task failed (McpTaskUnanswered). */
+  answerDeadline: { id: 'mcp-tasks.answer-deadline', revision: 4 },
 } as const satisfies Record<string, Patch>;
 
 /**

@@ -9,7 +9,8 @@ import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import { inputResponsesSignal, MCP_TASK_STATUS } from '../../src/contract';
+import { inputResponsesSignal, MCP_TASK_STATUS, TASK_MEMO_KEY, type TaskMemo } from '../../src/contract';
+import type { TemporalTaskStore } from '../../src/tasks/temporal-task-store';
 import { UNDO_BUDGET_BYTES } from '../../src/workflows/compensation';
 import type { RuntimeCarry } from '../../src/workflows/runtime';
 import { McpTasksPlugin } from '../../src/worker';
@@ -40,6 +41,7 @@ const tools = {
   sagaInRuns: testTool('saga_in_runs', workflows.sagaInRuns),
   closureSagaInRuns: testTool('closure_saga_in_runs', workflows.closureSagaInRuns),
   twoTimedQuestions: testTool('two_timed_questions', workflows.twoTimedQuestions),
+  sagaThenAsk: testTool('saga_then_ask', workflows.sagaThenAsk),
   heavyUndos: testTool('heavy_undos', workflows.heavyUndos),
   failingUndos: testTool('failing_undos', workflows.failingUndos),
 };
@@ -96,6 +98,35 @@ describe('item 1: one end, every reader', () => {
     expect(end).toMatchObject({ temporal: 'COMPLETED', mcpStatus: 'completed', tasksGet: 'completed' });
     expect(end.details).toMatch(/\*\*completed\*\*$/);
     expect(undosOf(taskId)).toEqual([]);
+  });
+});
+
+describe('unanswered input (issue 32 item 4): a task nobody answers ends and gives its place back', () => {
+  test('past answerWithinMs: failed on every reader (McpTaskUnanswered), its step undone', async () => {
+    const taskId = await h.startTask(tools.sagaThenAsk, {}, h.storeWith({ answerWithinMs: 400 }));
+    const end = await readers(taskId);
+    expect(end).toMatchObject({ temporal: 'FAILED', mcpStatus: 'failed', tasksGet: 'failed', error: expect.stringMatching(/nobody answered approval within 400 ms/) });
+    expect(effectsOf(taskId)).toEqual([]);
+    expect(undosOf(taskId)).toHaveLength(1);
+  });
+
+  test("the tool's own shorter timeout is an InputTimeout, as before", async () => {
+    const taskId = await h.startTask(tools.sagaThenAsk, { timeoutMs: 200 }, h.storeWith({ answerWithinMs: 60_000 }));
+    expect((await readers(taskId)).error).toMatch(/no answer for approval in time/);
+  });
+
+  test('anonymous callers get the shorter anonymous limit; an owner gets the ttl; 0 and 0: no limit', async () => {
+    const memoOf = async (store: TemporalTaskStore, owner?: string) => {
+      const { taskId } = await store.start({ tool: tools.sagaThenAsk.name, workflowType: 'sagaThenAsk', arguments: {}, summary: 'memo', owner });
+      const memo = (await h.handle(taskId).describe()).memo?.[TASK_MEMO_KEY] as TaskMemo;
+      await h.handle(taskId).terminate('checked');
+      return memo.answerWithinMs;
+    };
+    const store = h.storeWith({ ttlMs: 86_400_000, anonymousAnswerWithinMs: 3_600_000, ownerKey: 'k'.repeat(32) });
+    expect(await memoOf(store)).toBe(3_600_000);
+    expect(await memoOf(store, 'alice')).toBe(86_400_000);
+    expect(await memoOf(h.storeWith({ answerWithinMs: 0, anonymousAnswerWithinMs: 0 }))).toBeUndefined();
+    expect(await memoOf(h.storeWith({ answerWithinMs: 600_000, anonymousAnswerWithinMs: 3_600_000 }))).toBe(600_000);
   });
 });
 

@@ -183,6 +183,16 @@ export async function ownTimeout({ timeoutMs }: { timeoutMs?: number }): Promise
   return textResult('unreachable');
 }
 
+/** One step, then a question inside the saga (unanswered, its failure undoes the step); `timeoutMs`: the tool's own timeout. */
+export async function sagaThenAsk({ timeoutMs }: { timeoutMs?: number }): Promise<CallToolResult> {
+  const key = `${workflowInfo().workflowId}:1`;
+  await withCompensation(async (saga) => {
+    await saga.step(() => applyStep({ key }), () => undoStep({ key }), 'step 1');
+    await requestInput('approval', question('go on?'), timeoutMs === undefined ? {} : { timeout: timeoutMs });
+  });
+  return textResult('approved');
+}
+
 /** Two questions with one timeout for both (uncaught: the task fails with InputTimeout). */
 export async function twoTimedQuestions({ timeoutMs }: { timeoutMs: number }): Promise<CallToolResult> {
   await requestInputs({ a: question('a?'), b: question('b?') }, { timeout: timeoutMs });
