@@ -20,7 +20,7 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('a running task past its first ttlMs advertises a ttlMs that ends in the future, in both revisions', async () => {
-  const store = h.storeWith({ ttlMs: 1_000 });
+  const store = h.storeWith({ ttlMs: 1_000, answerWithinMs: 0, anonymousAnswerWithinMs: 0 }); // waits past its ttl on purpose
   const taskId = await h.startTask(demo.approveExpenseTool, { amount: 5, description: 'long wait' }, store);
   await sleep(1_500);
   const task = await h.waitFor(taskId, (t) => t.state.status === 'input_required', { store });
@@ -54,4 +54,29 @@ test('the state kept per caller is bounded: callers without a recent start are f
   const perCaller = new RunningTaskQuota(h.client, { maxRunningTasksPerCaller: 1_000_000, maxRunningTasks: 0, quotaLagMs: 0, refreshMs: 0, maxStaleMs: 0 });
   for (let i = 0; i < 1_100; i++) await perCaller.admit(`one-off-${i}`);
   expect(perCaller.trackedCallers).toBeLessThanOrEqual(1_000);
+});
+
+test('an abandoned approval does not hold a cap for good: unanswered past its limit it ends failed and its place is free again', async () => {
+  const store = h.storeWith({ maxRunningTasksPerCaller: 1, quotaLagMs: 0, answerWithinMs: 1_000 });
+  const principal = `abandoner-${Date.now()}`;
+  const start = () => store.start({ tool: demo.approveExpenseTool.name, workflowType: demo.approveExpenseTool.workflow!.name, arguments: { amount: 1, description: 'abandoned' }, owner: principal, summary: 'abandoned' });
+  const { taskId } = await start();
+  await expect(start()).rejects.toBeInstanceOf(RunningTaskQuotaError);
+  const ended = await h.handle(taskId).result().catch((err: Error) => err);
+  expect(String((ended as { cause?: Error }).cause?.message)).toMatch(/nobody answered approval within 1000 ms/);
+  expect((await store.read(taskId, principal))?.state).toMatchObject({ status: 'failed' });
+  for (let deadline = Date.now() + 10_000; ; await sleep(200)) {
+    const admitted = await start().then((t) => t.taskId, (err: unknown) => (err instanceof RunningTaskQuotaError && Date.now() < deadline ? undefined : Promise.reject(err)));
+    if (admitted) return void (await h.handle(admitted).terminate('test over'));
+  }
+});
+
+test("an anonymous caller's approval ends at the anonymous limit, an authenticated one's does not", async () => {
+  const store = h.storeWith({ anonymousAnswerWithinMs: 800, ownerKey: 'k'.repeat(32) });
+  const start = (owner?: string) => store.start({ tool: demo.approveExpenseTool.name, workflowType: demo.approveExpenseTool.workflow!.name, arguments: { amount: 1, description: 'anonymous' }, owner, summary: 'anonymous' });
+  const [anonymous, owned] = [await start(), await start('carol')];
+  const ended = await h.handle(anonymous.taskId).result().catch((err: Error) => err);
+  expect(String((ended as { cause?: Error }).cause?.message)).toMatch(/nobody answered approval within 800 ms/);
+  expect((await h.handle(owned.taskId).describe()).status.name).toBe('RUNNING');
+  await h.handle(owned.taskId).terminate('test over');
 });
