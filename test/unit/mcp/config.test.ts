@@ -56,3 +56,10 @@ test.each([
   expect(() => parseServerConfig(flags, {})).toThrow(ConfigError);
   expect(() => parseServerConfig(flags, {})).toThrow(message);
 });
+
+test('answerWithinMs: unset (the ttl) by default, anonymous 1 h; env or flags; a negative one is refused naming its flag', () => {
+  expect(parseServerConfig({}, {}).answerWithinMs).toBeUndefined();
+  expect(parseServerConfig({}, {}).anonymousAnswerWithinMs).toBe(3_600_000);
+  expect(parseServerConfig({ answerWithinMs: '2h' }, { MCP_ANSWER_WITHIN_MS: '0', MCP_ANONYMOUS_ANSWER_WITHIN_MS: '10m' })).toMatchObject({ answerWithinMs: 7_200_000, anonymousAnswerWithinMs: 600_000 });
+  expect(() => parseServerConfig({ anonymousAnswerWithinMs: '-1' }, {})).toThrow(/anonymousAnswerWithinMs \(--anonymous-answer-within-ms or MCP_ANONYMOUS_ANSWER_WITHIN_MS\)/);
+});
