@@ -107,6 +107,8 @@ describe('a subscribed task tells its changes, in order, without tasks/get', () 
 
   test('a task deleted in Temporal while subscribed leaves the subscription; the stream ends', async () => {
     const taskId = await start('wait_and_echo', { text: 'gone', seconds: 600 });
+    // its first status message written: a later change would be one more (legitimate) working notification
+    await waitFor(async () => (/waiting 600 s/.test((await call(url, 'tasks/get', { taskId })).statusMessage ?? '') ? true : undefined));
     const sub = await subscribe(url, [taskId]);
     await sub.next();
     await sub.next();
