@@ -59,7 +59,12 @@ test('a polled task waiting for input: from the second read no describe(), the s
   const first = await get(taskId);
   await untilWatchAnswers(() => get(taskId));
   describes.reset();
-  for (let i = 0; i < 20; i++) expect(await get(taskId)).toEqual(first);
+  // the same answer, but for ttlMs: a running task's counts from now, whoever answers
+  for (let i = 0; i < 20; i++) {
+    const answer = await get(taskId);
+    expect(answer).toEqual({ ...first, ttlMs: expect.any(Number) });
+    expect(Date.parse(answer.createdAt) + answer.ttlMs).toBeGreaterThanOrEqual(Date.now() + 86_400_000 - 100);
+  }
   expect(describes.count).toBe(0);
   expect(await stack.server!.server.store.read(taskId, ALICE)).toMatchObject({ state: { status: 'input_required' }, statusMessage: first.statusMessage });
 

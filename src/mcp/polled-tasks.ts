@@ -69,7 +69,10 @@ export class PolledTasks implements TaskReader {
     if (entry) {
       entry.lastReadAt = now;
       const seen = entry.watching?.watch?.current();
-      if (seen && seen.readStartedAt > (this.writes.get(taskId) ?? -Infinity) && servable(seen.task)) return seen.task;
+      if (seen && seen.readStartedAt > (this.writes.get(taskId) ?? -Infinity) && servable(seen.task)) {
+        // a running task's ttlMs counts from now: the watch's read is as old as the time since it
+        return { ...seen.task, ttlMs: seen.task.ttlMs + Math.round(now - seen.readStartedAt) };
+      }
     }
     const task = await this.store.read(taskId, principal);
     if (!task || isTerminal(task)) {
