@@ -68,7 +68,7 @@ export interface ToolDefinition<S extends StandardSchemaWithJSON = StandardSchem
   /**
    * false: a retry of an identical call (same caller, tool and arguments) within the retry
    * grace starts a task of its own, and a call dropped before any answer cancels its task.
-   * Default true: such a retry attaches to the earlier call's task (README, "Retries").
+   * Default true: such a retry attaches to the earlier call's task (docs/clients.md, "Retries").
    */
   dedupe?: boolean;
 }
