@@ -10,6 +10,11 @@ from fake_workflow import FakeWorkflow, activity_cancelled, continue_as_new, rai
 from mcp_tasks import ONE_END_PATCH, PROGRESS_MEMO_KEY, TOOL_CANCELLATION, McpTask, Undo, protocol_error
 
 
+async def _applied(task: McpTask, name: str, undo: str = "undo") -> None:
+    """A step named `step <name>` that took effect, with its undo `undo(name)`."""
+    await task.step(lambda: asyncio.sleep(0), Undo(undo, [name], step=f"step {name}"))
+
+
 async def _cancelled_inner_task():
     inner = asyncio.ensure_future(asyncio.sleep(10))
     await asyncio.sleep(0)
@@ -37,7 +42,7 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
             task = McpTask(wf=wf)
 
             async def broken():
-                await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
+                await _applied(task, "a")
                 raise KeyError("service")
 
             with self.assertRaises(KeyError):  # as it is: the SDK fails the workflow task, Temporal retries it
@@ -54,7 +59,7 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
         task = McpTask(wf=wf)
 
         async def body():
-            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
+            await _applied(task, "a")
             raise Evicted()
 
         with self.assertRaises(Evicted):
@@ -68,7 +73,7 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
         task = McpTask(wf=wf)
 
         async def broken():
-            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
+            await _applied(task, "a")
             raise KeyError("service")
 
         with self.assertRaises(ApplicationError) as caught:  # that helper undid a bug and failed the task
@@ -94,7 +99,7 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
         task = McpTask(wf=wf)
 
         async def body():
-            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
+            await _applied(task, "a")
             await asyncio.wait_for(asyncio.sleep(10), 0.01)  # the tool's own timeout
 
         with self.assertRaises(ApplicationError) as caught:
@@ -110,7 +115,7 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
         task = McpTask(wf=wf)
 
         async def body():
-            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
+            await _applied(task, "a")
             await _cancelled_inner_task()
 
         with self.assertRaises(ApplicationError) as caught:  # not asyncio.CancelledError: Temporal would record FAILED with McpTaskStatus left working
@@ -126,7 +131,7 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
         task = McpTask(wf=wf)
 
         async def body():
-            await task.step(lambda: asyncio.sleep(0), Undo("undo_a", ["a"], step="step a"))
+            await _applied(task, "a", "undo_a")
             wf.cancel_reason = ""
             await task.step(lambda: raise_(activity_cancelled()), Undo("undo_b", ["b"], step="step b"))
 
@@ -141,7 +146,7 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
         task = McpTask(wf=wf)
 
         async def body():
-            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
+            await _applied(task, "a")
             wf.cancel_reason = ""  # tasks/cancel, delivered while the next activity runs
             await task.step(lambda: raise_(activity_cancelled()), Undo("undo", ["b"], step="step b"))
 
@@ -154,8 +159,8 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
     async def test_the_undos_are_shielded_from_the_cancel_that_called_for_them(self):
         wf = FakeWorkflow()
         task = McpTask(wf=wf)
-        await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"]))
-        await task.step(lambda: asyncio.sleep(0), Undo("undo", ["b"]))
+        await _applied(task, "a")
+        await _applied(task, "b")
         undoing = asyncio.ensure_future(task.compensate())
         await asyncio.sleep(0)
         undoing.cancel()  # what the SDK does to the workflow's task on tasks/cancel
@@ -167,7 +172,7 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
         task = McpTask(wf=wf)
 
         async def body():
-            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"]))
+            await _applied(task, "a")
             wf.cancel_reason = "too late for the body"
             return "done"
 
@@ -183,7 +188,7 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
 
         async def body():
             for name in "abc":
-                await task.step(lambda: asyncio.sleep(0), Undo(f"undo_{name}", [name], step=f"step {name}"))
+                await _applied(task, name, f"undo_{name}")
             raise ApplicationError("step d broke", non_retryable=True)
 
         with self.assertRaises(ApplicationError) as caught:
@@ -195,13 +200,13 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
         self.assertEqual(str(caught.exception.__cause__), "step d broke")
         self.assertEqual(wf.statuses, ["failed"])
 
-    async def testcontinue_as_new_undoes_nothing_and_the_undos_travel(self):
+    async def test_continue_as_new_undoes_nothing_and_the_undos_travel(self):
         wf = FakeWorkflow()
         wf.continue_as_new = continue_as_new
         first = McpTask(wf=wf)
 
         async def body():
-            await first.step(lambda: asyncio.sleep(0), Undo("undo", ["a"], step="step a"))
+            await _applied(first, "a")
             first.continue_as_new({"resume": 1})
 
         with self.assertRaises(workflow.ContinueAsNewError):
@@ -215,13 +220,13 @@ class McpTaskEndTest(unittest.IsolatedAsyncioTestCase):
             await second.run(lambda: asyncio.sleep(0))
         self.assertEqual(later.activities, [("undo", "a")])
 
-    async def test_a_cancel_requested_beforecontinue_as_new_ends_the_chain_cancelled(self):
+    async def test_a_cancel_requested_before_continue_as_new_ends_the_chain_cancelled(self):
         wf = FakeWorkflow()
         wf.cancel_reason = ""
         task = McpTask(wf=wf)
 
         async def body():
-            await task.step(lambda: asyncio.sleep(0), Undo("undo", ["a"]))
+            await _applied(task, "a")
             task.continue_as_new({"resume": 1})
 
         with self.assertRaises(asyncio.CancelledError):
