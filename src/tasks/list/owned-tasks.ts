@@ -3,10 +3,10 @@
  * search attribute, so no call scans the namespace; each read like tasks/get.
  */
 import type { Client } from '@temporalio/client';
-import { MCP_OWNER } from '../contract';
-import { logger } from './logging';
-import type { OwnerHasher } from './owner';
-import type { TaskSnapshot } from './task-snapshot';
+import { MCP_OWNER } from '../../contract';
+import { logger } from '../logging';
+import type { OwnerHasher } from '../owner';
+import type { TaskSnapshot } from '../task-snapshot';
 
 /** A tasks/list cursor this server did not hand out. */
 export class InvalidCursorError extends Error {

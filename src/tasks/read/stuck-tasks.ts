@@ -8,7 +8,7 @@
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
-import { logger } from './logging';
+import { logger } from '../logging';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
