@@ -2,11 +2,10 @@
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { inputResponsesSignal, PROGRESS_MEMO_KEY, type TaskProgress } from '../../contract';
+import type { Bounded } from '../temporal-calls';
 
 /** Events read back from a history's end for answers not yet applied (a few signals at most). */
 const ANSWERS_PAGE = 50;
-
-type Bounded = <R>(fn: () => Promise<R>) => Promise<R>;
 
 /**
  * The memo is current, except for answers recorded since the workflow last ran (a workflow

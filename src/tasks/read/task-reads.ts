@@ -3,8 +3,7 @@
  * task's state comes from its progress memo, its activities' reported progress and whether it is
  * stuck; a closed one's from its end (task-outcome), then kept (finished tasks never change).
  */
-import type { WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { type WorkflowExecutionDescription, type WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { TASK_MEMO_KEY, type TaskMemo } from '../../contract';
 import { logger } from '../logging';
