@@ -7,7 +7,7 @@ export { createMcpTasksServer, type McpTasksServer, type McpTasksServerOptions }
 export { defineTool, type JsonSchemaObject, type PreTaskInput, type ResultMapping, type TaskMode, type ToolDefinition, type ToolWorkflow } from './tool-definition';
 export { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile, type WorkflowToolOptions } from './mcp/workflow-tools';
 export { ConfigError, type ServerConfig, type ServerConfigInput } from './mcp/config';
-export { TemporalTaskStore, type TaskPage, type TaskStoreOptions, toCallToolResult } from './tasks/temporal-task-store';
+export { TemporalTaskStore, type TaskPage, type TaskStoreOptions, toCallToolResult } from './tasks';
 export type { TaskSnapshot, TaskState } from './tasks/task-snapshot';
 export { StaticTokenVerifier } from './mcp/http/auth';
 export type { OAuthSettings, OAuthSettingsInput } from './mcp/http/oauth-config';

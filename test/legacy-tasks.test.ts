@@ -5,7 +5,7 @@ import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, type
 import { call } from './support/mcp';
 import { useStack } from './support/stack';
 import type { TestTemporal } from './support/temporal';
-import { CANCELLING_MESSAGE } from '../src/tasks/temporal-task-store';
+import { CANCELLING_MESSAGE } from '../src/tasks';
 
 const TOKENS = 'alice:tok-a,bob:tok-b';
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';

@@ -1,5 +1,5 @@
 /**
- * tasks/get of a polled task (src/mcp/polled-tasks.ts): from its second read a running task is
+ * tasks/get of a polled task (src/tasks/watch/polled-tasks.ts): from its second read a running task is
  * watched, and later polls answer from the watch with no describe() in Temporal, yet every
  * answer is what Temporal says: an answer or a cancel on this replica is seen at the next read,
  * one on another replica as soon as its history event reaches the watch.
@@ -7,9 +7,9 @@
 import { getEventListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { inputResponsesSignal } from '../src/contract';
-import { PolledTasks } from '../src/mcp/polled-tasks';
-import { waitForTaskEvent } from '../src/tasks/history-long-poll';
-import { TaskWatcher } from '../src/tasks/task-watcher';
+import { PolledTasks } from '../src/tasks/watch/polled-tasks';
+import { waitForTaskEvent } from '../src/tasks/watch/history-long-poll';
+import { TaskWatcher } from '../src/tasks/watch/task-watcher';
 import { call, createTask, pollTask, rpc } from './support/mcp';
 import { useStack } from './support/stack';
 import { waitFor } from './support/wait';

@@ -4,7 +4,7 @@ import { call, pollTask, rpc } from './support/mcp';
 import { useStack } from './support/stack';
 import { inputResponsesSignal } from '../src/contract';
 import type { TestTemporal } from './support/temporal';
-import { CANCELLING_MESSAGE } from '../src/tasks/temporal-task-store';
+import { CANCELLING_MESSAGE } from '../src/tasks';
 import { listedIds, waitFor } from './support/wait';
 
 let temporal: TestTemporal;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { buildRequest, call, DECLARING, pollTask, rpc } from './support/mcp';
 import { useStack } from './support/stack';
 import type { TestTemporal } from './support/temporal';
-import { CANCELLING_MESSAGE } from '../src/tasks/temporal-task-store';
+import { CANCELLING_MESSAGE } from '../src/tasks';
 import { CANCEL_OUTCOME_META_KEY } from '../src/mcp/rev2026-07-28/tasks-methods';
 
 let temporal: TestTemporal;

@@ -1,5 +1,5 @@
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { InputResponseError, InvalidCursorError, ToolProtocolError } from '../tasks/temporal-task-store';
+import { InputResponseError, InvalidCursorError, ToolProtocolError } from '../tasks';
 import { TASKS_EXTENSION } from './negotiation';
 
 /** -32602 for an unknown, malformed, expired or foreign taskId: all answered the same. */
@@ -40,16 +40,6 @@ export class MissingScopeError extends ProtocolError {
 export class TaskStoreUnavailableError extends ProtocolError {
   constructor(cause: unknown) {
     super(ProtocolErrorCode.InternalError, `The task store (Temporal) is unavailable: ${messageOf(cause)}`);
-  }
-}
-
-/**
- * -32603 for a watch past a limit: a subscribed task, a 2025 tasks/result stream or a held call
- * (the SDK's own listen router answers its limit alike); the limit and its scope in `data`.
- */
-export class WatchLimitError extends ProtocolError {
-  constructor(scope: 'caller' | 'server', limit: number) {
-    super(ProtocolErrorCode.InternalError, `Watch limit reached: at most ${limit} watched tasks (subscriptions, tasks/result streams, held calls) per ${scope} at once`, { scope, limit });
   }
 }
 

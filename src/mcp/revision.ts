@@ -7,13 +7,13 @@
 import type { AuthInfo, McpRequestContext, McpServer, ServerContext, ToolExecution } from '@modelcontextprotocol/server';
 import type { InputRequest } from '../contract';
 import type { TaskSnapshot } from '../tasks/task-snapshot';
-import type { TaskWatcher } from '../tasks/task-watcher';
+import type { TaskWatcher } from '../tasks';
 import type { TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { TaskMode, ToolDefinition } from '../tool-definition';
 import type { ServerConfig } from './config';
 import type { RequestBody } from './http/body';
-import type { WatchLimits } from './watch-limits';
-import type { TaskReader } from './polled-tasks';
+import type { WatchLimits } from '../tasks';
+import type { TaskReader } from '../tasks';
 
 export type Era = McpRequestContext['era'];
 

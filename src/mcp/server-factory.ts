@@ -1,6 +1,6 @@
 import { McpServer, type McpRequestContext, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { TaskWatcher } from '../tasks/task-watcher';
-import type { TaskReader } from './polled-tasks';
+import type { TaskWatcher } from '../tasks';
+import type { TaskReader } from '../tasks';
 import type { TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { ToolRegistry } from './tool-registry';
 import type { ProtocolRevision } from './revision';
@@ -9,7 +9,7 @@ import { handleToolsCall } from './tools-call';
 import { installToolsListView } from './task-tools-listing';
 import type { TaskTools } from './task-tools';
 import type { ToolScopes } from './http/tool-scopes';
-import type { WatchLimits } from './watch-limits';
+import type { WatchLimits } from '../tasks';
 
 export const SERVER_NAME = 'mcp-temporal-tasks';
 

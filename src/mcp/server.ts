@@ -8,13 +8,13 @@ import { ResourceServer } from './http/oauth-resource-server';
 import { REVISIONS } from './revisions';
 import { createServerFactory, SERVER_NAME } from './server-factory';
 import { TaskTools } from './task-tools';
-import { TaskWatcher } from '../tasks/task-watcher';
-import { PolledTasks } from './polled-tasks';
+import { TaskWatcher } from '../tasks';
+import { PolledTasks } from '../tasks';
 import { TemporalTaskStore } from '../tasks/temporal-task-store';
 import { hasSearchAttributes, namespaceRetentionMs } from '../tasks/connection';
 import type { ToolDefinition } from '../tool-definition';
 import { ToolRegistry } from './tool-registry';
-import { WatchLimits } from './watch-limits';
+import { WatchLimits } from '../tasks';
 
 const VERSION: string = require('../../package.json').version;
 

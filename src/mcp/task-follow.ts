@@ -1,4 +1,4 @@
-import type { TaskWatcher } from '../tasks/task-watcher';
+import type { TaskWatcher } from '../tasks';
 import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
 
 export interface FollowOptions {

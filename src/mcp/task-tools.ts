@@ -11,15 +11,15 @@ import type { CallToolResult, InputRequest } from '../contract';
 import { logger, taskLog } from '../tasks/logging';
 import { isTaskId } from '../tasks/task-id';
 import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
-import type { TaskWatcher } from '../tasks/task-watcher';
-import { InputResponseError, InvalidCursorError, type StartTaskInput, type TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
+import type { TaskWatcher } from '../tasks';
+import { InputResponseError, InvalidCursorError, type StartTaskInput, type TemporalTaskStore, ToolProtocolError } from '../tasks';
 import type { ToolDefinition } from '../tool-definition';
 import { followTask, type FollowOutcome } from './task-follow';
 import { errorResult, handleResult, notFoundResult, outcomeResult, type TaskToolNames, taskToolNames } from './task-handle-text';
 import { principalOf } from './negotiation';
 import { CallRetries } from './call-retries';
 import type { ProtocolRevision } from './revision';
-import type { WatchLimits } from './watch-limits';
+import type { WatchLimits } from '../tasks';
 
 export interface TaskHandleSettings {
   taskHandles: boolean;

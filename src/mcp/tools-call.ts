@@ -11,7 +11,7 @@ import type { ProtocolRevision } from './revision';
 import { logger, taskLog } from '../tasks/logging';
 import type { TaskTools } from './task-tools';
 import type { ToolScopes } from './http/tool-scopes';
-import type { WatchLimits } from './watch-limits';
+import type { WatchLimits } from '../tasks';
 import { isSecretName, masked } from './masking';
 import { valueNestsDeeperThan } from './http/body';
 

@@ -2,7 +2,7 @@
  * What careless callers cost (issue 32): a running task's ttlMs never lies in the past, and the
  * running-task cap counts each task once whatever the visibility lag, with bounded state.
  */
-import { RunningTaskQuota, RunningTaskQuotaError } from '../../src/tasks/quotas';
+import { RunningTaskQuota, RunningTaskQuotaError } from '../../src/tasks/list/quotas';
 import { toLegacyTask } from '../../src/mcp/rev2025-11-25/wire';
 import { toDetailedTask } from '../../src/mcp/rev2026-07-28/wire';
 import { demo, type Harness, startHarness } from './env';

@@ -14,7 +14,7 @@ import { DefaultLogger, type LogLevel, Runtime, Worker, type WorkerOptions } fro
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { SEARCH_ATTRIBUTES } from '../../src/contract';
-import { type TaskStoreOptions, TemporalTaskStore } from '../../src/tasks/temporal-task-store';
+import { type TaskStoreOptions, TemporalTaskStore } from '../../src/tasks';
 import type { TaskSnapshot } from '../../src/tasks/task-snapshot';
 import type { ToolDefinition } from '../../src/tool-definition';
 import { McpTasksPlugin } from '../../src/worker';

@@ -8,7 +8,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { MCP_TASK_STATUS } from '../../src/contract';
-import { CANCELLING_MESSAGE } from '../../src/tasks/temporal-task-store';
+import { CANCELLING_MESSAGE } from '../../src/tasks';
 import { accept, demo, type Harness, historyEventTypes, startHarness, testTool, workflows } from './env';
 
 /** Step keys whose effect is in place, and every undo that ran (in order). */

@@ -4,7 +4,7 @@
  */
 import { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { TemporalTaskStore, ToolProtocolError } from '../../src/tasks/temporal-task-store';
+import { TemporalTaskStore, ToolProtocolError } from '../../src/tasks';
 import { withCancelFinal } from '../../src/tasks/task-snapshot';
 import { endOf } from '../../src/tasks/task-outcome';
 import { TASK_RUNTIME_REVISION } from '../../src/contract';

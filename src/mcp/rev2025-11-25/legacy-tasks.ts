@@ -27,16 +27,16 @@ import { logger, taskLog } from '../../tasks/logging';
 import { legacyStatus, toLegacyTask } from './wire';
 import { isTaskId } from '../../tasks/task-id';
 import { isTerminal, type TaskSnapshot, withCancelFinal } from '../../tasks/task-snapshot';
-import { InputResponseError, type TemporalTaskStore } from '../../tasks/temporal-task-store';
-import type { TaskWatcher } from '../../tasks/task-watcher';
+import { InputResponseError, type TemporalTaskStore } from '../../tasks';
+import type { TaskWatcher } from '../../tasks';
 import type { TaskMode } from '../../tool-definition';
 import type { InputRequest } from '../../contract';
 import { TaskNotFoundError, toProtocolError } from '../errors';
 import { principalOf, principalOfAuth } from '../negotiation';
 import { TaskIdParamsSchema } from '../task-params';
 import type { RequestBody } from '../http/body';
-import type { WatchLimits } from '../watch-limits';
-import type { TaskReader } from '../polled-tasks';
+import type { WatchLimits } from '../../tasks';
+import type { TaskReader } from '../../tasks';
 
 const INPUT_ID_PREFIX = 'mcp-task-input:';
 /**

@@ -24,12 +24,12 @@ import * as z from 'zod';
 import { logger } from '../../tasks/logging';
 import { isTaskId } from '../../tasks/task-id';
 import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
-import type { TaskWatch, TaskWatcher } from '../../tasks/task-watcher';
+import type { TaskWatch, TaskWatcher } from '../../tasks';
 import { toProtocolError, tasksCapabilityRequired } from '../errors';
 import { declaresTasksIn, principalOfAuth } from '../negotiation';
 import { toDetailedTask } from './wire';
 import type { RequestBody } from '../http/body';
-import type { WatchLimits } from '../watch-limits';
+import type { WatchLimits } from '../../tasks';
 
 export interface TaskSubscriptionOptions {
   watcher: TaskWatcher;

@@ -4,8 +4,8 @@ import { TaskIdParamsSchema } from '../task-params';
 import { toGetTaskResult } from './wire';
 import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
 import { isTaskId } from '../../tasks/task-id';
-import type { TemporalTaskStore } from '../../tasks/temporal-task-store';
-import type { TaskReader } from '../polled-tasks';
+import type { TemporalTaskStore } from '../../tasks';
+import type { TaskReader } from '../../tasks';
 import { InvalidInputResponseError, TaskNotFoundError, TaskStoreUnavailableError, tasksCapabilityRequired, toProtocolError } from '../errors';
 import { declaresTasks, principalOf } from '../negotiation';
 

@@ -8,9 +8,8 @@ import {
   tasksCapabilityRequired,
   toProtocolError,
   UnknownToolError,
-  WatchLimitError,
 } from '../../../src/mcp/errors';
-import { InputResponseError, InvalidCursorError, ToolProtocolError } from '../../../src/tasks/temporal-task-store';
+import { InputResponseError, InvalidCursorError, ToolProtocolError, WatchLimitError } from '../../../src/tasks';
 
 const shape = (e: ProtocolError) => ({ code: e.code, message: e.message, data: e.data });
 

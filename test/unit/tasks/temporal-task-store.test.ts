@@ -1,5 +1,5 @@
 /** A workflow result as a CallToolResult. */
-import { toCallToolResult } from '../../../src/tasks/temporal-task-store';
+import { toCallToolResult } from '../../../src/tasks/task-outcome';
 
 describe('a workflow result as a CallToolResult', () => {
   test('a CallToolResult passes through', () => {

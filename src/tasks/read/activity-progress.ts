@@ -1,6 +1,6 @@
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
-import { activityProgressOf, activityProgressText } from '../contract';
+import { activityProgressOf, activityProgressText } from '../../contract';
 
 type PendingActivity = temporal.api.workflow.v1.IPendingActivityInfo;
 type Payloads = NonNullable<PendingActivity['heartbeatDetails']>['payloads'];

@@ -17,7 +17,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { MCP_OWNER } from '../contract';
+import { MCP_OWNER } from '../../contract';
 
 /** The McpOwner value of tasks started without authentication (owner hashes start with `o1_`). */
 export const ANONYMOUS_OWNER = 'anonymous';

@@ -14,9 +14,9 @@
  * their own bounds, of the subscription limits' sizes: past them a task is read as before.
  */
 import { performance } from 'node:perf_hooks';
-import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
-import type { TaskWatch, TaskWatcher } from '../tasks/task-watcher';
-import type { TemporalTaskStore } from '../tasks/temporal-task-store';
+import { isTerminal, type TaskSnapshot } from '../task-snapshot';
+import type { TemporalTaskStore } from '../temporal-task-store';
+import type { TaskWatch, TaskWatcher } from './task-watcher';
 import { type Release, WatchLimits } from './watch-limits';
 
 interface Polled {
@@ -39,19 +39,17 @@ export interface PolledTasksOptions {
 
 export class PolledTasks implements TaskReader {
   private readonly polled = new Map<string, Polled>();
-  /** When this replica last answered or cancelled a task (for keepMs): watch reads started before are not served. */
-  private readonly writes = new Map<string, number>();
   private readonly limits: WatchLimits;
   private readonly sweeper: NodeJS.Timeout;
-  private readonly stopHearingWrites: () => void;
 
   constructor(
-    private readonly store: TemporalTaskStore,
+    private readonly store: Pick<TemporalTaskStore, 'read' | 'writes'>,
     private readonly watcher: TaskWatcher,
     private readonly opts: PolledTasksOptions,
   ) {
     this.limits = new WatchLimits(opts);
-    this.stopHearingWrites = store.onWrite((taskId) => this.written(taskId));
+    // the store's answers and cancels (store.writes): watch reads started before one are not served
+    store.writes.keepFor(opts.keepMs);
     this.sweeper = setInterval(() => this.sweep(), Math.max(1_000, opts.keepMs / 2));
     this.sweeper.unref();
   }
@@ -69,7 +67,7 @@ export class PolledTasks implements TaskReader {
     if (entry) {
       entry.lastReadAt = now;
       const seen = entry.watching?.watch?.current();
-      if (seen && seen.readStartedAt > (this.writes.get(taskId) ?? -Infinity) && servable(seen.task)) {
+      if (seen && seen.readStartedAt > (this.store.writes.lastAt(taskId) ?? -Infinity) && servable(seen.task)) {
         // a running task's ttlMs counts from now: the watch's read is as old as the time since it
         return { ...seen.task, ttlMs: seen.task.ttlMs + Math.round(now - seen.readStartedAt) };
       }
@@ -86,7 +84,6 @@ export class PolledTasks implements TaskReader {
 
   close(): void {
     clearInterval(this.sweeper);
-    this.stopHearingWrites();
     for (const key of [...this.polled.keys()]) this.drop(key);
   }
 
@@ -109,22 +106,10 @@ export class PolledTasks implements TaskReader {
     );
   }
 
-  private written(taskId: string): void {
-    this.writes.delete(taskId); // re-inserted last: the map stays in time order
-    this.writes.set(taskId, performance.now());
-  }
-
-  /**
-   * Drops the watches nobody read for keepMs, and writes older than that: a write is a history
-   * event, so a watch has read the task again since (or its calls fail, and it serves nothing).
-   */
+  /** Drops the watches nobody read for keepMs. */
   private sweep(): void {
     const before = performance.now() - this.opts.keepMs;
     for (const [key, entry] of this.polled) if (entry.lastReadAt < before) this.drop(key);
-    for (const [taskId, at] of this.writes) {
-      if (at >= before) break;
-      this.writes.delete(taskId);
-    }
   }
 
   private drop(key: string): boolean {

@@ -1,5 +1,5 @@
 /** Pacing of describes for tasks the server does not know. */
-import { MissPacing } from '../../../src/tasks/miss-pacing';
+import { MissPacing } from '../../../../src/tasks/read/miss-pacing';
 
 test('miss pacing: no floor until enough describes, then their 95th percentile', () => {
   const p = new MissPacing();

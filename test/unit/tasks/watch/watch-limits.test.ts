@@ -1,5 +1,5 @@
 /** Limits on held watches (subscriptions, long polls): per caller, per server. */
-import { WatchLimits } from '../../../src/mcp/watch-limits';
+import { WatchLimits } from '../../../../src/tasks/watch/watch-limits';
 
 describe('watch limits', () => {
   test('per caller, per server, and places given back', () => {

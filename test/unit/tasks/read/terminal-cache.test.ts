@@ -1,5 +1,5 @@
-import { TerminalTaskCache } from '../../../src/tasks/terminal-cache';
-import type { TaskSnapshot } from '../../../src/tasks/task-snapshot';
+import { TerminalTaskCache } from '../../../../src/tasks/read/terminal-cache';
+import type { TaskSnapshot } from '../../../../src/tasks/task-snapshot';
 
 const task = (taskId: string, text = 'x'): TaskSnapshot => ({
   taskId, tool: 't', createdAt: '2026-12-01T00:00:00.000Z', lastUpdatedAt: '2026-12-01T00:00:01.000Z', ttlMs: 1000,

@@ -3,10 +3,11 @@
  * search attribute, so no call scans the namespace; each read like tasks/get.
  */
 import type { Client } from '@temporalio/client';
-import { MCP_OWNER } from '../contract';
-import { logger } from './logging';
-import type { OwnerHasher } from './owner';
-import type { TaskSnapshot } from './task-snapshot';
+import { MCP_OWNER } from '../../contract';
+import { logger } from '../logging';
+import type { OwnerHasher } from '../owner';
+import type { TaskSnapshot } from '../task-snapshot';
+import type { Bounded } from '../temporal-calls';
 
 /** A tasks/list cursor this server did not hand out. */
 export class InvalidCursorError extends Error {
@@ -27,7 +28,7 @@ export class OwnedTasks {
   constructor(
     private readonly client: Client,
     private readonly owners: OwnerHasher,
-    private readonly bounded: <R>(fn: () => Promise<R>) => Promise<R>,
+    private readonly bounded: Bounded,
     private readonly read: (taskId: string, principal: string) => Promise<TaskSnapshot | undefined>,
   ) {}
 

@@ -1,9 +1,9 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { performance } from 'node:perf_hooks';
-import { logger } from './logging';
+import { logger } from '../logging';
 import { type HistoryCursor, type HistoryWait, waitForTaskEvent } from './history-long-poll';
-import { isTerminal, type TaskSnapshot } from './task-snapshot';
-import type { TemporalTaskStore } from './temporal-task-store';
+import { isTerminal, type TaskSnapshot } from '../task-snapshot';
+import type { TemporalTaskStore } from '../temporal-task-store';
 
 /** Called with each new state of a task; the last call is its terminal state, or undefined once it is gone. */
 export type TaskListener = (task: TaskSnapshot | undefined) => void;

@@ -1,7 +1,7 @@
 /** The server's rule for reading several activities' progress. */
 import { temporal } from '@temporalio/proto';
 import Long from 'long';
-import { activityRunning, freshestActivityProgress } from '../../../src/tasks/activity-progress';
+import { activityRunning, freshestActivityProgress } from '../../../../src/tasks/read/activity-progress';
 
 describe('the server reads several activities: the most recently heartbeated running one speaks', () => {
   const { PENDING_ACTIVITY_STATE_STARTED: STARTED, PENDING_ACTIVITY_STATE_SCHEDULED: SCHEDULED, PENDING_ACTIVITY_STATE_CANCEL_REQUESTED: CANCEL_REQUESTED } =

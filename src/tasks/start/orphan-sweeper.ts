@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { logger } from './logging';
+import { logger } from '../logging';
 
 /**
  * What one cancel attempt of an orphan learned. `unanswered`: Temporal did not answer (down, or

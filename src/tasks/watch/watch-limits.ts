@@ -5,7 +5,18 @@
  * `tools/call`, each bounded wait of a call from a caller without Tasks and each `task_wait`
  * / `task_respond`. Past a limit: WatchLimitError (-32603, the limit in `data`).
  */
-import { WatchLimitError } from './errors';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+
+/**
+ * -32603 for a watch past a limit: a subscribed task, a 2025 tasks/result stream or a held call
+ * (the SDK's own listen router answers its limit alike); the limit and its scope in `data`.
+ */
+export class WatchLimitError extends ProtocolError {
+  constructor(scope: 'caller' | 'server', limit: number) {
+    const what = 'watched tasks (subscriptions, tasks/result streams, held calls)';
+    super(ProtocolErrorCode.InternalError, `Watch limit reached: at most ${limit} ${what} per ${scope} at once`, { scope, limit });
+  }
+}
 
 /** Gives back some of the places held (without an argument: all that are left). */
 export type Release = (some?: number) => void;

@@ -1,12 +1,11 @@
 /** A running task's progress as tasks/get reads it: the workflow's memo, and answers it has not run yet. */
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import { inputResponsesSignal, PROGRESS_MEMO_KEY, type TaskProgress } from '../contract';
+import { inputResponsesSignal, PROGRESS_MEMO_KEY, type TaskProgress } from '../../contract';
+import type { Bounded } from '../temporal-calls';
 
 /** Events read back from a history's end for answers not yet applied (a few signals at most). */
 const ANSWERS_PAGE = 50;
-
-type Bounded = <R>(fn: () => Promise<R>) => Promise<R>;
 
 /**
  * The memo is current, except for answers recorded since the workflow last ran (a workflow

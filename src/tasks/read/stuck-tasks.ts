@@ -8,7 +8,8 @@
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
-import { logger } from './logging';
+import { logger } from '../logging';
+import type { Bounded } from '../temporal-calls';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -24,7 +25,7 @@ export class StuckTasks {
 
   constructor(
     private readonly client: Client,
-    private readonly bounded: <R>(fn: () => Promise<R>) => Promise<R>,
+    private readonly bounded: Bounded,
     /** How long after its cancel request a stuck task is given to run its undos. */
     private readonly cancelGraceMs: number,
   ) {}

@@ -1,4 +1,4 @@
-import type { TaskSnapshot } from './task-snapshot';
+import type { TaskSnapshot } from '../task-snapshot';
 
 /**
  * Finished tasks never change, so their snapshots are kept (least recently used first out) and

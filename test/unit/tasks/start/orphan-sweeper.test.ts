@@ -1,6 +1,6 @@
 import { ServiceError, WorkflowNotFoundError } from '@temporalio/client';
-import { logger } from '../../../src/tasks/logging';
-import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from '../../../src/tasks/orphan-sweeper';
+import { logger } from '../../../../src/tasks/logging';
+import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from '../../../../src/tasks/start/orphan-sweeper';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fast = { minDelayMs: 10, maxDelayMs: 40, inFlightMs: 50, watchMs: 10_000, concurrency: 4 };
