@@ -1,0 +1,48 @@
+// The linter (`npm run lint`, with Prettier's check): typescript-eslint's recommended rules, without
+// type information: the type-aware set took over a minute on two cores, and tsc already checks types.
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default defineConfig(
+  // build output, installs, run artifacts and the Python example (not JavaScript)
+  {
+    ignores: [
+      'dist/',
+      'build/',
+      '.temporal/',
+      '.tools/',
+      '.venv-*/',
+      '.bench-peer/',
+      'test-artifacts/',
+      'bench/results/',
+      'examples/python/',
+    ],
+  },
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: { globals: globals.node },
+    rules: {
+      // `const { omitted, ...rest } = x` and `_`-named placeholders are how the code drops a field or a value
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: {
+      // plain node files: CommonJS is their module system
+      '@typescript-eslint/no-require-imports': 'off',
+      // `const crypto = require('node:crypto')` names the global's own module, on purpose
+      'no-redeclare': ['error', { builtinGlobals: false }],
+    },
+  },
+  {
+    files: ['test/**'],
+    // tests read untyped wire JSON and assert on its shape; src keeps the rule
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);
