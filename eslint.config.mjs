@@ -41,8 +41,8 @@ export default defineConfig(
     },
   },
   {
-    files: ['test/**'],
-    // tests read untyped wire JSON and assert on its shape; src keeps the rule
+    files: ['test/**', 'bench/**', 'scripts/**'],
+    // tests, benches and scripts read untyped wire JSON and check its shape; src and examples keep the rule
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );
