@@ -1,25 +1,15 @@
 // The linter (`npm run lint`, with Prettier's check): typescript-eslint's recommended rules, without
 // type information: the type-aware set took over a minute on two cores, and tsc already checks types.
+import { includeIgnoreFile } from '@eslint/compat';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import path from 'node:path';
 
 export default defineConfig(
-  // build output, installs, run artifacts and the Python example (not JavaScript)
-  {
-    ignores: [
-      'dist/',
-      'build/',
-      '.temporal/',
-      '.tools/',
-      '.venv-*/',
-      '.bench-peer/',
-      'test-artifacts/',
-      'bench/results/',
-      'examples/python/',
-    ],
-  },
+  // what git ignores (installs, build output, run artifacts) is not source
+  includeIgnoreFile(path.join(import.meta.dirname, '.gitignore')),
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
   tseslint.configs.recommended,
