@@ -167,6 +167,6 @@ test(`${REQUESTS} fuzzed requests: well-formed replies, no crash, flat memory, r
   expect(counts.malformed).toBe(0);
   expect(proc.child.exitCode).toBeNull();
   expect((await call(url, 'tools/list')).tools.length).toBeGreaterThan(0);
-  expect(results.map((t, i) => [t.status, t.result.content[0].text])).toEqual(tasks.map((_, i) => ['completed', `t${i}`]));
+  expect(results.map((t) => [t.status, t.result.content[0].text])).toEqual(tasks.map((_, i) => ['completed', `t${i}`]));
   expect(endRss - warmRss).toBeLessThan(64);
 }, 600_000);

@@ -6,6 +6,7 @@
  * A change to the command sequence of the runtime or of a tool fails here: put it behind
  * patched() (docs/production.md, "Deploying without breaking running tasks").
  */
+/* eslint-disable @typescript-eslint/no-require-imports -- compiled dist/, build/ and protobufjs' own copy load by path */
 import { bundleWorkflowCode, DefaultLogger, Runtime, type WorkflowBundleWithSourceMap, Worker } from '@temporalio/worker';
 import type { temporal } from '@temporalio/proto';
 import { patchProtobufRoot } from '@temporalio/proto/lib/patch-protobuf-root';

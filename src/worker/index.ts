@@ -48,6 +48,7 @@ export class McpTasksPlugin extends SimplePlugin {
   private checkWorkflows(workflowsPath: string): void {
     let exported: Set<string>;
     try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the worker's own path, known only at run time
       exported = new Set(Object.keys(require(workflowsPath) as object));
     } catch (err) {
       // e.g. TypeScript sources the bundler compiles but Node cannot load: nothing to check against

@@ -1,5 +1,5 @@
 /** Case 5: Temporal down: clear -32603 errors in bounded time, never "task not found"; recovers by itself. */
-import { call, pollTask, rpc, startServe, startWorker, subscribe } from '../support/mcp';
+import { pollTask, rpc, startServe, startWorker, subscribe } from '../support/mcp';
 import { stopAllAfter } from '../support/processes';
 import { createTask, report, restartableTemporal, sleep } from './support';
 

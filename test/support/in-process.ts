@@ -47,6 +47,7 @@ export interface ToolsModule {
 
 export function fixturesModule(): ToolsModule {
   // required here, not imported: only files that start a stack load (and transform) them
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(FIXTURES) as ToolsModule;
 }
 

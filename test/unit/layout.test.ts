@@ -6,6 +6,7 @@
  * dynamic, require, require.resolve) under src/ and names each one that breaks the rule.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const SRC = path.resolve(__dirname, '..', '..', 'src');
@@ -84,7 +85,7 @@ test('server, worker, workflow and activity code import only the shared modules 
 });
 
 test('the scan catches an offending import (a worker reaching into the server)', () => {
-  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'mtt-layout-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-layout-'));
   try {
     fs.mkdirSync(path.join(dir, 'worker'));
     fs.mkdirSync(path.join(dir, 'mcp'));
@@ -136,7 +137,7 @@ test('no import cycles, type-only imports included', () => {
 });
 
 test('the cycle scan catches a type-only cycle', () => {
-  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'cycle-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cycle-'));
   fs.writeFileSync(path.join(dir, 'a.ts'), "import type { B } from './b';\nexport interface A { b: B }\n");
   fs.writeFileSync(path.join(dir, 'b.ts'), "import type { A } from './a';\nexport interface B { a?: A }\n");
   expect(importCycles(dir)).toEqual(['a.ts -> b.ts -> a.ts']);

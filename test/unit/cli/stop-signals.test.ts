@@ -2,7 +2,7 @@ import { listenForStop } from '../../../src/cli/stop-signals';
 
 let exits: number[];
 let errors: string[];
-let listeners: { SIGINT: Function[]; SIGTERM: Function[] };
+let listeners: { SIGINT: NodeJS.SignalsListener[]; SIGTERM: NodeJS.SignalsListener[] };
 
 beforeEach(() => {
   exits = [];

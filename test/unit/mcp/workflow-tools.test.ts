@@ -1,5 +1,6 @@
 /** Tools from JSON Schema and workflow type names: tools files and defineWorkflowTool. */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ToolRegistry } from '../../../src/mcp/tool-registry';
 import { workflowTypeOf } from '../../../src/tool-definition';
@@ -41,7 +42,7 @@ describe('tools files', () => {
   });
 
   test('a file that is not JSON says so', () => {
-    const file = path.join(fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'mtt-')), 'tools.yaml');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-')), 'tools.yaml');
     fs.writeFileSync(file, 'tools:\n  - name: greet\n');
     expect(() => toolsFromFile(file)).toThrow(/not JSON \(only JSON is read\)/);
   });
