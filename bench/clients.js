@@ -25,7 +25,7 @@ function randomWorkflowId() {
 }
 
 /**
- * Raw start, as plain as it gets. workflowType `plainTimer` (the demo's waitAndEcho without the
+ * Raw start, as plain as it gets. workflowType `plainTimer` (bench/tools: the demo's waitAndEcho without the
  * task runtime) is the raw baseline wherever the workflow runs to its end.
  */
 async function startRaw(ctx, seconds, workflowType = 'waitAndEcho') {

@@ -1,15 +1,15 @@
 'use strict';
 /**
- * The processes a benchmark run owns (the support library's process stack with the demo tools,
+ * The processes a benchmark run owns (the support library's process stack with the bench tools,
  * on 127.0.0.1, registered with a Cleanup) and /proc sampling of their RSS, CPU and open files.
  */
 const fs = require('node:fs');
 const os = require('node:os');
 
-const { DEMO_TOOLS, startProcessStack } = require('./support');
+const { BENCH_TOOLS, startProcessStack } = require('./support');
 
 /**
- * Temporal dev server + worker + `serve` with the demo tools, all registered with cleanup (the
+ * Temporal dev server + worker + `serve` with the demo tools (and the raw baseline, bench/tools), all registered with cleanup (the
  * support library's process stack). With profileDir, `serve` runs under --cpu-prof and writes a
  * .cpuprofile there when it exits; serveNodeArgs are Node flags for `serve` (bench/serve-memory.js
  * reads V8's heap through --trace-gc). sqliteSynchronous (`full`, the dev server's default, or
@@ -21,7 +21,7 @@ const { DEMO_TOOLS, startProcessStack } = require('./support');
 async function startInfra(cleanup, { pollIntervalMs, profileDir, metricsPort, sqliteSynchronous, serveArgs = [], serveNodeArgs = [] }) {
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   return startProcessStack(cleanup, {
-    toolsModule: DEMO_TOOLS,
+    toolsModule: BENCH_TOOLS,
     temporal: { ...(metricsPort ? { metricsPort } : {}), ...(sqliteSynchronous ? { sqliteSynchronous } : {}) },
     serveArgs: ['--poll-interval-ms', String(pollIntervalMs), '--max-running-tasks-per-caller', '0', ...serveArgs],
     serveNodeArgs: [...profiling, ...serveNodeArgs],

@@ -17,7 +17,7 @@ const { DefaultLogger, NativeConnection, Runtime } = require('@temporalio/worker
 const { readCpuSeconds } = require('./infra');
 const { envInt, log, now, runBench } = require('./script');
 const { summarize, markdownTable } = require('./stats');
-const { DEMO_TOOLS, startDevServerOnFreePorts, tempDbFile } = require('./support');
+const { BENCH_TOOLS, startDevServerOnFreePorts, tempDbFile } = require('./support');
 
 const TASKS = envInt('BENCH_E2E_TASKS', 200);
 const ROUNDS = envInt('BENCH_RAW_ROUNDS', 2);
@@ -35,7 +35,7 @@ async function startStack(cleanup, synchronous) {
     fs.rmSync(path.dirname(dbFile), { recursive: true, force: true });
   });
   const connection = await NativeConnection.connect({ address: temporal.address });
-  const module = loadToolsModule(DEMO_TOOLS);
+  const module = loadToolsModule(BENCH_TOOLS);
   const worker = await createWorker({ connection, namespace: 'default', taskQueue: TASK_QUEUE, module });
   const running = worker.run();
   cleanup.add('worker', undefined, async () => {
