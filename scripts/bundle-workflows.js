@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Plain JS, not TypeScript: the build's own last step, run in the Docker build too (which compiles no scripts).
 // Bundles workflows once at build time (`<workflows>.bundle.js` beside each), so a CLI worker
 // starts without running webpack; McpTasksPlugin adds the task runtime's interceptor and checks
 // that every tool's workflow is there. A worker bundles at start when a bundle is missing.
