@@ -20,134 +20,17 @@ import { freePort } from '../test/support/ports';
 import { type Cleanup, type CliProcess, spawnCli } from '../test/support/processes';
 import { restartableTemporal, type RestartableTemporal, tempDbFile } from '../test/support/temporal';
 import { sleep } from '../test/support/wait';
+import { parseArgs, type Plan, planKills, planTasks, prng, type Role, type Schedule } from './chaos-plan';
+import { judge, render, type TaskRecord, TERMINAL } from './chaos-verdict';
 import { log, runBench } from './script';
-import { fmt, markdownTable, median } from './stats';
+import { median } from './stats';
 
-const TERMINAL = ['completed', 'failed', 'cancelled'];
-const KINDS = ['wait_and_echo', 'approve_expense', 'provision_environment'] as const;
-type Kind = (typeof KINDS)[number];
-type Role = 'worker' | 'server' | 'temporal';
-
-export interface ChaosOptions {
-  tasks: number;
-  seed: number;
-  kills: number;
-  settleSeconds: number;
-  /** Tasks are created over this window, and the kills land in it (plus a little). */
-  spreadMs: number;
-}
-
-/** What one task does, decided up front. */
-export interface Plan {
-  i: number;
-  kind: Kind;
-  at: number;
-  args: Record<string, any>;
-  cancelAfterMs?: number;
-  approved?: boolean;
-  answerAfterMs?: number;
-}
-
-/** What its client did and saw. */
-interface TaskRecord extends Plan {
-  taskId?: string;
-  createdAt?: number;
-  cancel?: { reported: string };
-  answered: boolean;
-  errors: string[];
-  final?: any;
-  terminalAt?: number;
-}
-
-export interface Verdict {
-  terminal: boolean;
-  right: boolean;
-  twice: number;
-  keptAfterCancel: boolean;
-  undoneAfterComplete: boolean;
-  temporalDisagrees: boolean;
-  expected?: string;
-  why?: string;
-}
-
-export function parseArgs(argv: string[]): ChaosOptions {
-  const opts = { tasks: 200, seed: 1, kills: 3, settleSeconds: 300 };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i].replace(/^--/, '');
-    const value = Number(argv[++i]);
-    const key = ({ tasks: 'tasks', seed: 'seed', kills: 'kills', 'settle-seconds': 'settleSeconds' } as const)[flag as 'tasks'];
-    if (!key || !Number.isInteger(value) || value < 0) throw new Error(`usage: chaos.js [--tasks N] [--seed S] [--kills K] [--settle-seconds S] (got ${argv[i - 1]} ${argv[i] ?? ''})`);
-    opts[key] = value;
-  }
-  return { ...opts, spreadMs: Math.max(10_000, opts.tasks * 200) };
-}
-
-/** mulberry32: a small seeded PRNG, so one seed gives one plan and one kill schedule. */
-export type Rnd = ReturnType<typeof prng>;
-
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    between: (lo: number, hi: number) => lo + next() * (hi - lo),
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    chance: (p: number) => next() < p,
-  };
-}
-
-// ---- the plan ---------------------------------------------------------------------------------
-
-/** What each task does, decided up front from the seed: when it starts, what it asks, whether and when it is cancelled. */
-export function planTasks(opts: ChaosOptions, rnd: Rnd): Plan[] {
-  return Array.from({ length: opts.tasks }, (_, i): Plan => {
-    const kind = KINDS[Math.floor(rnd.next() * KINDS.length)];
-    const at = (i * opts.spreadMs) / opts.tasks;
-    if (kind === 'wait_and_echo') {
-      const seconds = rnd.int(1, 8);
-      return { i, kind, at, args: { text: `echo-${i}`, seconds }, cancelAfterMs: rnd.chance(0.3) ? rnd.between(0, seconds * 1200) : undefined };
-    }
-    if (kind === 'approve_expense') {
-      const answerAfterMs = rnd.between(500, 6000);
-      const approved = rnd.chance(0.8);
-      // a quarter are cancelled, half of those right around the answer (the race of issue 20, item 1)
-      const cancel = rnd.chance(0.25);
-      const cancelAfterMs = !cancel ? undefined : rnd.chance(0.5) ? answerAfterMs + rnd.between(-200, 200) : rnd.between(0, 8000);
-      return { i, kind, at, args: { amount: i + 1, description: `chaos ${i}` }, approved, answerAfterMs, cancelAfterMs };
-    }
-    const steps = rnd.int(1, 4);
-    const stepMs = rnd.int(300, 1500);
-    // 40 % cancelled: half anywhere, half within the last 300 ms of the last step
-    const cancel = rnd.chance(0.4);
-    const end = steps * stepMs;
-    const cancelAfterMs = !cancel ? undefined : rnd.chance(0.5) ? rnd.between(0, end) : end - rnd.between(0, 300);
-    return { i, kind, at, args: { name: `env-${i}`, steps, stepMs }, cancelAfterMs };
-  });
-}
-
-/** Per role, `kills` moments in the chaos window, at least 4 s apart, each with its downtime. */
-type Schedule = Record<Role, Array<{ at: number; downMs: number }>>;
-
-export function planKills(opts: ChaosOptions, rnd: Rnd): Schedule {
-  const windowMs = opts.spreadMs + 10_000;
-  const schedule = {} as Schedule;
-  for (const role of ['worker', 'server', 'temporal'] as const) {
-    const times = Array.from({ length: opts.kills }, () => rnd.between(3_000, windowMs)).sort((a, b) => a - b);
-    for (let k = 1; k < times.length; k++) times[k] = Math.max(times[k], times[k - 1] + 4_000);
-    schedule[role] = times.map((at) => ({ at, downMs: rnd.between(500, 3_000) }));
-  }
-  return schedule;
-}
+// the plan and the verdict, for their unit test (test/unit/bench-chaos.test.ts)
+export { judge, parseArgs, planKills, planTasks, prng };
 
 // ---- the processes ------------------------------------------------------------------------------
 
-/** Worker and `serve` as child processes that can be SIGKILLed and started again (serve on a fixed port). */
+/** The processes chaos kills and starts again. */
 interface ChaosStack {
   url: string;
   temporal: RestartableTemporal;
@@ -155,6 +38,7 @@ interface ChaosStack {
   restart(role: Role): Promise<unknown>;
 }
 
+/** Worker and `serve` as child processes that can be SIGKILLed and started again (serve on a fixed port). */
 async function startStack(cleanup: Cleanup, ledgerDir: string): Promise<ChaosStack> {
   const temporal = await restartableTemporal(tempDbFile('mtt-bench-'));
   cleanup.add('temporal dev server', temporal.pid(), async () => {
@@ -324,54 +208,11 @@ async function settle(mcp: McpTasks, client: Client, records: TaskRecord[], sett
   }
 }
 
-// ---- the verdict --------------------------------------------------------------------------------
-
 /** The task's history as event types (CHAOS_HISTORY=1): where a wrong end came from. */
 async function eventTypes(client: Client, taskId: string): Promise<string> {
   const history = await client.workflow.getHandle(taskId).fetchHistory().catch((err: Error) => ({ error: err.message }));
   if ('error' in history) return history.error;
   return (history.events ?? []).map((e) => proto.api.enums.v1.EventType[e.eventType ?? 0].replace('EVENT_TYPE_', '')).join(' ');
-}
-
-/** What the task should have ended as, from what its client did and what the cancel reported. */
-function expectedStatus(r: TaskRecord): string {
-  if (r.cancel) return r.cancel.reported === 'completed' ? 'completed' : r.cancel.reported === 'failed' ? 'failed' : 'cancelled';
-  return 'completed';
-}
-
-const TEMPORAL_TO_TASK: Record<string, string> = { COMPLETED: 'completed', CANCELLED: 'cancelled', FAILED: 'failed', TERMINATED: 'failed', TIMED_OUT: 'failed', CONTINUED_AS_NEW: 'working', RUNNING: 'working' };
-
-export function judge(r: TaskRecord, effects: Map<string, number>, temporalStatus?: string): Verdict {
-  const got = r.final?.status;
-  const verdict: Verdict = { terminal: TERMINAL.includes(got), right: false, twice: 0, keptAfterCancel: false, undoneAfterComplete: false, temporalDisagrees: false };
-  if (temporalStatus && verdict.terminal) verdict.temporalDisagrees = TEMPORAL_TO_TASK[temporalStatus] !== got;
-  if (!verdict.terminal) return verdict;
-  const expected = expectedStatus(r);
-  let right = got === expected;
-  const text = r.final.result?.content?.[0]?.text ?? '';
-  if (right && got === 'completed' && r.kind === 'wait_and_echo') right = text === r.args.text;
-  // approved: a plain result saying so; rejected: a tool error (isError) saying so
-  if (right && got === 'completed' && r.kind === 'approve_expense') right = !!r.final.result?.isError === !r.approved && (r.approved ? /was approved/ : /was rejected/).test(text);
-  if (r.kind === 'provision_environment') {
-    const steps = Array.from({ length: r.args.steps }, (_, k) => `${r.taskId}:step-${k + 1}`);
-    const done = steps.map((s) => effects.get(`provision-${s}`) ?? 0);
-    const undone = steps.map((s) => effects.get(`deprovision-${s}`) ?? 0);
-    verdict.twice = [...done, ...undone].filter((n) => n > 1).length;
-    const kept = steps.some((_, k) => done[k] > 0 && undone[k] === 0);
-    verdict.keptAfterCancel = got === 'cancelled' && kept;
-    verdict.undoneAfterComplete = got === 'completed' && undone.some((n) => n > 0);
-    if (got === 'completed') right &&= done.every((n) => n > 0) && !verdict.undoneAfterComplete;
-    if (got === 'cancelled') right &&= !kept;
-  }
-  verdict.right = right;
-  verdict.expected = expected;
-  verdict.why = [
-    got !== expected && `expected ${expected}`,
-    verdict.keptAfterCancel && 'a step kept after the cancel',
-    verdict.undoneAfterComplete && 'a step undone though completed',
-    verdict.temporalDisagrees && `Temporal says ${temporalStatus}`,
-  ].filter(Boolean).join(', ') || (right ? '' : 'wrong result');
-  return verdict;
 }
 
 async function temporalStatuses(client: Client, records: TaskRecord[]) {
@@ -390,36 +231,6 @@ async function temporalStatuses(client: Client, records: TaskRecord[]) {
     if (wf.status.name === 'RUNNING') unacknowledgedRunning++;
   }
   return { statuses, unacknowledged, unacknowledgedRunning };
-}
-
-function render(records: TaskRecord[], verdicts: Map<TaskRecord, Verdict>, extra: Record<string, any>): string {
-  const rows = [...KINDS, 'all'].map((kind) => {
-    const mine = records.filter((r) => kind === 'all' || r.kind === kind);
-    const v = mine.map((r) => verdicts.get(r)!);
-    const count = (f: (x: Verdict) => boolean) => v.filter(f).length;
-    return [
-      kind,
-      mine.length,
-      mine.filter((r) => r.cancelAfterMs !== undefined).length,
-      kind === 'approve_expense' || kind === 'all' ? mine.filter((r) => r.answered).length : '–',
-      count((x) => x.right),
-      count((x) => x.terminal && !x.right),
-      v.reduce((a, x) => a + x.twice, 0),
-      count((x) => x.keptAfterCancel),
-      count((x) => x.undoneAfterComplete),
-      count((x) => x.temporalDisagrees),
-      count((x) => !x.terminal),
-    ];
-  });
-  const header = ['kind', 'tasks', 'cancel sent', 'answered', 'ended right', 'ended wrong', 'effects applied twice', 'cancelled, effect kept', 'completed, step undone', 'Temporal disagrees', 'never terminal'];
-  return [
-    markdownTable(header, rows),
-    '',
-    `seed ${extra.seed}; SIGKILLs: worker ${extra.kills.worker}, server ${extra.kills.server}, Temporal ${extra.kills.temporal}; ` +
-      `tools/call retries ${extra.createRetries} (unacknowledged starts in Temporal: ${extra.unacknowledged}, still running ${extra.unacknowledgedRunning}); ` +
-      `effects.log: ${extra.effectLines} lines, ${extra.effectKeysTwice} keys applied more than once (all tasks, unacknowledged ones too); ` +
-      `client errors ${extra.clientErrors}; median created → terminal ${fmt(extra.medianSeconds)} s; run time ${fmt(extra.runSeconds)} s`,
-  ].join('\n');
 }
 
 async function main(cleanup: Cleanup): Promise<void> {
