@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Records the workflow histories that test/replay.test.ts replays (`npm run record-histories`,
-// which builds first). It starts a real Temporal dev server (temp SQLite, free ports), a CLI worker and
-// a CLI serve with the tests' tools module (demo tools + fixtures), drives each scenario of
-// test/histories/scenarios.yaml through MCP JSON-RPC over HTTP, waits for each workflow to close and writes every run's history to
+// which builds first). It starts a real Temporal dev server (temp SQLite, free ports), a CLI
+// worker and a CLI serve with the tests' tools module (demo tools + fixtures), drives each
+// scenario of test/histories/scenarios.yaml through MCP JSON-RPC over HTTP, waits for each
+// workflow to close and writes every run's history to
 // test/histories/<name>.json as { scenario, tool, workflowId, runId, history } where `history` is
 // Temporal's proto JSON (what the Temporal UI and `temporal workflow show -o json` give, and what
 // the SDK's historyToJSON writes). historyToJSON itself is not used: in this install
@@ -11,7 +12,8 @@
 // @temporalio/proto uses works, whichever way npm lays the copies out.
 //
 // `RECORD_MISSING=1 npm run record-histories` records only the scenarios that have no file yet;
-// `RECORD_ONLY=name,name` only those; `RECORD_OUT=dir` writes elsewhere (a trial run); `-- --help` lists the scenarios.
+// `RECORD_ONLY=name,name` only those; `RECORD_OUT=dir` writes elsewhere (a trial run);
+// `npm run record-histories -- --help` lists the scenarios.
 // Re-record only for a change that no running task can see (e.g. before the first release of a
 // runtime change). A change to a shipped command sequence goes behind patched() instead, and the
 // old histories must keep replaying: see docs/production.md, "Deploying without breaking running tasks".
