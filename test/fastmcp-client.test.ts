@@ -9,7 +9,7 @@ import { ROOT } from './support/processes';
 import { useStack } from './support/stack';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensureClientsVenv } = require('../scripts/clients-venv.js') as { ensureClientsVenv: (o?: { log?: (m: string) => void }) => string };
+const { ensureClientsVenv } = require('../scripts/clients-venv') as { ensureClientsVenv: (o?: { log?: (m: string) => void }) => string };
 
 const SCRIPT = path.join(ROOT, 'test', 'clients', 'fastmcp_client.py');
 let python: string;

@@ -15,7 +15,7 @@ import { useStack } from './support/stack';
 import { sleep, waitFor } from './support/wait';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensureExamplesVenv } = require('../scripts/python-examples-venv.js') as { ensureExamplesVenv: () => string };
+const { ensureExamplesVenv } = require('../scripts/python-examples-venv') as { ensureExamplesVenv: () => string };
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures');
 const TOOLS_FILE = path.join(FIXTURES, 'python', 'generated-tools.json');

@@ -11,7 +11,7 @@ import { useStack } from './support/stack';
 import { waitFor } from './support/wait';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensureClientsVenv } = require('../scripts/clients-venv.js') as { ensureClientsVenv: (o?: { log?: (m: string) => void }) => string };
+const { ensureClientsVenv } = require('../scripts/clients-venv') as { ensureClientsVenv: (o?: { log?: (m: string) => void }) => string };
 
 const SCRIPT = path.join(ROOT, 'test', 'clients', 'plain_client.py');
 const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-ledger-'));

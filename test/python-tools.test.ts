@@ -18,7 +18,7 @@ import { toolsFromFile } from '../src/mcp/workflow-tools';
 import { waitFor } from './support/wait';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensureExamplesVenv } = require('../scripts/python-examples-venv.js') as { ensureExamplesVenv: (o?: { log?: (m: string) => void }) => string };
+const { ensureExamplesVenv } = require('../scripts/python-examples-venv') as { ensureExamplesVenv: (o?: { log?: (m: string) => void }) => string };
 
 const PYTHON_DIR = path.join(ROOT, 'examples', 'python');
 const TOOLS_FILE = path.join(PYTHON_DIR, 'tools.json');

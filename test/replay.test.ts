@@ -1,6 +1,6 @@
 /**
  * Deploy safety: every committed history (test/histories, recorded by
- * scripts/record-histories.js from real tasks) replays without a nondeterminism error on the
+ * scripts/record-histories.ts from real tasks) replays without a nondeterminism error on the
  * workflow code a worker runs today: the tests' tools module (demo tools and fixtures) bundled
  * with McpTasksPlugin, so the task runtime's interceptor is in the replay like in a real worker.
  * A change to the command sequence of the runtime or of a tool fails here: put it behind
@@ -25,7 +25,7 @@ const TOOLS_MODULE = path.join(ROOT, 'build', 'test', 'fixtures', 'index.js');
  */
 const { McpTasksPlugin } = require(path.join(ROOT, 'dist', 'worker')) as { McpTasksPlugin: typeof Plugin };
 
-/** What scripts/record-histories.js writes; a bare history ({ events }, as the UI or `temporal workflow show -o json` give it) works too. */
+/** What scripts/record-histories.ts writes; a bare history ({ events }, as the UI or `temporal workflow show -o json` give it) works too. */
 interface RecordedHistory {
   scenario?: string;
   tool?: string;
@@ -91,7 +91,7 @@ test('every tool of the tools module whose workflow is in the bundle has a recor
   const covered = new Set(files.map((f) => toolOf(read(f))));
   const missing = replayable.map((t) => t.name).filter((name) => !covered.has(name));
   expect(replayable.length).toBeGreaterThan(20); // the module's tools were read
-  // a new tool needs a scenario in scripts/record-histories.js (then RECORD_MISSING=1 node scripts/record-histories.js)
+  // a new tool needs a scenario in test/histories/scenarios.yaml (then RECORD_MISSING=1 npm run record-histories)
   expect({ toolsWithoutHistory: missing }).toEqual({ toolsWithoutHistory: [] });
 });
 

@@ -25,15 +25,6 @@ export async function waitAndEcho({ text, seconds }: z.infer<typeof waitAndEchoI
   return textResult(text);
 }
 
-/**
- * Not a tool: waitAndEcho's work without the task runtime (no status message, no progress, no
- * task status), the raw Temporal baseline of the benches (bench/peer, bench:raw, raw-batch.js).
- */
-export async function plainTimer({ text, seconds }: { text: string; seconds: number }): Promise<string> {
-  await sleep(seconds * 1000);
-  return text;
-}
-
 /** One approval question to a human, by form elicitation; the answer decides the result. */
 export async function approveExpense({ amount, description }: z.infer<typeof approveExpenseInput>): Promise<CallToolResult> {
   setStatusMessage('waiting for approval');

@@ -10,7 +10,7 @@ const IDLE_UTILIZATION = 0.05;
 /**
  * V8 keeps the heap a burst of requests made it grow, and gives it back only after a later
  * collection; an idle process allocates too little to start one. Measured with
- * bench/serve-memory.js: `serve` still at 403 MB RSS a minute after 1,000 tasks were polled,
+ * bench/serve-memory.ts: `serve` still at 403 MB RSS a minute after 1,000 tasks were polled,
  * against 116 MB before. So every intervalMs, once the process is idle and V8 holds much more
  * than after the last collection, full collections run and the memory comes back.
  */

@@ -12,7 +12,8 @@ import { type Readings, violations } from './invariants';
 import { caseArbitrary, EVENT_KINDS, type GeneratedCase, modelEnd, programArbitrary } from './model';
 import type { Ran } from './runner';
 
-const SCRIPT = path.resolve(__dirname, '..', '..', 'scripts', 'generative.js');
+// the script as npm runs it, compiled (`npm run build`): it is spawned below
+const SCRIPT = path.resolve(__dirname, '..', '..', 'build', 'scripts', 'generative.js');
 const { parseArgs, envOf } = require(SCRIPT) as { parseArgs(argv: string[]): Record<string, unknown>; envOf(opts: unknown): Record<string, string> };
 
 function names(ops: GeneratedOp[]): string[] {

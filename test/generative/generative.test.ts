@@ -4,7 +4,7 @@
  * on the run's real dev server through real MCP requests, the library's server and a worker in
  * this process, with every invariant of ./invariants checked after each case. The history limit
  * is as low as the server allows, so multi-turn programs continue as new between turns.
- * `npm run test:generative -- --cases N --seed S` runs more (scripts/generative.js); worker
+ * `npm run test:generative -- --cases N --seed S` runs more (scripts/generative.ts); worker
  * SIGKILLs are in ./processes.test.ts.
  */
 import { useGenerativeTier } from './tier';

@@ -4,7 +4,7 @@
  * new worker starts at once, as an orchestrator would start one). A kill hits every case
  * running at that moment; the invariants must hold all the same. Fewer cases than the fast
  * tier: a lost worker's tasks wait for Temporal's timeouts (heartbeat, workflow task).
- * MTT_GEN_PROCESS_CASES sets the budget (scripts/generative.js: --process-cases).
+ * MTT_GEN_PROCESS_CASES sets the budget (scripts/generative.ts: --process-cases).
  */
 import fs from 'node:fs';
 import { startWorker } from '../support/mcp';

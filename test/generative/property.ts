@@ -28,7 +28,7 @@ export interface Budget {
   without: Array<OpKind | EventKind>;
 }
 
-/** The generative test's settings from its environment variables (scripts/generative.js sets them). */
+/** The generative test's settings from its environment variables (scripts/generative.ts sets them). */
 export function budgetFromEnv(defaults: { cases: number; concurrency: number }): Omit<Budget, 'kinds' | 'timeLimitMs'> {
   const num = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
   const without = (process.env.MTT_GEN_WITHOUT ?? '').split(',').filter(Boolean);

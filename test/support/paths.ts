@@ -19,6 +19,8 @@ export const ROOT = findRoot(__dirname);
 export const CLI = path.join(ROOT, 'dist', 'cli', 'index.js');
 /** The demo tools module, built by tsconfig.examples.json. */
 export const DEMO_TOOLS = path.join(ROOT, 'build', 'examples', 'demo', 'index.js');
+/** The benches' tools module: the demo tools and the raw baseline workflow (plainTimer). */
+export const BENCH_TOOLS = path.join(ROOT, 'build', 'bench', 'tools', 'index.js');
 /** The tests' tools module: the demo tools and the conformance fixtures. */
 export const TEST_TOOLS = path.join(ROOT, 'build', 'test', 'fixtures', 'index.js');
 

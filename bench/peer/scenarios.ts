@@ -1,0 +1,227 @@
+/** What bench:peer measures on every stack: create, get, poll load, end to end, histories, a worker SIGKILL. */
+import { sleep } from '../../test/support/wait';
+import * as bench from '../clients';
+import { startSampler } from '../infra';
+import { forEachBounded, type Measured, measure, measureInterleaved, mergeRuns, type PollAcc, pollOne, type Stat } from '../measure';
+import { batchE2e, rawBatchE2e } from '../measurements/end-to-end';
+import { awaitClosed, type HistoryCounts, historyCounts } from '../measurements/history';
+import { log, now } from '../script';
+import { summarize } from '../stats';
+import type { Created, PeerConfig, Stack } from './stacks';
+
+/** Runs fn(stack) for each stack, then again in reverse order: against drift. */
+export async function abba<T>(stacks: Stack[], fn: (s: Stack) => Promise<T>): Promise<Record<string, T[]>> {
+  const out = Object.fromEntries(stacks.map((s) => [s.key, [] as T[]]));
+  for (const order of [stacks, [...stacks].reverse()]) {
+    for (const s of order) out[s.key].push(await fn(s));
+  }
+  return out;
+}
+
+// ---- scenarios -----------------------------------------------------------------------------
+
+/** A create row: the concurrency, and per stack (and raw, rawLikeServer) its merged stat. */
+export type CreateRow = { concurrency: number } & Record<string, any>;
+
+export async function scenarioCreate(stacks: Stack[], ours: Stack, cfg: PeerConfig): Promise<CreateRow[]> {
+  const { levels, calls, callsAtC1, seconds } = cfg.create;
+  const rows: CreateRow[] = [];
+  for (const c of levels) {
+    const half = Math.ceil((c === 1 ? callsAtC1 : calls) / 2);
+    log(`create: 2 × ${half} calls at c=${c} per stack (+ raw starts)`);
+    const raw: Record<string, Array<Measured<unknown>>> = { raw: [], rawLikeServer: [] };
+    const runs = await abba(stacks, async (s) => {
+      const r = await measure(half, c, () => bench.createOurs(s.ctx, seconds));
+      if (s === ours) {
+        raw.raw.push(await measure(half, c, () => bench.startRaw(s.ctx, seconds)));
+        raw.rawLikeServer.push(await measure(half, c, () => bench.startRawLikeServer(s.ctx, seconds)));
+      }
+      await s.clearLive();
+      return r;
+    });
+    rows.push({ concurrency: c, ...Object.fromEntries(Object.entries({ ...runs, ...raw }).map(([k, v]) => [k, mergeRuns(v)])) });
+  }
+  return rows;
+}
+
+/** tasks/get at c=1 on running tasks, every stack (and a raw describe) interleaved per call. */
+export async function scenarioGet(stacks: Stack[], ours: Stack, cfg: PeerConfig): Promise<Record<string, Stat>> {
+  const { tasks, seconds } = cfg.get;
+  log(`get: ${tasks} running tasks per stack`);
+  const ids: Record<string, string[]> = {};
+  for (const s of stacks) {
+    ids[s.key] = (await bench.createFixtureTasks(s.ctx, tasks, seconds)).ids;
+    await s.settle(ids[s.key]);
+  }
+  const ops = Object.fromEntries(
+    stacks.map((s) => [
+      s.key,
+      async (i: number) => {
+        const task = await s.ctx.mcp.getTask(ids[s.key][i]);
+        if (task.status !== 'working') throw new Error(`${s.key}: task is ${task.status}`);
+      },
+    ]),
+  );
+  ops.rawDescribe = async (i: number) => {
+    await bench.rawDescribe(ours.ctx, ids.ours[i]);
+  };
+  const result = await measureInterleaved(tasks, ops);
+  for (const s of stacks) await s.clearLive();
+  return result;
+}
+
+/** N live tasks, each polled with tasks/get every interval for S s; RSS and CPU of the stack. */
+export async function pollLoad(s: Stack, cfg: PeerConfig) {
+  const { liveTasks, seconds, intervalMs } = cfg.poll;
+  log(`poll: ${s.key}: creating ${liveTasks} live tasks`);
+  const sampler = startSampler(s.pids);
+  const rssIdleMb = sampler.windowTotalPeak();
+  const rssIdleByProcessMb = sampler.current();
+  const { ids } = await bench.createFixtureTasks(s.ctx, liveTasks, 600);
+  await s.settle(ids);
+  log(`poll: ${s.key}: ${liveTasks} tasks polled every ${intervalMs} ms for ${seconds} s`);
+  sampler.resetWindow();
+  const cpu0 = sampler.cpuSnapshot();
+  const acc: PollAcc = { latencies: [], lag: [], errors: 0, unexpected: 0, firstError: undefined };
+  const start = now() + 100;
+  const endAt = start + seconds * 1000;
+  const op = async (id: string) => (await s.ctx.mcp.getTask(id)).status === 'working';
+  await Promise.all(ids.map((id, i) => pollOne(op, id, start + (i / ids.length) * intervalMs, endAt, intervalMs, acc)));
+  const elapsedS = Math.max(seconds, (now() - start) / 1000);
+  const cpu1 = sampler.cpuSnapshot();
+  const rssPeakMb = sampler.windowTotalPeak();
+  const rssPeakByProcessMb = sampler.windowPeak();
+  const cpuPercent = Object.fromEntries(Object.keys(cpu1).map((k) => [k, (100 * (cpu1[k] - cpu0[k])) / elapsedS]));
+  await s.endLive(); // as clients end tasks, not by a terminate the worker never hears of
+  await sleep(cfg.afterLoadSettleMs); // does the memory come back once the load is gone?
+  const rssAfterByProcessMb = sampler.current();
+  const rssAfterMb = Object.values(rssAfterByProcessMb).reduce((a, b) => a + b, 0);
+  sampler.stop();
+  return {
+    liveTasks,
+    seconds,
+    intervalMs,
+    targetPerSecond: liveTasks / (intervalMs / 1000),
+    achievedPerSecond: acc.latencies.length / elapsedS,
+    polls: acc.latencies.length,
+    errors: acc.errors + acc.unexpected,
+    firstError: acc.firstError,
+    latency: summarize(acc.latencies),
+    scheduleLag: summarize(acc.lag),
+    rssIdleMb,
+    rssPeakMb,
+    rssAfterMb,
+    rssPeakByProcessMb,
+    rssIdleByProcessMb,
+    rssAfterByProcessMb,
+    cpuPercent,
+  };
+}
+
+export async function e2e(s: Stack, cfg: PeerConfig, ours: Stack) {
+  log(`e2e: ${s.key}: ${cfg.e2e.tasks} tasks of ${cfg.e2e.seconds} s, polled every ${cfg.e2e.pollMs} ms`);
+  const { ids, ...batch } = await batchE2e(s.ctx);
+  const r: typeof batch & { raw?: Awaited<ReturnType<typeof rawBatchE2e>> } = batch;
+  await s.clearLive();
+  if (s === ours) {
+    // raw Temporal in ours' turn: the same batch with raw starts of plainTimer (the same timer, no
+    // task runtime) on the same worker, awaited with result() long polls: no MCP, no polling
+    log(`e2e: raw: ${cfg.e2e.tasks} raw plainTimer starts + result()`);
+    r.raw = await rawBatchE2e(s.ctx, 'plainTimer');
+    await s.clearLive();
+  }
+  return r;
+}
+
+// ---- events and workflow tasks per task ------------------------------------------------------
+
+async function untilStatus(s: Stack, taskId: string, status: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await s.ctx.mcp.getTask(taskId)).status !== status) {
+    if (Date.now() > deadline) throw new Error(`${s.key}: task ${taskId} never ${status}`);
+    await sleep(100);
+  }
+}
+
+/**
+ * The same work done by each Temporal-backed stack, counted from the histories fetched after it
+ * ran: a 1 s timer (ours: wait_and_echo; mcp-agent: WaitAndEcho; raw: the demo's plainTimer,
+ * waitAndEcho without the task runtime, on our worker), and one input round answered (ours:
+ * approve_expense answered over tasks/update; mcp-agent: WaitAndAsk answered with workflows-resume).
+ */
+export async function scenarioHistory(stacks: Stack[], ours: Stack, cfg: PeerConfig) {
+  const n = cfg.history.tasks;
+  const client = ours.ctx.client;
+  const out: Record<'timer' | 'input', Record<string, HistoryCounts>> = { timer: {}, input: {} };
+  for (const s of stacks.filter((x) => x.key === 'ours' || x.key === 'mcp-agent')) {
+    log(`history: ${s.key}: ${n} timer tasks, ${n} input rounds`);
+    const { ids } = await bench.createFixtureTasks(s.ctx, n, 1);
+    await awaitClosed(client, ids);
+    ids.forEach((id) => s.ctx.live.delete(id));
+    out.timer[s.key] = await historyCounts(client, ids);
+    const asked: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const { taskId } = s.key === 'ours'
+        ? await s.ctx.mcp.createTask('approve_expense', { amount: 12, description: `bench ${i}` })
+        : await s.ctx.mcp.createTask('WaitAndAsk', { text: `bench ${i}` });
+      s.ctx.live.add(taskId);
+      asked.push(taskId);
+    }
+    for (const taskId of asked) {
+      if (s.key === 'ours') {
+        await untilStatus(s, taskId, 'input_required');
+        await s.ctx.mcp.updateTask(taskId, { approval: { action: 'accept', content: { approved: true } } });
+      } else {
+        await bench.waitSettled(s.ctx, [taskId]); // waiting for the signal
+        await s.ctx.mcp.updateTask(taskId, { approved: true });
+      }
+    }
+    await awaitClosed(client, asked);
+    asked.forEach((id) => s.ctx.live.delete(id));
+    out.input[s.key] = await historyCounts(client, asked);
+  }
+  log(`history: raw: ${n} plainTimer workflows`);
+  const raw: string[] = [];
+  for (let i = 0; i < n; i++) raw.push(await bench.startRaw(ours.ctx, 1, 'plainTimer'));
+  await awaitClosed(client, raw);
+  raw.forEach((id) => ours.ctx.live.delete(id));
+  out.timer.raw = await historyCounts(client, raw);
+  return out;
+}
+
+/** Tasks of a few seconds; SIGKILL the worker mid-way, start a new one, count what completes. */
+export async function workerKill(s: Stack, cfg: PeerConfig, tuned = false) {
+  const { tasks, seconds, killAfterMs, restartAfterMs, waitMs, pollMs } = cfg.kill;
+  log(`kill: ${s.key}: ${tasks} tasks of ${seconds} s, worker SIGKILL after ${killAfterMs} ms`);
+  const stamp = Date.now().toString(36);
+  const created: Created[] = [];
+  await forEachBounded([...Array(tasks).keys()], tasks, async (i) => {
+    const text = `kill-${s.key}-${stamp}-${i}`;
+    const { taskId } = await s.ctx.mcp.createWaitAndEcho(seconds, text);
+    s.ctx.live.add(taskId);
+    created.push({ taskId, text });
+  });
+  const t0 = now();
+  await sleep(killAfterMs);
+  s.killWorker();
+  const killedAt = now();
+  await sleep(restartAfterMs);
+  await s.restartWorker(tuned);
+  const status = new Map<string, { status: string; final: boolean; at: number }>();
+  while (now() - killedAt < waitMs) {
+    await forEachBounded(created, 16, async ({ taskId }) => {
+      if (status.get(taskId)?.final) return;
+      const t = await s.ctx.mcp.getTask(taskId);
+      status.set(taskId, { status: t.status, final: t.status !== 'working', at: now() });
+    });
+    if (created.every((c) => status.get(c.taskId)?.final)) break;
+    await sleep(pollMs);
+  }
+  const completed = created.filter((c) => status.get(c.taskId)?.status === 'completed');
+  const lastCompletionS = completed.length ? (Math.max(...completed.map((c) => status.get(c.taskId)!.at)) - t0) / 1000 : NaN;
+  const reexecutions = await s.reexecutions(created);
+  const workflowTaskTimeouts = s.workflowTaskTimeouts ? await s.workflowTaskTimeouts(created) : undefined;
+  completed.forEach((c) => s.ctx.live.delete(c.taskId));
+  await s.clearLive();
+  return { tasks, seconds, completed: completed.length, waitS: waitMs / 1000, lastCompletionS, reexecutions, workflowTaskTimeouts };
+}

@@ -1,3 +1,0 @@
-'use strict';
-/** The support library, compiled (see scripts/support.js). */
-module.exports = require('../scripts/support');
