@@ -9,8 +9,8 @@ export { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile, type
 export { ConfigError, type ServerConfig, type ServerConfigInput } from './mcp/config';
 export { TemporalTaskStore, type TaskPage, type TaskStoreOptions, toCallToolResult } from './tasks/temporal-task-store';
 export type { TaskSnapshot, TaskState } from './tasks/task-snapshot';
-export { StaticTokenVerifier } from './mcp/http/auth';
-export type { OAuthSettings, OAuthSettingsInput } from './mcp/http/oauth-config';
+export { StaticTokenVerifier } from './mcp/auth/static-tokens';
+export type { OAuthSettings, OAuthSettingsInput } from './mcp/auth/oauth-config';
 export {
   InvalidInputResponseError,
   InvalidToolArgumentsError,

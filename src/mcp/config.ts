@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { durationMs } from './duration';
 import { DEFAULT_REQUEST_TIMEOUT_MS, defaultMaxConnections } from './http/connections';
-import { OAUTH_ENV_VARS, OAuthSettingsSchema, oauthHint } from './http/oauth-config';
+import { OAUTH_ENV_VARS, OAuthSettingsSchema, oauthHint } from './auth/oauth-config';
 
 /** Every setting of the MCP side, from flags and environment variables; one schema, clear errors. */
 export const ServerConfigSchema = z.object({
@@ -55,7 +55,7 @@ export const ServerConfigSchema = z.object({
   watchPolledTasks: z.boolean().default(true),
   /** Keep answering -32021 for `required` tools to callers that do not declare Tasks (today's behaviour). */
   requiredToolsNeedTasks: z.boolean().default(false),
-  /** OAuth 2.1 resource server (issuer, resource, audiences, scopes...): see src/mcp/http/oauth-config.ts. */
+  /** OAuth 2.1 resource server (issuer, resource, audiences, scopes...): see src/mcp/auth/oauth-config.ts. */
   oauth: OAuthSettingsSchema.optional(),
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;

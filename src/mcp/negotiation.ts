@@ -31,7 +31,7 @@ export function principalOf(ctx: ServerContext): string | undefined {
 
 export function principalOfAuth(auth: AuthInfo | undefined): string | undefined {
   if (!auth) return undefined;
-  // OAuth tokens name their owner fully (issuer, user, client: src/mcp/http/claims.ts)
+  // OAuth tokens name their owner fully (issuer, user, client: src/mcp/auth/claims.ts)
   if (typeof auth.extra?.principal === 'string' && auth.extra.principal) return auth.extra.principal;
   const user = auth.extra?.sub ?? auth.extra?.user;
   return typeof user === 'string' && user ? `user:${user}` : `client:${auth.clientId}`;

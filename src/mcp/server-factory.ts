@@ -6,9 +6,9 @@ import type { ToolRegistry } from './tool-registry';
 import type { ProtocolRevision } from './revision';
 import { revisionOf } from './revisions';
 import { handleToolsCall } from './tools-call';
-import { installToolsListView } from './task-tools-listing';
-import type { TaskTools } from './task-tools';
-import type { ToolScopes } from './http/tool-scopes';
+import { installToolsListView } from './task-handles/tools-list-view';
+import type { TaskTools } from './task-handles/task-handles';
+import type { ToolScopes } from './auth/tool-scopes';
 import type { WatchLimits } from './watch-limits';
 
 export const SERVER_NAME = 'mcp-temporal-tasks';

@@ -9,8 +9,8 @@ import { InvalidInputResponseError, InvalidToolArgumentsError, MissingScopeError
 import { principalOf } from './negotiation';
 import type { ProtocolRevision } from './revision';
 import { logger, taskLog } from '../tasks/logging';
-import type { TaskTools } from './task-tools';
-import type { ToolScopes } from './http/tool-scopes';
+import type { TaskTools } from './task-handles/task-handles';
+import type { ToolScopes } from './auth/tool-scopes';
 import type { WatchLimits } from './watch-limits';
 import { isSecretName, masked } from './masking';
 import { valueNestsDeeperThan } from './http/body';

@@ -23,7 +23,7 @@ export interface EndpointOptions {
   strictHeaders: boolean;
   /** When set, every request needs `Authorization: Bearer <token>`; its principal owns the tasks it creates. */
   tokenVerifier?: OAuthTokenVerifier;
-  /** Instead of `tokenVerifier`: the OAuth resource server (src/mcp/http/oauth-resource-server.ts), its gate and its metadata. */
+  /** Instead of `tokenVerifier`: the OAuth resource server (src/mcp/auth/oauth-resource-server.ts), its gate and its metadata. */
   auth?: {
     gate(request: Request): Promise<AuthInfo | Response>;
     serveMetadata(request: Request): Response | undefined;

@@ -1,7 +1,7 @@
 /** The 2025-11-25 revision: experimental Tasks (a `task` param; tasks/get|result|list|cancel). */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ProtocolRevision } from '../revision';
-import { InputReasks, inputRequestMessage, legacyInputResponses, legacyTasksCapability, registerLegacyTasksMethods, TASK_SUPPORT } from './legacy-tasks';
+import { InputReasks, inputRequestMessage, legacyInputResponses, legacyTasksCapability, registerLegacyTasksMethods, TASK_SUPPORT } from './tasks-methods';
 
 /** This process's tasks/result streams, to ask again a question whose POSTed answer did not fit. */
 const reasks = new InputReasks();

@@ -2,7 +2,7 @@
 import { tasksCapabilityRequired } from '../errors';
 import { declaresTasks, TASKS_EXTENSION } from '../negotiation';
 import type { ProtocolRevision } from '../revision';
-import { taskSubscriptions } from './task-subscriptions';
+import { taskSubscriptions } from './front';
 import { registerTasksMethods } from './tasks-methods';
 import { toCreateTaskResult } from './wire';
 

@@ -1,6 +1,6 @@
 /** The task companion tools (task_wait, task_respond, …): their names, and which tools answer a handle. */
 import * as z from 'zod';
-import { TaskToolNameClashError, TaskTools } from '../../../src/mcp/task-tools';
+import { TaskToolNameClashError, TaskTools } from '../../../src/mcp/task-handles/task-handles';
 import type { ToolDefinition } from '../../../src/tool-definition';
 
 const settings = { taskHandles: true, handleWaitMs: 20_000, taskToolsPrefix: 'task_', requiredToolsNeedTasks: false };

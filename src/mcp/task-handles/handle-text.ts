@@ -3,8 +3,8 @@
  * text tells the model what runs and what to call next, and whose structuredContent carries
  * the same as data. Never a CreateTaskResult (such a caller must not receive one).
  */
-import type { CallToolResult, InputRequest } from '../contract';
-import type { TaskSnapshot } from '../tasks/task-snapshot';
+import type { CallToolResult, InputRequest } from '../../contract';
+import type { TaskSnapshot } from '../../tasks/task-snapshot';
 
 /** The companion tools' names, under the configured prefix. */
 export interface TaskToolNames {

@@ -1,8 +1,8 @@
 import type { McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
-import type { ToolDefinition } from '../tool-definition';
-import type { ProtocolRevision } from './revision';
-import type { TaskTools } from './task-tools';
-import type { ToolScopes } from './http/tool-scopes';
+import type { ToolDefinition } from '../../tool-definition';
+import type { ProtocolRevision } from '../revision';
+import type { TaskTools } from './task-handles';
+import type { ToolScopes } from '../auth/tool-scopes';
 
 interface Listed {
   tool: ToolDefinition;

@@ -7,19 +7,19 @@
  */
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import type { CallToolResult, InputRequest } from '../contract';
-import { logger, taskLog } from '../tasks/logging';
-import { isTaskId } from '../tasks/task-id';
-import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
-import type { TaskWatcher } from '../tasks/task-watcher';
-import { InputResponseError, InvalidCursorError, type StartTaskInput, type TemporalTaskStore, ToolProtocolError } from '../tasks/temporal-task-store';
-import type { ToolDefinition } from '../tool-definition';
-import { followTask, type FollowOutcome } from './task-follow';
-import { errorResult, handleResult, notFoundResult, outcomeResult, type TaskToolNames, taskToolNames } from './task-handle-text';
-import { principalOf } from './negotiation';
+import type { CallToolResult, InputRequest } from '../../contract';
+import { logger, taskLog } from '../../tasks/logging';
+import { isTaskId } from '../../tasks/task-id';
+import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
+import type { TaskWatcher } from '../../tasks/task-watcher';
+import { InputResponseError, InvalidCursorError, type StartTaskInput, type TemporalTaskStore, ToolProtocolError } from '../../tasks/temporal-task-store';
+import type { ToolDefinition } from '../../tool-definition';
+import { followTask, type FollowOutcome } from './follow';
+import { errorResult, handleResult, notFoundResult, outcomeResult, type TaskToolNames, taskToolNames } from './handle-text';
+import { principalOf } from '../negotiation';
 import { CallRetries } from './call-retries';
-import type { ProtocolRevision } from './revision';
-import type { WatchLimits } from './watch-limits';
+import type { ProtocolRevision } from '../revision';
+import type { WatchLimits } from '../watch-limits';
 
 export interface TaskHandleSettings {
   taskHandles: boolean;

@@ -1,5 +1,5 @@
-import type { TaskWatcher } from '../tasks/task-watcher';
-import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
+import type { TaskWatcher } from '../../tasks/task-watcher';
+import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
 
 export interface FollowOptions {
   /** At most this long. */
