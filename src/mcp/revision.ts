@@ -6,9 +6,7 @@
  */
 import type { AuthInfo, McpRequestContext, McpServer, ServerContext, ToolExecution } from '@modelcontextprotocol/server';
 import type { InputRequest } from '../contract';
-import type { TaskSnapshot } from '../tasks/task-snapshot';
-import type { TaskWatcher } from '../tasks/task-watcher';
-import type { TemporalTaskStore } from '../tasks/temporal-task-store';
+import type { TaskSnapshot, TaskWatcher, TemporalTaskStore } from '../tasks';
 import type { TaskMode, ToolDefinition } from '../tool-definition';
 import type { ServerConfig } from './config';
 import type { RequestBody } from './http/body';

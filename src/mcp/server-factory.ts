@@ -1,7 +1,6 @@
 import { McpServer, type McpRequestContext, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { TaskWatcher } from '../tasks/task-watcher';
+import type { TaskWatcher, TemporalTaskStore } from '../tasks';
 import type { TaskReader } from './polled-tasks';
-import type { TemporalTaskStore } from '../tasks/temporal-task-store';
 import type { ToolRegistry } from './tool-registry';
 import type { ProtocolRevision } from './revision';
 import { revisionOf } from './revisions';

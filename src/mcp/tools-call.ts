@@ -1,14 +1,12 @@
 import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import type { TemporalTaskStore } from '../tasks/temporal-task-store';
+import { logger, taskLog, type TemporalTaskStore, whyResponseDoesNotFit } from '../tasks';
 import { PreTaskInput, ToolDefinition, workflowTypeOf } from '../tool-definition';
 import type { ToolRegistry } from './tool-registry';
-import { whyResponseDoesNotFit } from '../tasks/input-responses';
 import { type InputRequest, MAX_ARGUMENT_BYTES } from '../contract';
 import { InvalidInputResponseError, InvalidToolArgumentsError, MissingScopeError, TaskStoreUnavailableError, toProtocolError, UnknownToolError } from './errors';
 import { principalOf } from './negotiation';
 import type { ProtocolRevision } from './revision';
-import { logger, taskLog } from '../tasks/logging';
 import type { TaskTools } from './task-handles/task-handles';
 import type { ToolScopes } from './auth/tool-scopes';
 import type { WatchLimits } from './watch-limits';

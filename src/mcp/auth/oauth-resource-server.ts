@@ -1,5 +1,5 @@
 import { type AuthInfo, bearerAuthChallengeResponse, OAuthError, OAuthErrorCode, type OAuthTokenVerifier, verifyBearerToken } from '@modelcontextprotocol/server';
-import { logger } from '../../tasks/logging';
+import { logger } from '../../tasks';
 import { StaticTokenVerifier } from './static-tokens';
 import { AuthServerDiscovery } from './discovery';
 import { AuthServerUnavailableError, InvalidTokenError } from './errors';

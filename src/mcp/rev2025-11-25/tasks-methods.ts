@@ -23,12 +23,8 @@ import {
   type ToolExecution,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { logger, taskLog } from '../../tasks/logging';
+import { InputResponseError, isTaskId, isTerminal, logger, taskLog, type TaskSnapshot, type TaskWatcher, type TemporalTaskStore, withCancelFinal } from '../../tasks';
 import { legacyStatus, toLegacyTask } from './wire';
-import { isTaskId } from '../../tasks/task-id';
-import { isTerminal, type TaskSnapshot, withCancelFinal } from '../../tasks/task-snapshot';
-import { InputResponseError, type TemporalTaskStore } from '../../tasks/temporal-task-store';
-import type { TaskWatcher } from '../../tasks/task-watcher';
 import type { TaskMode } from '../../tool-definition';
 import type { InputRequest } from '../../contract';
 import { TaskNotFoundError, toProtocolError } from '../errors';

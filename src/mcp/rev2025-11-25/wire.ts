@@ -1,6 +1,6 @@
 /** The 2025-11-25 wire shapes of a task, from one snapshot (the MCP SDK's `Task`). */
 import type { Task as LegacyTask } from '@modelcontextprotocol/server';
-import type { TaskSnapshot } from '../../tasks/task-snapshot';
+import type { TaskSnapshot } from '../../tasks';
 
 /** 2025-11-25: the Task object, nested under `task` in CreateTaskResult, flat elsewhere. */
 export function toLegacyTask(task: TaskSnapshot, pollIntervalMs: number): LegacyTask {

@@ -21,10 +21,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { TaskStatusNotificationV2, TaskSubscriptionNotificationsV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
 import * as z from 'zod';
-import { logger } from '../../tasks/logging';
-import { isTaskId } from '../../tasks/task-id';
-import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
-import type { TaskWatch, TaskWatcher } from '../../tasks/task-watcher';
+import { isTaskId, isTerminal, logger, type TaskSnapshot, type TaskWatch, type TaskWatcher } from '../../tasks';
 import { toProtocolError, tasksCapabilityRequired } from '../errors';
 import { declaresTasksIn, principalOfAuth } from '../negotiation';
 import { toDetailedTask } from './wire';

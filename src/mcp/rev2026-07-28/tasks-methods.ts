@@ -1,10 +1,7 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
-import { logger, taskLog } from '../../tasks/logging';
+import { isTaskId, isTerminal, logger, taskLog, type TaskSnapshot, type TemporalTaskStore } from '../../tasks';
 import { TaskIdParamsSchema } from '../task-params';
 import { toGetTaskResult } from './wire';
-import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
-import { isTaskId } from '../../tasks/task-id';
-import type { TemporalTaskStore } from '../../tasks/temporal-task-store';
 import type { TaskReader } from '../polled-tasks';
 import { InvalidInputResponseError, TaskNotFoundError, TaskStoreUnavailableError, tasksCapabilityRequired, toProtocolError } from '../errors';
 import { declaresTasks, principalOf } from '../negotiation';

@@ -4,7 +4,7 @@
  * without Tasks is ../task-handles/handle-text.ts.
  */
 import type { CreateTaskResultV2, DetailedTaskV2, GetTaskResultV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
-import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
+import { isTerminal, type TaskSnapshot } from '../../tasks';
 
 /** 2026: the flat DetailedTask (tasks/get, notifications). */
 export function toDetailedTask(task: TaskSnapshot, pollIntervalMs: number): DetailedTaskV2 {

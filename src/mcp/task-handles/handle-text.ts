@@ -4,7 +4,7 @@
  * the same as data. Never a CreateTaskResult (such a caller must not receive one).
  */
 import type { CallToolResult, InputRequest } from '../../contract';
-import type { TaskSnapshot } from '../../tasks/task-snapshot';
+import type { TaskSnapshot } from '../../tasks';
 
 /** The companion tools' names, under the configured prefix. */
 export interface TaskToolNames {

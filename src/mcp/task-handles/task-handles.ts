@@ -8,11 +8,7 @@
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import type { CallToolResult, InputRequest } from '../../contract';
-import { logger, taskLog } from '../../tasks/logging';
-import { isTaskId } from '../../tasks/task-id';
-import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
-import type { TaskWatcher } from '../../tasks/task-watcher';
-import { InputResponseError, InvalidCursorError, type StartTaskInput, type TemporalTaskStore, ToolProtocolError } from '../../tasks/temporal-task-store';
+import { InputResponseError, InvalidCursorError, isTaskId, isTerminal, logger, type StartTaskInput, taskLog, type TaskSnapshot, type TaskWatcher, type TemporalTaskStore, ToolProtocolError } from '../../tasks';
 import type { ToolDefinition } from '../../tool-definition';
 import { followTask, type FollowOutcome } from './follow';
 import { errorResult, handleResult, notFoundResult, outcomeResult, type TaskToolNames, taskToolNames } from './handle-text';
