@@ -9,7 +9,7 @@ interface Envelope {
 
 /**
  * Whether THIS request declares the Tasks extension in its `_meta` envelope. Earlier requests
- * do not count, a legacy `params.task` does not count, and 2025-11-25 requests carry no envelope.
+ * do not count, a 2025-11-25 `params.task` does not count, and 2025-11-25 requests carry no envelope.
  */
 export function declaresTasks(ctx: ServerContext): boolean {
   return declaresTasksIn(ctx.mcpReq.envelope as Envelope | undefined); // typed {} in the SDK's typings

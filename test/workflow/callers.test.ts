@@ -3,7 +3,7 @@
  * running-task cap counts each task once whatever the visibility lag, with bounded state.
  */
 import { RunningTaskQuota, RunningTaskQuotaError } from '../../src/tasks/quotas';
-import { toLegacyTask } from '../../src/mcp/rev2025-11-25/wire';
+import { toTask as toLegacyTask } from '../../src/mcp/rev2025-11-25/wire';
 import { toDetailedTask } from '../../src/mcp/rev2026-07-28/wire';
 import { demo, type Harness, startHarness } from './env';
 

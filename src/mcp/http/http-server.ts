@@ -2,11 +2,13 @@ import {
   type AuthInfo,
   createMcpHandler,
   hostHeaderValidationResponse,
+  isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   type McpServerFactory,
   type OAuthTokenVerifier,
   originValidationResponse,
+  type ProtocolEra,
   requireBearerAuth,
 } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
@@ -29,11 +31,11 @@ export interface EndpointOptions {
     serveMetadata(request: Request): Response | undefined;
   };
   /**
-   * Served in front of the SDK, in order, after Host/Origin and auth: what the SDK would not serve
-   * (POSTed answers to 2025 input requests, task subscriptions). Each resolves undefined when
-   * the request is not one of its own.
+   * Served in front of the SDK, after Host/Origin and auth, by the revision a request speaks
+   * (the SDK's routing): what the SDK would not serve (POSTed answers to 2025 input requests,
+   * task subscriptions). Each resolves undefined when the request is not one of its own.
    */
-  inFront?: Array<(request: Request, authInfo: AuthInfo | undefined, body: RequestBody | undefined) => Promise<Response | undefined>>;
+  inFront?: Partial<Record<ProtocolEra, (request: Request, authInfo: AuthInfo | undefined, body: RequestBody | undefined) => Promise<Response | undefined>>>;
   /** Deepest JSON nesting accepted in a body; deeper is refused before parsing (-32602). */
   maxJsonDepth?: number;
 }
@@ -107,14 +109,19 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
       const malformed = malformedRequestResponse(body);
       if (malformed) return malformed;
     }
-    for (const serve of opts.inFront ?? []) {
-      const answered = await serve(request, auth, body);
-      if (answered) return answered;
-    }
+    const front = opts.inFront?.[await revisionOfRequest(request, body)];
+    const answered = front && (await front(request, auth, body));
+    if (answered) return answered;
     const forward = body ? forwardedRequest(request, body, !opts.strictHeaders) : request;
     return mcp.fetch(forward, { ...(auth ? { authInfo: auth } : {}), ...(body?.json !== undefined ? { parsedBody: body.json } : {}) });
   };
   return { fetch, admit, close: () => mcp.close() };
+}
+
+/** The revision a request speaks, as the SDK routes it (a body that is not JSON: 2025, where the SDK answers it). */
+async function revisionOfRequest(request: Request, body: RequestBody | undefined): Promise<ProtocolEra> {
+  if (body && body.json === undefined) return 'legacy';
+  return (await isLegacyRequest(request, body?.json)) ? 'legacy' : 'modern';
 }
 
 /** What bounds the HTTP listener; see ServerConfig for each. */

@@ -7,7 +7,8 @@ import { registerTasksMethods } from './tasks-methods';
 import { toCreateTaskResult } from './wire';
 
 export const rev2026_07_28: ProtocolRevision = {
-  era: 'modern',
+  name: '2026-07-28',
+  sdkEra: 'modern',
   capabilities: () => ({ extensions: { [TASKS_EXTENSION]: {} } }),
   methodHeader: true,
   registerMethods: registerTasksMethods,
@@ -18,8 +19,9 @@ export const rev2026_07_28: ProtocolRevision = {
   taskRequired: () => tasksCapabilityRequired(),
   createTaskResult: toCreateTaskResult,
   handleInput: 'answer',
-  front: ({ config, watcher, serverInfo, limits }) => {
-    const subscriptions = taskSubscriptions({ ...config, watcher, serverInfo, limits });
+  // task subscriptions (subscriptions/listen with taskIds), which the SDK does not serve
+  front: (mcp) => {
+    const subscriptions = taskSubscriptions(mcp);
     return { serve: subscriptions.serve, close: subscriptions.closeAll };
   },
 };

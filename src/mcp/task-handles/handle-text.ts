@@ -6,7 +6,7 @@
 import type { CallToolResult, InputRequest } from '../../contract';
 import type { TaskSnapshot } from '../../tasks';
 
-/** The companion tools' names, under the configured prefix. */
+/** The task tools' names, under the configured prefix. */
 export interface TaskToolNames {
   wait: string;
   respond: string;
