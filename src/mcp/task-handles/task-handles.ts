@@ -6,16 +6,16 @@
  * calls, same checks and the same single Temporal read per taskId as tasks/*.
  */
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
-import * as z from 'zod';
 import type { CallToolResult, InputRequest } from '../../contract';
-import { InputResponseError, InvalidCursorError, isTaskId, isTerminal, logger, type StartTaskInput, taskLog, type TaskSnapshot, ToolProtocolError } from '../../tasks';
+import { InputResponseError, InvalidCursorError, isTaskId, isTerminal, logger, type StartTaskInput, taskLog, type TaskSnapshot } from '../../tasks';
 import type { ToolDefinition } from '../../tool-definition';
-import { followTask, type FollowOutcome } from './follow';
-import { errorResult, handleResult, notFoundResult, outcomeResult, type TaskToolNames, taskToolNames } from './handle-text';
-import { principalOf } from '../negotiation';
-import { CallRetries } from './call-retries';
 import type { McpContext } from '../context';
+import { principalOf } from '../negotiation';
 import type { CallSite } from '../revision';
+import { CallRetries } from './call-retries';
+import { followTask, type FollowOutcome } from './follow';
+import { errorResult, handleResult, notFoundResult, outcomeResult, refusalNote, syncOutcome, type TaskToolNames, taskToolNames, withRefusal } from './handle-text';
+import { seconds, taskToolDefinitions } from './task-tools';
 
 /** A user tool whose name is a task tool's: refused at start, so the two never clash silently. */
 export class TaskToolNameClashError extends Error {
@@ -30,7 +30,6 @@ export class TaskToolNameClashError extends Error {
  * task_wait takes as an argument, read with the caller's owner binding like any other.
  */
 const REQUEST_STATE_PREFIX = 'mcp-task-handle:';
-const taskIdArg = z.string().max(200).describe('The taskId a tool result gave');
 
 export class TaskHandles {
   readonly names: TaskToolNames;
@@ -41,7 +40,7 @@ export class TaskHandles {
   constructor(private readonly mcp: McpContext, userTools: string[]) {
     this.names = taskToolNames(mcp.config.taskToolsPrefix);
     this.retries = new CallRetries(mcp.config.retryGraceMs ?? 0);
-    this.tools = new Map(this.definitions().map((t) => [t.name, t]));
+    this.tools = new Map(taskToolDefinitions(this.names, mcp.config.handleWaitMs, mcp.listing).map((t) => [t.name, t]));
     if (!mcp.config.taskHandles) this.tools.clear();
     for (const name of userTools) if (this.tools.has(name)) throw new TaskToolNameClashError(name);
   }
@@ -293,22 +292,6 @@ export class TaskHandles {
     }
     throw new ProtocolError(ProtocolErrorCode.InternalError, 'The request was cancelled');
   }
-
-  private definitions(): ToolDefinition[] {
-    const n = this.names;
-    const bound = seconds(this.mcp.config.handleWaitMs);
-    const tool = (name: string, description: string, inputSchema: z.ZodObject): ToolDefinition => ({ name, description, inputSchema, taskMode: 'never' });
-    const tools = [
-      tool(n.wait, `Waits (up to ${bound}) for a task that a tool returned as a task handle to end or to need an answer; returns its result once it ended, else its status and any questions it waits for. Call it again while the task is still running.`, z.object({ taskId: taskIdArg })),
-      tool(n.respond, `Answers questions a task waits for (listed by ${n.wait} or the task handle, by key), then waits like ${n.wait}. Ask the user first; never invent their answer.`, z.object({
-        taskId: taskIdArg,
-        responses: z.record(z.string(), z.unknown()).describe('key -> answer; a form question: {"action":"accept","content":{...}} or {"action":"decline"}'),
-      })),
-      tool(n.cancel, 'Cancels a running task (cooperatively: it undoes the steps it had done, then ends cancelled). Use it only when the user wants the task stopped.', z.object({ taskId: taskIdArg })),
-    ];
-    if (this.mcp.listing) tools.push(tool(n.list, 'Lists your tasks (taskId, tool, status), newest first, a page at a time.', z.object({ cursor: z.string().max(10_000).optional() })));
-    return tools;
-  }
 }
 
 /** The pending requests this caller's client can put to its user itself (2026: by the capabilities it declared on this request). */
@@ -318,28 +301,4 @@ function askableRequests(task: TaskSnapshot, ctx: ServerContext): Record<string,
   const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? {};
   const can = (r: InputRequest) => (r.method === 'elicitation/create' ? !!caps.elicitation : r.method === 'sampling/createMessage' ? !!caps.sampling : false);
   return Object.fromEntries(Object.entries(task.state.inputRequests).filter(([, r]) => can(r)));
-}
-
-function refusalNote(err: InputResponseError): string {
-  return `The answer to "${err.key}" was not accepted: ${err.reason}. The task still waits for it; answer again.`;
-}
-
-/** The round asked again after a refused answer: the refused form's message starts with why (a user reads it). */
-function withRefusal(requests: Record<string, InputRequest>, err: InputResponseError): Record<string, InputRequest> {
-  const request = requests[err.key];
-  const params = request.params as { message?: unknown };
-  const message = `${refusalNote(err)}\n\n${String(params.message ?? '')}`;
-  return { ...requests, [err.key]: { ...request, params: { ...params, message } } as InputRequest };
-}
-
-/** Ended within the bound: answered exactly as the synchronous call answers (a failure is a JSON-RPC error). */
-function syncOutcome(task: TaskSnapshot): CallToolResult {
-  const s = task.state;
-  if (s.status === 'completed') return s.result;
-  if (s.status === 'failed') throw new ToolProtocolError(s.error);
-  throw new ToolProtocolError({ code: -32603, message: 'The tool was cancelled' });
-}
-
-function seconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
 }
