@@ -5,15 +5,12 @@
  * file names in each: index.ts (this interface), tasks-methods.ts, front.ts (HTTP in front of
  * the SDK), wire.ts. Dropping a revision is deleting its folder and its line in revisions.ts.
  */
-import type { AuthInfo, McpServer, ProtocolEra, ServerContext, ToolExecution, Transport } from '@modelcontextprotocol/server';
+import type { McpServer, ProtocolEra, ServerContext, ToolExecution, Transport } from '@modelcontextprotocol/server';
 import type { InputRequest } from '../contract';
 import type { TaskSnapshot } from '../tasks';
 import type { TaskMode, ToolDefinition } from '../tool-definition';
 import type { McpContext } from './context';
-import type { RequestBody } from './http/body';
-
-/** A handler in front of the SDK's (HTTP): a Response, or undefined to let the SDK serve the request. */
-export type FrontHandler = (request: Request, authInfo: AuthInfo | undefined, body?: RequestBody) => Promise<Response | undefined>;
+import type { FrontHandler } from './http/http-server';
 
 export interface ProtocolRevision {
   /** The revision, as logs name it. */

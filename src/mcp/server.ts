@@ -73,14 +73,23 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
   const watcher = new TaskWatcher(client, store, config.temporalTimeoutMs);
   const polled = config.watchPolledTasks ? new PolledTasks(store, watcher, { ...config, keepMs: Math.max(POLLED_KEEP_MIN_MS, 3 * config.pollIntervalMs) }) : undefined;
   const mcp: McpContext = {
-    config, serverInfo: { name: SERVER_NAME, version: VERSION }, registry, store, watcher, reader: polled ?? store, limits: new WatchLimits(config),
-    toolScopes: auth.scopes, listing: (!!tokenVerifier || !!config.oauth) && searchAttributes, inputRefused: new TaskListeners(),
+    config,
+    serverInfo: { name: SERVER_NAME, version: VERSION },
+    registry,
+    store,
+    watcher,
+    reader: polled ?? store,
+    limits: new WatchLimits(config),
+    toolScopes: auth.scopes,
+    listing: (!!tokenVerifier || !!config.oauth) && searchAttributes,
+    inputRefused: new TaskListeners(),
   };
   // before anything starts: a user tool named like a task tool is refused here
   const handles = new TaskHandles(mcp, tools.map((t) => t.name));
   const recheck = facts ? undefined : recheckNamespaceFacts(client, config, store, log);
   const factory = createServerFactory(mcp, handles);
-  // each revision's HTTP handler in front of the SDK's, for its own requests (2025: input answers POSTed as responses; 2026: subscriptions/listen)
+  // each revision's HTTP handler in front of the SDK's, for its own requests
+  // (2025: input answers POSTed as responses; 2026: subscriptions/listen)
   const fronts = REVISIONS.flatMap((r) => (r.front ? [{ sdkEra: r.sdkEra, ...r.front(mcp) }] : []));
   const inFront = Object.fromEntries(fronts.map((f) => [f.sdkEra, f.serve]));
   const endpoint = createMcpEndpoint(factory, { ...config, auth: auth.enabled ? auth : undefined, inFront });

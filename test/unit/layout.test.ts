@@ -62,7 +62,8 @@ export function offendingImports(src: string = SRC): string[] {
         continue;
       }
       // a folder's barrel (`../tasks`) is that folder, not a top-level file
-      const targetFile = target.length === 1 && !fs.statSync(path.join(src, target[0]), { throwIfNoEntry: false })?.isDirectory() ? target[0].replace(/(\.js)?$/, '.ts').replace(/\.ts\.ts$/, '.ts') : undefined;
+      const folder = fs.statSync(path.join(src, target[0]), { throwIfNoEntry: false })?.isDirectory();
+      const targetFile = target.length === 1 && !folder ? target[0].replace(/(\.js)?$/, '.ts').replace(/\.ts\.ts$/, '.ts') : undefined;
       const named = how.startsWith('require.resolve') && !!side && !!NAMED[side]?.includes(target[0]);
       const ok = named || (targetFile ? SHARED.includes(targetFile) : !!allowedFolders?.includes(target[0]));
       if (!ok) offending.push(`${rel.join('/')}: ${spec} -> ${target.join('/')}`);

@@ -17,6 +17,9 @@ import type { AddressInfo } from 'node:net';
 import { capConnections, DEFAULT_REQUEST_TIMEOUT_MS, defaultMaxConnections } from './connections';
 import { DEFAULT_MAX_JSON_DEPTH, malformedRequestResponse, parseBody, readScanned, replayed, type RequestBody, tooDeepResponse, tooLargeResponse } from './body';
 
+/** A handler in front of the SDK's: a Response, or undefined to let the SDK serve the request. */
+export type FrontHandler = (request: Request, authInfo: AuthInfo | undefined, body?: RequestBody) => Promise<Response | undefined>;
+
 export interface EndpointOptions {
   /** Host names accepted besides localhost, 127.0.0.1 and [::1] (DNS rebinding protection). */
   allowedHosts: string[];
@@ -35,7 +38,7 @@ export interface EndpointOptions {
    * (the SDK's routing): what the SDK would not serve (POSTed answers to 2025 input requests,
    * task subscriptions). Each resolves undefined when the request is not one of its own.
    */
-  inFront?: Partial<Record<ProtocolEra, (request: Request, authInfo: AuthInfo | undefined, body: RequestBody | undefined) => Promise<Response | undefined>>>;
+  inFront?: Partial<Record<ProtocolEra, FrontHandler>>;
   /** Deepest JSON nesting accepted in a body; deeper is refused before parsing (-32602). */
   maxJsonDepth?: number;
 }

@@ -11,7 +11,7 @@ import { InputResponseError, isTaskId, logger } from '../../tasks';
 import type { McpContext } from '../context';
 import type { RequestBody } from '../http/body';
 import { principalOfAuth } from '../negotiation';
-import type { FrontHandler } from '../revision';
+import type { FrontHandler } from '../http/http-server';
 import type { TaskListeners } from '../task-listeners';
 
 const INPUT_ID_PREFIX = 'mcp-task-input:';

@@ -27,7 +27,8 @@ export function registerTasksMethods(server: McpServer, mcp: McpContext, reasks:
     if (!task) throw new TaskNotFoundError();
     return task;
   };
-  const read = async (taskId: unknown, ctx: ServerContext, from?: McpContext['reader']) => withCancelFinal(await readRaw(taskId, ctx, from));
+  const read = async (taskId: unknown, ctx: ServerContext, from?: McpContext['reader']) =>
+    withCancelFinal(await readRaw(taskId, ctx, from));
   const byId = { params: TaskIdParamsSchema };
   low.setRequestHandler('tasks/get', byId, async (params, ctx) => toTask(await read(params.taskId, ctx, mcp.reader), pollIntervalMs));
   low.setRequestHandler('tasks/cancel', byId, async (params, ctx) => {

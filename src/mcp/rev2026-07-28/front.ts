@@ -43,7 +43,8 @@ type TaskAcknowledgement = Omit<SubscriptionsAcknowledgedNotification, 'params'>
 };
 
 export function taskSubscriptions(mcp: McpContext) {
-  const opts = { watcher: mcp.watcher, limits: mcp.limits, serverInfo: mcp.serverInfo, pollIntervalMs: mcp.config.pollIntervalMs, strictHeaders: mcp.config.strictHeaders };
+  const { watcher, limits, serverInfo } = mcp;
+  const opts = { watcher, limits, serverInfo, pollIntervalMs: mcp.config.pollIntervalMs, strictHeaders: mcp.config.strictHeaders };
   const open = new Set<() => void>();
   const reserve = (caller: string, n: number) => opts.limits.reserve(caller, n);
 

@@ -244,7 +244,7 @@ export class TaskHandles {
     if (!placeHeld) return this.mcp.limits.holding(principalOf(ctx), () => this.follow(taskId, ctx, site, true));
     const sent = new Set<string>();
     const pushInput = site.revision.handleInput === 'stream';
-    // 2025: the client refused a question sent on this stream (no elicitation, or the user closed it): answer at once, the questions as text
+    // 2025: a question sent on this stream refused (no elicitation, or the user closed it): answer at once, as text
     const refused = new AbortController();
     const off = pushInput ? this.mcp.inputRefused.on(taskId, () => refused.abort()) : undefined;
     return followTask(this.mcp.watcher, taskId, principalOf(ctx), {

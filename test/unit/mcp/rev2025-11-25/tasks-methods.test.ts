@@ -13,7 +13,13 @@ function cancelHandler(store: object): Handler {
 }
 
 const task = (over: Partial<TaskSnapshot> = {}): TaskSnapshot => ({
-  taskId: mintTaskId(), tool: 't', createdAt: '2026-01-01T00:00:00.000Z', lastUpdatedAt: '2026-01-01T00:00:00.000Z', ttlMs: 60_000, state: { status: 'working' }, ...over,
+  taskId: mintTaskId(),
+  tool: 't',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  lastUpdatedAt: '2026-01-01T00:00:00.000Z',
+  ttlMs: 60_000,
+  state: { status: 'working' },
+  ...over,
 });
 
 test('a running task: one read here, and the store cancels the task as read (it reads once more, after)', async () => {
@@ -21,7 +27,10 @@ test('a running task: one read here, and the store cancels the task as read (it 
   const calls: string[] = [];
   const store = {
     read: async () => (calls.push('read'), running),
-    cancel: async (_id: string, _principal: unknown, before?: TaskSnapshot) => (calls.push(before === running ? 'cancel(as read)' : 'cancel(reads again)'), { ...running, cancelRequested: true }),
+    cancel: async (_id: string, _principal: unknown, before?: TaskSnapshot) => {
+      calls.push(before === running ? 'cancel(as read)' : 'cancel(reads again)');
+      return { ...running, cancelRequested: true };
+    },
   };
   const answer = await cancelHandler(store)({ method: 'tasks/cancel', params: { taskId: running.taskId } }, { mcpReq: {} });
   expect(calls).toEqual(['read', 'cancel(as read)']);
@@ -32,6 +41,7 @@ test('an ended task: one read, no cancel, -32602', async () => {
   const ended = task({ state: { status: 'completed', result: { content: [] } } });
   const calls: string[] = [];
   const store = { read: async () => (calls.push('read'), ended), cancel: async () => (calls.push('cancel'), ended) };
-  await expect(cancelHandler(store)({ method: 'tasks/cancel', params: { taskId: ended.taskId } }, { mcpReq: {} })).rejects.toThrow(/already completed/);
+  const cancel = cancelHandler(store)({ method: 'tasks/cancel', params: { taskId: ended.taskId } }, { mcpReq: {} });
+  await expect(cancel).rejects.toThrow(/already completed/);
   expect(calls).toEqual(['read']);
 });
