@@ -16,7 +16,7 @@ import type { TaskListeners } from '../task-listeners';
 
 const INPUT_ID_PREFIX = 'mcp-task-input:';
 /**
- * The same, sent on a task tool's own call by task handles (../task-handles/). A 2025 request
+ * The same, sent on a tool's own call answered with a task handle (../task-handles/). A 2025 request
  * does not say whether its client declared elicitation, so a `cancel` answer to one of these
  * (the user dismissed it, or a client without forms settled it) is no answer: the task keeps
  * waiting and the question is shown in the handle instead.

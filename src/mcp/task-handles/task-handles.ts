@@ -1,6 +1,6 @@
 /**
  * Durable task handles for callers that do not speak Tasks (Claude Code, Cursor, plain SDK
- * clients): a task tool's call starts its workflow and waits a bounded time; a task still
+ * clients): a call of a tool that runs as a task starts its workflow and waits a bounded time; a task still
  * running then is answered by an ordinary CallToolResult that names its taskId (the handle), and
  * the task tools (wait, respond, cancel, list; listed only to such callers) follow it. Same store
  * calls, same checks and the same single Temporal read per taskId as tasks/*.
@@ -25,7 +25,7 @@ export class TaskToolNameClashError extends Error {
 }
 
 /**
- * The requestState of an input_required round on a task tool's own call: its retry continues
+ * The requestState of an input_required round on a handle call (the tool's own): its retry continues
  * that task. Not signed, because it grants nothing: the taskId is the bearer secret that
  * task_wait takes as an argument, read with the caller's owner binding like any other.
  */
