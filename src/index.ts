@@ -17,7 +17,7 @@ export {
   TaskNotFoundError,
   TaskStoreUnavailableError,
   UnknownToolError,
-} from './mcp/errors';
+} from './mcp/core/errors';
 export type { Readiness, RunningHttpServer } from './mcp/http/http-server';
 export type { CallToolResult, ElicitResult, InputRequest, JsonRpcError, TaskMemo, TaskProgress } from './contract';
 export { CONTRACT_VERSION } from './contract';

@@ -7,7 +7,7 @@ import type { ToolScopes } from './auth/tool-scopes';
 import type { ServerConfig } from './config';
 import type { TaskReader } from './polled-tasks';
 import type { TaskListeners } from './task-listeners';
-import type { ToolRegistry } from './tool-registry';
+import type { ToolRegistry } from './core/tool-registry';
 import type { WatchLimits } from './watch-limits';
 
 export interface McpContext {

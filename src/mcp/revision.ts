@@ -1,5 +1,5 @@
 /**
- * What a protocol revision adds to the revision-free core. The SDK tells each request's
+ * What a protocol revision adds to the revision-free core (core/). The SDK tells each request's
  * revision (its `ctx.era`); the core asks that revision (registered in revisions.ts) whatever
  * differs between them, and a revision's folder holds everything else of it, under the same
  * file names in each: index.ts (this interface), tasks-methods.ts, front.ts (HTTP in front of

@@ -4,7 +4,7 @@ import type { ProtocolRevision } from './revision';
 import { revisionOf } from './revisions';
 import type { TaskHandles } from './task-handles/task-handles';
 import { installToolsListView } from './task-handles/tools-list-view';
-import { handleToolsCall } from './tools-call';
+import { handleToolsCall } from './core/tools-call';
 
 export const SERVER_NAME = 'mcp-temporal-tasks';
 

@@ -13,7 +13,7 @@ import { TaskListeners } from './task-listeners';
 import { hasSearchAttributes, namespaceRetentionMs, TaskWatcher, TemporalTaskStore } from '../tasks';
 import { PolledTasks } from './polled-tasks';
 import type { ToolDefinition } from '../tool-definition';
-import { ToolRegistry } from './tool-registry';
+import { ToolRegistry } from './core/tool-registry';
 import { WatchLimits } from './watch-limits';
 
 const VERSION: string = require('../../package.json').version;

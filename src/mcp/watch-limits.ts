@@ -5,7 +5,7 @@
  * `tools/call`, each bounded wait of a call from a caller without Tasks and each `task_wait`
  * / `task_respond`. Past a limit: WatchLimitError (-32603, the limit in `data`).
  */
-import { WatchLimitError } from './errors';
+import { WatchLimitError } from './core/errors';
 
 /** Gives back some of the places held (without an argument: all that are left). */
 export type Release = (some?: number) => void;

@@ -10,7 +10,7 @@ import type { InputRequest } from '../../contract';
 import { InputResponseError, isTaskId, logger } from '../../tasks';
 import type { McpContext } from '../context';
 import type { RequestBody } from '../http/body';
-import { principalOfAuth } from '../negotiation';
+import { principalOfAuth } from '../core/negotiation';
 import type { FrontHandler } from '../http/http-server';
 import type { TaskListeners } from '../task-listeners';
 

@@ -10,9 +10,9 @@ import { type McpServer, ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY
 import * as z from 'zod';
 import { isTaskId, isTerminal, taskLog, type TaskSnapshot, type TaskWatcher, withCancelFinal } from '../../tasks';
 import type { McpContext } from '../context';
-import { TaskNotFoundError, toProtocolError } from '../errors';
-import { principalOf } from '../negotiation';
-import { TaskIdParamsSchema } from '../task-params';
+import { TaskNotFoundError, toProtocolError } from '../core/errors';
+import { principalOf } from '../core/negotiation';
+import { TaskIdParamsSchema } from '../core/task-params';
 import type { TaskListeners } from '../task-listeners';
 import { inputRequestMessage } from './front';
 import { statusOf, toTask } from './wire';

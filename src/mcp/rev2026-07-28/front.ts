@@ -22,8 +22,8 @@ import {
 import type { TaskStatusNotificationV2, TaskSubscriptionNotificationsV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
 import * as z from 'zod';
 import { isTaskId, isTerminal, logger, type TaskSnapshot, type TaskWatch } from '../../tasks';
-import { toProtocolError, tasksCapabilityRequired } from '../errors';
-import { declaresTasksIn, principalOfAuth } from '../negotiation';
+import { toProtocolError, tasksCapabilityRequired } from '../core/errors';
+import { declaresTasksIn, principalOfAuth } from '../core/negotiation';
 import { toDetailedTask } from './wire';
 import type { RequestBody } from '../http/body';
 import type { McpContext } from '../context';

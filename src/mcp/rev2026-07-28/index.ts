@@ -1,6 +1,6 @@
 /** The 2026-07-28 revision: the Tasks extension (tasks/get|update|cancel, subscriptions/listen). */
-import { tasksCapabilityRequired } from '../errors';
-import { declaresTasks, TASKS_EXTENSION } from '../negotiation';
+import { tasksCapabilityRequired } from '../core/errors';
+import { declaresTasks, TASKS_EXTENSION } from '../core/negotiation';
 import type { ProtocolRevision } from '../revision';
 import { taskSubscriptions } from './front';
 import { registerTasksMethods } from './tasks-methods';

@@ -2,9 +2,9 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { isTaskId, isTerminal, logger, taskLog, type TaskSnapshot } from '../../tasks';
 import type { McpContext } from '../context';
-import { InvalidInputResponseError, TaskNotFoundError, TaskStoreUnavailableError, tasksCapabilityRequired, toProtocolError } from '../errors';
-import { declaresTasks, principalOf } from '../negotiation';
-import { TaskIdParamsSchema } from '../task-params';
+import { InvalidInputResponseError, TaskNotFoundError, TaskStoreUnavailableError, tasksCapabilityRequired, toProtocolError } from '../core/errors';
+import { declaresTasks, principalOf } from '../core/negotiation';
+import { TaskIdParamsSchema } from '../core/task-params';
 import { toGetTaskResult } from './wire';
 
 export function registerTasksMethods(server: McpServer, mcp: McpContext): void {

@@ -10,7 +10,7 @@ import type { CallToolResult, InputRequest } from '../../contract';
 import { InputResponseError, InvalidCursorError, isTaskId, isTerminal, logger, type StartTaskInput, taskLog, type TaskSnapshot } from '../../tasks';
 import type { ToolDefinition } from '../../tool-definition';
 import type { McpContext } from '../context';
-import { principalOf } from '../negotiation';
+import { principalOf } from '../core/negotiation';
 import type { CallSite } from '../revision';
 import { CallRetries } from './call-retries';
 import { followTask, type FollowOutcome } from './follow';

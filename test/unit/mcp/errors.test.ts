@@ -9,7 +9,7 @@ import {
   toProtocolError,
   UnknownToolError,
   WatchLimitError,
-} from '../../../src/mcp/errors';
+} from '../../../src/mcp/core/errors';
 import { InputResponseError, InvalidCursorError, ToolProtocolError } from '../../../src/tasks/temporal-task-store';
 
 const shape = (e: ProtocolError) => ({ code: e.code, message: e.message, data: e.data });

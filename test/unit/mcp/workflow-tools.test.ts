@@ -1,7 +1,7 @@
 /** Tools from JSON Schema and workflow type names: tools files and defineWorkflowTool. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ToolRegistry } from '../../../src/mcp/tool-registry';
+import { ToolRegistry } from '../../../src/mcp/core/tool-registry';
 import { workflowTypeOf } from '../../../src/tool-definition';
 import { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile } from '../../../src/mcp/workflow-tools';
 

@@ -1,15 +1,15 @@
 import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { logger, taskLog, whyResponseDoesNotFit } from '../tasks';
-import { PreTaskInput, ToolDefinition, workflowTypeOf } from '../tool-definition';
-import { type InputRequest, MAX_ARGUMENT_BYTES } from '../contract';
+import { logger, taskLog, whyResponseDoesNotFit } from '../../tasks';
+import { PreTaskInput, ToolDefinition, workflowTypeOf } from '../../tool-definition';
+import { type InputRequest, MAX_ARGUMENT_BYTES } from '../../contract';
 import { InvalidInputResponseError, InvalidToolArgumentsError, MissingScopeError, TaskStoreUnavailableError, toProtocolError, UnknownToolError } from './errors';
 import { principalOf } from './negotiation';
-import type { CallSite } from './revision';
-import type { McpContext } from './context';
-import type { TaskHandles } from './task-handles/task-handles';
+import type { CallSite } from '../revision';
+import type { McpContext } from '../context';
+import type { TaskHandles } from '../task-handles/task-handles';
 import { isSecretName, masked } from './masking';
-import { valueNestsDeeperThan } from './http/body';
+import { valueNestsDeeperThan } from '../http/body';
 
 const CallParamsSchema = z.looseObject({ name: z.unknown().optional(), arguments: z.unknown().optional(), task: z.unknown().optional() });
 
