@@ -9,15 +9,15 @@ export { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile, type
 export { ConfigError, type ServerConfig, type ServerConfigInput } from './mcp/config';
 export { TemporalTaskStore, type TaskPage, type TaskStoreOptions, toCallToolResult } from './tasks';
 export type { TaskSnapshot, TaskState } from './tasks/task-snapshot';
-export { StaticTokenVerifier } from './mcp/http/auth';
-export type { OAuthSettings, OAuthSettingsInput } from './mcp/http/oauth-config';
+export { StaticTokenVerifier } from './mcp/auth/static-tokens';
+export type { OAuthSettings, OAuthSettingsInput } from './mcp/auth/oauth-config';
 export {
   InvalidInputResponseError,
   InvalidToolArgumentsError,
   TaskNotFoundError,
   TaskStoreUnavailableError,
   UnknownToolError,
-} from './mcp/errors';
+} from './mcp/core/errors';
 export type { Readiness, RunningHttpServer } from './mcp/http/http-server';
 export type { CallToolResult, ElicitResult, InputRequest, JsonRpcError, TaskMemo, TaskProgress } from './contract';
 export { CONTRACT_VERSION } from './contract';

@@ -3,9 +3,9 @@
  * short cache bounded in size (answers reused, never past their time; the oldest dropped),
  * and an unreachable endpoint.
  */
-import { AuthServerUnavailableError, InvalidTokenError } from '../src/mcp/http/errors';
-import { IntrospectionVerifier } from '../src/mcp/http/introspection';
-import { OAuthSettingsSchema } from '../src/mcp/http/oauth-config';
+import { AuthServerUnavailableError, InvalidTokenError } from '../src/mcp/auth/errors';
+import { IntrospectionVerifier } from '../src/mcp/auth/introspection';
+import { OAuthSettingsSchema } from '../src/mcp/auth/oauth-config';
 import { makeKey, startIdentityProvider, stopIdentityProviders, type IdentityProvider } from './support/identity-provider';
 
 const RESOURCE = 'http://127.0.0.1:9/mcp';

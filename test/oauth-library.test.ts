@@ -5,7 +5,7 @@
  */
 import { Client } from '@temporalio/client';
 import * as z from 'zod';
-import { StaticTokenVerifier } from '../src/mcp/http/auth';
+import { StaticTokenVerifier } from '../src/mcp/auth/static-tokens';
 import { createMcpTasksServer, type McpTasksServer } from '../src/mcp/server';
 import type { ToolDefinition } from '../src/tool-definition';
 import { makeKey, startIdentityProvider, stopIdentityProviders, type IdentityProvider } from './support/identity-provider';

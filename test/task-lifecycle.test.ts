@@ -1,5 +1,5 @@
 /** What Temporal holds about a task, and how a task ends: owners hashed, status recorded, bugs fail, abandoned calls cancel. */
-import { principalOf } from '../src/mcp/negotiation';
+import { principalOf } from '../src/mcp/core/negotiation';
 import { call, pollTask, rpc } from './support/mcp';
 import { useStack } from './support/stack';
 import { inputResponsesSignal } from '../src/contract';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { parseSettings } from '../mcp/config';
-import { LOG_LEVELS } from '../tasks/logging';
+import { LOG_LEVELS } from '../tasks';
 
 /**
  * The CLI's own settings (not the server's, not the worker's tuning): through the same

@@ -8,14 +8,13 @@ import { addWorkerConfigOptions, hostPort, parseWorkerConfig, workerTuning } fro
 import { addVersioningOptions, parseVersioning, setCurrentVersion } from './worker-versioning';
 import { checkWorkerHealth, startHealthServer } from './worker-health';
 import { ConfigError, ENV_VARS, parseServerConfig, parseSettings, ServerConfig, ServerConfigSchema } from '../mcp/config';
-import { LOG_LEVELS, setLogLevel } from '../tasks/logging';
+import { connectClient, LOG_LEVELS, setLogLevel, type TemporalSettings, temporalSettings } from '../tasks';
 import { parseCliSettings } from './cli-settings';
-import { StaticTokenVerifier } from '../mcp/http/auth';
-import { addOAuthOptions, oauthFlags } from '../mcp/http/oauth-cli';
+import { StaticTokenVerifier } from '../mcp/auth/static-tokens';
+import { addOAuthOptions, oauthFlags } from '../mcp/auth/oauth-cli';
 import type { Readiness } from '../mcp/http/http-server';
 import { createMcpTasksServer } from '../mcp/server';
 import { findTemporalCli, temporalCliVersion } from './cli-binary';
-import { connectClient, type TemporalSettings, temporalSettings } from '../tasks/connection';
 import { startDevServer } from './dev-server';
 import { listenForStop } from './stop-signals';
 

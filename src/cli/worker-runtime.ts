@@ -1,6 +1,5 @@
 import { DefaultLogger, type LogEntry, NativeConnection, Runtime } from '@temporalio/worker';
-import type { TemporalSettings } from '../tasks/connection';
-import { logger } from '../tasks/logging';
+import { logger, type TemporalSettings } from '../tasks';
 
 let runtimeInstalled = false;
 

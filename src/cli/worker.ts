@@ -1,6 +1,6 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import fs from 'node:fs';
-import { loadDataConverter } from '../tasks/data-converter';
+import { loadDataConverter } from '../tasks';
 import { McpTasksPlugin } from '../worker';
 import type { ToolsModule } from './tools-module';
 import { ToolsModuleError } from './tools-module';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { durationMs } from './duration';
 import { DEFAULT_REQUEST_TIMEOUT_MS, defaultMaxConnections } from './http/connections';
-import { OAUTH_ENV_VARS, OAuthSettingsSchema, oauthHint } from './http/oauth-config';
+import { OAUTH_ENV_VARS, OAuthSettingsSchema, oauthHint } from './auth/oauth-config';
 
 /** Every setting of the MCP side, from flags and environment variables; one schema, clear errors. */
 export const ServerConfigSchema = z.object({
@@ -43,19 +43,19 @@ export const ServerConfigSchema = z.object({
   anonymousAnswerWithinMs: durationMs(z.number().int().min(0)).default(60 * 60 * 1000),
   /** Key of the keyed hash that stands for a task's owner in Temporal; the same on every replica. */
   ownerKey: z.string().min(16, 'use at least 16 characters').optional(),
-  /** Callers that do not declare Tasks get a task handle (and the companion tools) instead of an error or an unbounded wait. */
+  /** Callers that do not declare Tasks get a task handle (and the task tools) instead of an error or an unbounded wait. */
   taskHandles: z.boolean().default(true),
   /** How long a call from such a caller (and each wait) holds before answering with the task's state. */
   handleWaitMs: durationMs(z.number().int().positive().max(600_000)).default(20_000),
   /** A call without Tasks dropped before its answer keeps its task this long: an identical retry attaches to it (0: off). */
   retryGraceMs: durationMs(z.number().int().min(0).max(24 * 60 * 60 * 1000)).default(10 * 60 * 1000),
-  /** Name prefix of the companion tools (wait, respond, cancel, list); letters, digits, _ and - only. */
+  /** Name prefix of the task tools (wait, respond, cancel, list); letters, digits, _ and - only. */
   taskToolsPrefix: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ and - (1..40)').default('task_'),
   /** A task read again within 10 s on this replica is watched there, and its polls are answered from the watch (src/tasks/watch/polled-tasks.ts). */
   watchPolledTasks: z.boolean().default(true),
   /** Keep answering -32021 for `required` tools to callers that do not declare Tasks (today's behaviour). */
   requiredToolsNeedTasks: z.boolean().default(false),
-  /** OAuth 2.1 resource server (issuer, resource, audiences, scopes...): see src/mcp/http/oauth-config.ts. */
+  /** OAuth 2.1 resource server (issuer, resource, audiences, scopes...): see src/mcp/auth/oauth-config.ts. */
   oauth: OAuthSettingsSchema.optional(),
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;

@@ -1,49 +1,22 @@
 /**
- * What a protocol revision adds to the era-free core. The SDK tells each request's era; the core
- * asks that era's revision (registered in revisions.ts) whatever differs between them, and a
- * revision's folder holds everything else of it (its tasks methods, wire shapes, streams).
- * Dropping a revision is deleting its folder and its line in revisions.ts.
+ * What a protocol revision adds to the revision-free core (core/). The SDK tells each request's
+ * revision (its `ctx.era`); the core asks that revision (registered in revisions.ts) whatever
+ * differs between them, and a revision's folder holds everything else of it, under the same
+ * file names in each: index.ts (this interface), tasks-methods.ts, front.ts (HTTP in front of
+ * the SDK), wire.ts. Dropping a revision is deleting its folder and its line in revisions.ts.
  */
-import type { AuthInfo, McpRequestContext, McpServer, ServerContext, ToolExecution } from '@modelcontextprotocol/server';
+import type { McpServer, ProtocolEra, ServerContext, ToolExecution, Transport } from '@modelcontextprotocol/server';
 import type { InputRequest } from '../contract';
-import type { TaskSnapshot } from '../tasks/task-snapshot';
-import type { TaskWatcher } from '../tasks';
-import type { TemporalTaskStore } from '../tasks/temporal-task-store';
+import type { TaskSnapshot } from '../tasks';
 import type { TaskMode, ToolDefinition } from '../tool-definition';
-import type { ServerConfig } from './config';
-import type { RequestBody } from './http/body';
-import type { WatchLimits } from '../tasks';
-import type { TaskReader } from '../tasks';
-
-export type Era = McpRequestContext['era'];
-
-export interface RevisionMethodsDeps {
-  store: TemporalTaskStore;
-  watcher: TaskWatcher;
-  /** What tasks/get reads through: a polled task is answered from its watch (unless turned off). */
-  reader: TaskReader;
-  pollIntervalMs: number;
-  /** tasks/list (2025) and the list tool exist only with authentication and the McpOwner search attribute. */
-  listing: boolean;
-  /** Every stream or held call that follows a task holds one place. */
-  limits: WatchLimits;
-}
-
-export interface RevisionFrontDeps {
-  config: ServerConfig;
-  store: TemporalTaskStore;
-  watcher: TaskWatcher;
-  serverInfo: { name: string; version: string };
-  limits: WatchLimits;
-  /** A refused or dismissed input request: a call of this replica waiting on it need not wait out its bound. */
-  inputRefused(taskId: string, key: string): void;
-}
-
-/** A handler in front of the SDK's (HTTP): a Response, or undefined to let the SDK serve the request. */
-export type FrontHandler = (request: Request, authInfo: AuthInfo | undefined, body?: RequestBody) => Promise<Response | undefined>;
+import type { McpContext } from './context';
+import type { FrontHandler } from './http/http-server';
 
 export interface ProtocolRevision {
-  readonly era: Era;
+  /** The revision, as logs name it. */
+  readonly name: '2025-11-25' | '2026-07-28';
+  /** The SDK's name for this revision's requests (`ctx.era`, and the HTTP routing of isLegacyRequest). */
+  readonly sdkEra: ProtocolEra;
   /** The server capabilities this revision advertises. */
   capabilities(listing: boolean): Record<string, unknown>;
   /** Whether requests name their method in a header the SDK has checked (then servers are built per method). */
@@ -51,8 +24,8 @@ export interface ProtocolRevision {
   /** tools/list: a tool's `execution` for this task mode, where the revision lists one. */
   toolExecution?(mode: TaskMode): ToolExecution;
   /** Registers the tasks methods on a per-request server. */
-  registerMethods(server: McpServer, deps: RevisionMethodsDeps): void;
-  /** Whether this request says its caller speaks Tasks (false: task handles and the companion tools apply). */
+  registerMethods(server: McpServer, mcp: McpContext): void;
+  /** Whether this request says its caller speaks Tasks (false: task handles and their task tools apply). */
   callerSpeaksTasks(ctx: ServerContext): boolean;
   /** Whether this tools/call asks to run as a task. */
   requestsTask(params: { task?: unknown }, ctx: ServerContext): boolean;
@@ -69,6 +42,12 @@ export interface ProtocolRevision {
    */
   readonly handleInput: 'answer' | 'stream';
   inputRequestMessage?(taskId: string, key: string, request: InputRequest, viaHandle: boolean): { jsonrpc: '2.0'; id: string; method: string; params: unknown };
-  /** HTTP handlers in front of the SDK's, and what closing the server stops. */
-  front?(deps: RevisionFrontDeps): { serve: FrontHandler; close?(): void };
+  /** The HTTP handler in front of the SDK's for this revision's requests, and what closing the server stops. */
+  front?(mcp: McpContext): { serve: FrontHandler; close?(): void };
+}
+
+/** What a call needs besides its context: its protocol revision, and (2025 HTTP) the transport its stream is on. */
+export interface CallSite {
+  revision: ProtocolRevision;
+  transport: Transport | undefined;
 }

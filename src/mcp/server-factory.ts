@@ -1,36 +1,12 @@
 import { McpServer, type McpRequestContext, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { TaskWatcher } from '../tasks';
-import type { TaskReader } from '../tasks';
-import type { TemporalTaskStore } from '../tasks/temporal-task-store';
-import type { ToolRegistry } from './tool-registry';
+import type { McpContext } from './context';
 import type { ProtocolRevision } from './revision';
 import { revisionOf } from './revisions';
-import { handleToolsCall } from './tools-call';
-import { installToolsListView } from './task-tools-listing';
-import type { TaskTools } from './task-tools';
-import type { ToolScopes } from './http/tool-scopes';
-import type { WatchLimits } from '../tasks';
+import type { TaskHandles } from './task-handles/task-handles';
+import { installToolsListView } from './task-handles/tools-list-view';
+import { handleToolsCall } from './core/tools-call';
 
 export const SERVER_NAME = 'mcp-temporal-tasks';
-
-export interface ServerDeps {
-  registry: ToolRegistry;
-  store: TemporalTaskStore;
-  /** Follows tasks for 2025-11-25 tasks/result streams. */
-  watcher: TaskWatcher;
-  /** What tasks/get reads through (polled tasks from a watch, unless turned off). */
-  reader: TaskReader;
-  pollIntervalMs: number;
-  version: string;
-  /** 2025-11-25 tasks/list is served (and advertised) only with authentication and the McpOwner search attribute. */
-  listing: boolean;
-  /** Handles and companion tools for callers without Tasks. */
-  taskTools: TaskTools;
-  /** Per-tool OAuth scopes (listing and the 403 challenge). */
-  toolScopes: ToolScopes;
-  /** Shared by every stream and held call that watches a task. */
-  limits: WatchLimits;
-}
 
 /** Idle servers kept per kind; past it a released one is dropped. */
 const POOL_LIMIT = 64;
@@ -41,15 +17,15 @@ const POOL_LIMIT = 64;
  * request of the same kind. They hold no request state: the caller comes from each
  * handler's context, and all task state is in Temporal.
  */
-export function createServerFactory(deps: ServerDeps) {
+export function createServerFactory(mcp: McpContext, handles: TaskHandles) {
   const pools = new Map<string, McpServer[]>();
   const factory = (ctx: McpRequestContext): McpServer => {
     const revision = revisionOf(ctx.era);
     // Where the SDK has checked a method header against the body, a server serves one method; stdio has no headers.
     const servesToolsCall = !revision.methodHeader || !ctx.requestInfo || ctx.requestInfo.headers.get('mcp-method') === 'tools/call';
-    const kind = `${ctx.era}:${servesToolsCall}`;
+    const kind = `${revision.name}:${servesToolsCall}`;
     const pool = pools.get(kind) ?? pools.set(kind, []).get(kind)!;
-    const server = pool.pop() ?? buildServer(deps, revision, servesToolsCall);
+    const server = pool.pop() ?? buildServer(mcp, handles, revision, servesToolsCall);
     const previous = server.server.onclose;
     server.server.onclose = () => {
       server.server.onclose = previous;
@@ -60,27 +36,27 @@ export function createServerFactory(deps: ServerDeps) {
   return factory;
 }
 
-function buildServer(deps: ServerDeps, revision: ProtocolRevision, servesToolsCall: boolean): McpServer {
-  const server = new McpServer({ name: SERVER_NAME, version: deps.version }, { capabilities: { tools: { listChanged: false }, ...revision.capabilities(deps.listing) } });
-  const companions = new Set(deps.taskTools.companionTools());
-  const listed = [...deps.registry.list(), ...companions].map((tool) => {
+function buildServer(mcp: McpContext, handles: TaskHandles, revision: ProtocolRevision, servesToolsCall: boolean): McpServer {
+  const server = new McpServer(mcp.serverInfo, { capabilities: { tools: { listChanged: false }, ...revision.capabilities(mcp.listing) } });
+  const taskTools = new Set(handles.taskTools());
+  const listed = [...mcp.registry.list(), ...taskTools].map((tool) => {
     // registerTool gives tools/list its JSON Schema; tools/call is served below instead.
-    const registered = server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, scopeChallenge: deps.toolScopes.challenge(tool) }, () => {
+    const registered = server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, scopeChallenge: mcp.toolScopes.challenge(tool) }, () => {
       throw new Error('unreachable: tools/call is served by the fallback handler');
     });
     if (revision.toolExecution) registered.execution = revision.toolExecution(tool.taskMode);
-    return { tool, registered, companion: companions.has(tool) };
+    return { tool, registered, taskTool: taskTools.has(tool) };
   });
-  installToolsListView(server, listed, deps.taskTools, revision, deps.toolScopes);
+  installToolsListView(server, listed, handles, revision, mcp.toolScopes);
   server.server.removeRequestHandler('tools/call');
   // The fallback serves tools/call (so -32021 and task results pass unaltered). Servers for
   // other methods have none, so unknown methods still get the SDK's own 404 / -32601.
   if (servesToolsCall) {
     server.server.fallbackRequestHandler = async (request, ctx) => {
       if (request.method !== 'tools/call') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
-      return (await handleToolsCall(request.params, ctx, { ...deps, revision, transport: server.server.transport })) as never;
+      return (await handleToolsCall(request.params, ctx, { revision, transport: server.server.transport }, mcp, handles)) as never;
     };
   }
-  revision.registerMethods(server, deps);
+  revision.registerMethods(server, mcp);
   return server;
 }

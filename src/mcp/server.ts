@@ -4,16 +4,16 @@ import type { Client } from '@temporalio/client';
 import { parseServerConfig, type ServerConfig, type ServerConfigInput } from './config';
 import { SEARCH_ATTRIBUTES } from '../contract';
 import { createMcpEndpoint, listenHttp, MCP_PATH, type Readiness, type RunningHttpServer } from './http/http-server';
-import { ResourceServer } from './http/oauth-resource-server';
+import { ResourceServer } from './auth/oauth-resource-server';
 import { REVISIONS } from './revisions';
 import { createServerFactory, SERVER_NAME } from './server-factory';
-import { TaskTools } from './task-tools';
-import { TaskWatcher } from '../tasks';
+import type { McpContext } from './context';
+import { TaskHandles } from './task-handles/task-handles';
+import { TaskListeners } from './task-listeners';
+import { hasSearchAttributes, namespaceRetentionMs, TaskWatcher, TemporalTaskStore } from '../tasks';
 import { PolledTasks } from '../tasks';
-import { TemporalTaskStore } from '../tasks/temporal-task-store';
-import { hasSearchAttributes, namespaceRetentionMs } from '../tasks/connection';
 import type { ToolDefinition } from '../tool-definition';
-import { ToolRegistry } from './tool-registry';
+import { ToolRegistry } from './core/tool-registry';
 import { WatchLimits } from '../tasks';
 
 const VERSION: string = require('../../package.json').version;
@@ -72,15 +72,27 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
   const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes }, registry);
   const watcher = new TaskWatcher(client, store, config.temporalTimeoutMs);
   const polled = config.watchPolledTasks ? new PolledTasks(store, watcher, { ...config, keepMs: Math.max(POLLED_KEEP_MIN_MS, 3 * config.pollIntervalMs) }) : undefined;
-  const listing = (!!tokenVerifier || !!config.oauth) && searchAttributes;
-  // before anything starts: a user tool named like a companion tool is refused here
-  const limits = new WatchLimits(config);
-  const taskTools = new TaskTools({ store, watcher, listing, settings: config, limits }, tools.map((t) => t.name));
+  const mcp: McpContext = {
+    config,
+    serverInfo: { name: SERVER_NAME, version: VERSION },
+    registry,
+    store,
+    watcher,
+    reader: polled ?? store,
+    limits: new WatchLimits(config),
+    toolScopes: auth.scopes,
+    listing: (!!tokenVerifier || !!config.oauth) && searchAttributes,
+    inputRefused: new TaskListeners(),
+  };
+  // before anything starts: a user tool named like a task tool is refused here
+  const handles = new TaskHandles(mcp, tools.map((t) => t.name));
   const recheck = facts ? undefined : recheckNamespaceFacts(client, config, store, log);
-  const factory = createServerFactory({ registry, store, watcher, reader: polled ?? store, pollIntervalMs: config.pollIntervalMs, version: VERSION, listing, taskTools, toolScopes: auth.scopes, limits });
-  // each revision's HTTP handlers in front of the SDK's (2025: input answers POSTed as responses; 2026: subscriptions/listen)
-  const fronts = REVISIONS.flatMap((r) => r.front?.({ config, store, watcher, limits, serverInfo: { name: SERVER_NAME, version: VERSION }, inputRefused: (taskId) => taskTools.inputRefused(taskId) }) ?? []);
-  const endpoint = createMcpEndpoint(factory, { ...config, auth: auth.enabled ? auth : undefined, inFront: fronts.map((f) => f.serve) });
+  const factory = createServerFactory(mcp, handles);
+  // each revision's HTTP handler in front of the SDK's, for its own requests
+  // (2025: input answers POSTed as responses; 2026: subscriptions/listen)
+  const fronts = REVISIONS.flatMap((r) => (r.front ? [{ sdkEra: r.sdkEra, ...r.front(mcp) }] : []));
+  const inFront = Object.fromEntries(fronts.map((f) => [f.sdkEra, f.serve]));
+  const endpoint = createMcpEndpoint(factory, { ...config, auth: auth.enabled ? auth : undefined, inFront });
   const ready = () => temporalReadiness(client);
   const readyWith = (also?: () => Promise<Readiness>) => async (): Promise<Readiness> => {
     const mine = await ready();

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { durationMs } from './duration';
-import { ScopeSchema } from './http/oauth-config';
+import { ScopeSchema } from './auth/oauth-config';
 import type { JsonSchemaObject, ResultMapping, TaskMode, ToolDefinition } from '../tool-definition';
 
 export interface WorkflowToolOptions {

@@ -91,9 +91,10 @@ export class TemporalTaskStore {
    * workflow stops and undoes its steps), or its end when it ended first. A stuck task gets the
    * same request: it undoes its steps if it runs again; if it still fails a grace period after
    * the request, a later read terminates it (StuckTasks.cancelVerdict). Undefined when unknown.
+   * `before`: the task as the caller has just read it (then not read again).
    */
-  async cancel(taskId: string, principal?: string): Promise<TaskSnapshot | undefined> {
-    const task = await this.read(taskId, principal);
+  async cancel(taskId: string, principal?: string, before?: TaskSnapshot): Promise<TaskSnapshot | undefined> {
+    const task = before ?? (await this.read(taskId, principal));
     if (!task || isTerminal(task)) return task;
     // Temporal accepts a cancel request for a workflow that has just completed, and ignores it:
     // only a read after the request tells a cancelling task from one that ended first

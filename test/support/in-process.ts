@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { ENV_VARS, parseServerConfig, type ServerConfigInput } from '../../src/mcp/config';
-import { StaticTokenVerifier } from '../../src/mcp/http/auth';
+import { StaticTokenVerifier } from '../../src/mcp/auth/static-tokens';
 import { createMcpTasksServer, type McpTasksServer } from '../../src/mcp/server';
 import { loadDataConverter } from '../../src/tasks/data-converter';
 import { logger, type LogLevel as TaskLogLevel, setLogLevel } from '../../src/tasks/logging';

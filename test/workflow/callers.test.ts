@@ -3,7 +3,7 @@
  * running-task cap counts each task once whatever the visibility lag, with bounded state.
  */
 import { RunningTaskQuota, RunningTaskQuotaError } from '../../src/tasks/list/quotas';
-import { toLegacyTask } from '../../src/mcp/rev2025-11-25/wire';
+import { toTask } from '../../src/mcp/rev2025-11-25/wire';
 import { toDetailedTask } from '../../src/mcp/rev2026-07-28/wire';
 import { demo, type Harness, startHarness } from './env';
 
@@ -28,7 +28,7 @@ test('a running task past its first ttlMs advertises a ttlMs that ends in the fu
   // createdAt + ttlMs is when a client may drop the task: never before the task could end
   expect(Date.parse(task.createdAt) + task.ttlMs).toBeGreaterThanOrEqual(now + 1_000 - 50);
   const modern = toDetailedTask(task, 1_000);
-  const legacy = toLegacyTask(task, 1_000);
+  const legacy = toTask(task, 1_000);
   expect(Date.parse(modern.createdAt) + (modern.ttlMs as number)).toBeGreaterThan(now);
   expect(Date.parse(legacy.createdAt) + (legacy.ttl as number)).toBeGreaterThan(now);
 });

@@ -2,11 +2,13 @@ import {
   type AuthInfo,
   createMcpHandler,
   hostHeaderValidationResponse,
+  isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   type McpServerFactory,
   type OAuthTokenVerifier,
   originValidationResponse,
+  type ProtocolEra,
   requireBearerAuth,
 } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
@@ -14,6 +16,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { capConnections, DEFAULT_REQUEST_TIMEOUT_MS, defaultMaxConnections } from './connections';
 import { DEFAULT_MAX_JSON_DEPTH, malformedRequestResponse, parseBody, readScanned, replayed, type RequestBody, tooDeepResponse, tooLargeResponse } from './body';
+
+/** A handler in front of the SDK's: a Response, or undefined to let the SDK serve the request. */
+export type FrontHandler = (request: Request, authInfo: AuthInfo | undefined, body?: RequestBody) => Promise<Response | undefined>;
 
 export interface EndpointOptions {
   /** Host names accepted besides localhost, 127.0.0.1 and [::1] (DNS rebinding protection). */
@@ -23,17 +28,17 @@ export interface EndpointOptions {
   strictHeaders: boolean;
   /** When set, every request needs `Authorization: Bearer <token>`; its principal owns the tasks it creates. */
   tokenVerifier?: OAuthTokenVerifier;
-  /** Instead of `tokenVerifier`: the OAuth resource server (src/mcp/http/oauth-resource-server.ts), its gate and its metadata. */
+  /** Instead of `tokenVerifier`: the OAuth resource server (src/mcp/auth/oauth-resource-server.ts), its gate and its metadata. */
   auth?: {
     gate(request: Request): Promise<AuthInfo | Response>;
     serveMetadata(request: Request): Response | undefined;
   };
   /**
-   * Served in front of the SDK, in order, after Host/Origin and auth: what the SDK would not serve
-   * (POSTed answers to 2025 input requests, task subscriptions). Each resolves undefined when
-   * the request is not one of its own.
+   * Served in front of the SDK, after Host/Origin and auth, by the revision a request speaks
+   * (the SDK's routing): what the SDK would not serve (POSTed answers to 2025 input requests,
+   * task subscriptions). Each resolves undefined when the request is not one of its own.
    */
-  inFront?: Array<(request: Request, authInfo: AuthInfo | undefined, body: RequestBody | undefined) => Promise<Response | undefined>>;
+  inFront?: Partial<Record<ProtocolEra, FrontHandler>>;
   /** Deepest JSON nesting accepted in a body; deeper is refused before parsing (-32602). */
   maxJsonDepth?: number;
 }
@@ -107,14 +112,19 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
       const malformed = malformedRequestResponse(body);
       if (malformed) return malformed;
     }
-    for (const serve of opts.inFront ?? []) {
-      const answered = await serve(request, auth, body);
-      if (answered) return answered;
-    }
+    const front = opts.inFront?.[await revisionOfRequest(request, body)];
+    const answered = front && (await front(request, auth, body));
+    if (answered) return answered;
     const forward = body ? forwardedRequest(request, body, !opts.strictHeaders) : request;
     return mcp.fetch(forward, { ...(auth ? { authInfo: auth } : {}), ...(body?.json !== undefined ? { parsedBody: body.json } : {}) });
   };
   return { fetch, admit, close: () => mcp.close() };
+}
+
+/** The revision a request speaks, as the SDK routes it (a body that is not JSON: 2025, where the SDK answers it). */
+async function revisionOfRequest(request: Request, body: RequestBody | undefined): Promise<ProtocolEra> {
+  if (body && body.json === undefined) return 'legacy';
+  return (await isLegacyRequest(request, body?.json)) ? 'legacy' : 'modern';
 }
 
 /** What bounds the HTTP listener; see ServerConfig for each. */

@@ -1,13 +1,14 @@
 /** The 2026-07-28 revision: the Tasks extension (tasks/get|update|cancel, subscriptions/listen). */
-import { tasksCapabilityRequired } from '../errors';
-import { declaresTasks, TASKS_EXTENSION } from '../negotiation';
+import { tasksCapabilityRequired } from '../core/errors';
+import { declaresTasks, TASKS_EXTENSION } from '../core/negotiation';
 import type { ProtocolRevision } from '../revision';
-import { taskSubscriptions } from './task-subscriptions';
+import { taskSubscriptions } from './front';
 import { registerTasksMethods } from './tasks-methods';
 import { toCreateTaskResult } from './wire';
 
 export const rev2026_07_28: ProtocolRevision = {
-  era: 'modern',
+  name: '2026-07-28',
+  sdkEra: 'modern',
   capabilities: () => ({ extensions: { [TASKS_EXTENSION]: {} } }),
   methodHeader: true,
   registerMethods: registerTasksMethods,
@@ -18,8 +19,9 @@ export const rev2026_07_28: ProtocolRevision = {
   taskRequired: () => tasksCapabilityRequired(),
   createTaskResult: toCreateTaskResult,
   handleInput: 'answer',
-  front: ({ config, watcher, serverInfo, limits }) => {
-    const subscriptions = taskSubscriptions({ ...config, watcher, serverInfo, limits });
+  // task subscriptions (subscriptions/listen with taskIds), which the SDK does not serve
+  front: (mcp) => {
+    const subscriptions = taskSubscriptions(mcp);
     return { serve: subscriptions.serve, close: subscriptions.closeAll };
   },
 };

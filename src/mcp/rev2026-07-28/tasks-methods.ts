@@ -1,30 +1,20 @@
+/** tasks/get, tasks/update and tasks/cancel of the 2026-07-28 revision. */
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
-import { logger, taskLog } from '../../tasks/logging';
-import { TaskIdParamsSchema } from '../task-params';
+import { isTaskId, isTerminal, logger, taskLog, type TaskSnapshot } from '../../tasks';
+import type { McpContext } from '../context';
+import { InvalidInputResponseError, TaskNotFoundError, TaskStoreUnavailableError, tasksCapabilityRequired, toProtocolError } from '../core/errors';
+import { declaresTasks, principalOf } from '../core/negotiation';
+import { TaskIdParamsSchema } from '../core/task-params';
 import { toGetTaskResult } from './wire';
-import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
-import { isTaskId } from '../../tasks/task-id';
-import type { TemporalTaskStore } from '../../tasks';
-import type { TaskReader } from '../../tasks';
-import { InvalidInputResponseError, TaskNotFoundError, TaskStoreUnavailableError, tasksCapabilityRequired, toProtocolError } from '../errors';
-import { declaresTasks, principalOf } from '../negotiation';
 
-export interface TasksMethodsDeps {
-  store: TemporalTaskStore;
-  reader: TaskReader;
-  pollIntervalMs: number;
-}
-
-
-/** tasks/get, tasks/update and tasks/cancel: registered on the 2026-07-28 era only. */
-export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps): void {
+export function registerTasksMethods(server: McpServer, mcp: McpContext): void {
   const low = server.server;
   // a task is visible only to the principal that created it (principalOf: undefined without auth)
   low.setRequestHandler('tasks/get', { params: TaskIdParamsSchema }, (params, ctx) =>
     guarded(params, ctx, async (taskId) => {
-      const task = await deps.reader.read(taskId, principalOf(ctx));
+      const task = await mcp.reader.read(taskId, principalOf(ctx));
       if (!task) throw new TaskNotFoundError();
-      return toGetTaskResult(task, deps.pollIntervalMs);
+      return toGetTaskResult(task, mcp.config.pollIntervalMs);
     }),
   );
   low.setRequestHandler('tasks/update', { params: TaskIdParamsSchema }, (params, ctx) =>
@@ -35,7 +25,7 @@ export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps):
       const responses = { ...dropped, ...ctx.mcpReq.inputResponses };
       // missing, or not an object (the SDK reads a string, array or null as no answers): say so, do nothing
       if (Object.keys(responses).length === 0) throw new InvalidInputResponseError('Invalid params: inputResponses must be an object that maps each answered key to its answer');
-      const task = await deps.store.sendInput(taskId, principalOf(ctx), responses);
+      const task = await mcp.store.sendInput(taskId, principalOf(ctx), responses);
       if (!task) throw new TaskNotFoundError();
       taskLog(task).info({ event: 'task.input', keys: Object.keys(responses) }, 'input responses received');
       return { resultType: 'complete' as const };
@@ -43,7 +33,7 @@ export function registerTasksMethods(server: McpServer, deps: TasksMethodsDeps):
   );
   low.setRequestHandler('tasks/cancel', { params: TaskIdParamsSchema }, (params, ctx) =>
     guarded(params, ctx, async (taskId) => {
-      const task = await deps.store.cancel(taskId, principalOf(ctx));
+      const task = await mcp.store.cancel(taskId, principalOf(ctx));
       if (!task) throw new TaskNotFoundError();
       taskLog(task).info({ event: 'task.cancel', status: task.state.status }, 'cancellation requested');
       return cancelAnswer(task);

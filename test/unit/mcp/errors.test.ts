@@ -8,7 +8,7 @@ import {
   tasksCapabilityRequired,
   toProtocolError,
   UnknownToolError,
-} from '../../../src/mcp/errors';
+} from '../../../src/mcp/core/errors';
 import { InputResponseError, InvalidCursorError, ToolProtocolError, WatchLimitError } from '../../../src/tasks';
 
 const shape = (e: ProtocolError) => ({ code: e.code, message: e.message, data: e.data });

@@ -1,5 +1,5 @@
 /** Secret masking: names that are secrets, and credentials in values under any name. */
-import { isSecretName, maskSecretValues } from '../../../src/mcp/masking';
+import { isSecretName, maskSecretValues } from '../../../src/mcp/core/masking';
 
 test.each(['pwd', 'pw', 'pin', 'otp', 'cvv', 'ssn', 'jwt', 'bearer', 'creds', 'sig', 'cvc', 'userPwd', 'card_pin', 'X-Api-Key', 'password', 'clientSecret', 'privateKey'])('%s is a secret name', (name) =>
   expect(isSecretName(name)).toBe(true),

@@ -1,9 +1,9 @@
 /** Negotiating the tasks extension, and who the caller is. */
-import { declaresTasks, declaresTasksIn, principalOf, principalOfAuth } from '../../../src/mcp/negotiation';
+import { declaresTasks, declaresTasksIn, principalOf, principalOfAuth } from '../../../src/mcp/core/negotiation';
 
 test('the extension id is ext-tasks\' own', async () => {
   const { TASKS_EXTENSION_ID_V2 } = await import('@modelcontextprotocol/ext-tasks/core/v2');
-  const { TASKS_EXTENSION } = await import('../../../src/mcp/negotiation');
+  const { TASKS_EXTENSION } = await import('../../../src/mcp/core/negotiation');
   expect(TASKS_EXTENSION).toBe(TASKS_EXTENSION_ID_V2);
 });
 

@@ -1,5 +1,5 @@
 /** The task handle's text and the ended task's result. */
-import { handleResult, outcomeResult, taskToolNames } from '../../../src/mcp/task-handle-text';
+import { handleResult, outcomeResult, taskToolNames } from '../../../src/mcp/task-handles/handle-text';
 import type { TaskSnapshot } from '../../../src/tasks/task-snapshot';
 
 const base: Omit<TaskSnapshot, 'state'> = { taskId: 'task_X', tool: 'approve_expense', createdAt: '2026-01-01T00:00:00Z', lastUpdatedAt: '2026-01-01T00:00:00Z', ttlMs: 1000 };

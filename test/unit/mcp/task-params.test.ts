@@ -1,5 +1,5 @@
 /** The params of the methods that name one task: any taskId passes the schema (it is checked by hand, after the capability). */
-import { TaskIdParamsSchema } from '../../../src/mcp/task-params';
+import { TaskIdParamsSchema } from '../../../src/mcp/core/task-params';
 
 test('any taskId passes; other params are kept', () => {
   expect(TaskIdParamsSchema.parse({ taskId: 'task_x', _meta: { a: 1 }, extra: true })).toEqual({ taskId: 'task_x', _meta: { a: 1 }, extra: true });

@@ -1,6 +1,6 @@
 /** The server's tools by name: each name once, scopes that are scope tokens, a workflow type for every Temporal-backed tool. */
 import * as z from 'zod';
-import { ToolRegistry } from '../../../src/mcp/tool-registry';
+import { ToolRegistry } from '../../../src/mcp/core/tool-registry';
 import type { ToolDefinition } from '../../../src/tool-definition';
 
 const tool = (name: string, more: Partial<ToolDefinition> = {}): ToolDefinition => ({ name, description: 'd', inputSchema: z.object({}), taskMode: 'optional', workflowType: 'W', ...more });

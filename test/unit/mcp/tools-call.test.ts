@@ -1,5 +1,5 @@
 /** The one-line summary of a tool call shown in the Temporal UI. */
-import { summarize } from '../../../src/mcp/tools-call';
+import { summarize } from '../../../src/mcp/core/tools-call';
 
 test('summaries for the Temporal UI are short and truncate long values', () => {
   expect(summarize('wait_and_echo', { text: 'hi', seconds: 3 })).toBe('wait_and_echo(text="hi", seconds=3)');

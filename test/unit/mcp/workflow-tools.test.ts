@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ToolRegistry } from '../../../src/mcp/tool-registry';
+import { ToolRegistry } from '../../../src/mcp/core/tool-registry';
 import { workflowTypeOf } from '../../../src/tool-definition';
 import { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile } from '../../../src/mcp/workflow-tools';
 

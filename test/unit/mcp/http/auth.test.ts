@@ -1,5 +1,5 @@
 /** Static bearer tokens. */
-import { StaticTokenVerifier } from '../../../../src/mcp/http/auth';
+import { StaticTokenVerifier } from '../../../../src/mcp/auth/static-tokens';
 
 describe('static tokens', () => {
   test('two principals with the same token are refused at startup, naming both', () => {

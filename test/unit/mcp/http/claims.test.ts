@@ -1,5 +1,5 @@
 /** Claims: scopes, the client and the principal. */
-import { clientOf, principalFor, scopesOf } from '../../../../src/mcp/http/claims';
+import { clientOf, principalFor, scopesOf } from '../../../../src/mcp/auth/claims';
 
 describe('claims', () => {
   test('scopes from scope (space-separated) or scp (Okta: array; Entra: string)', () => {

@@ -1,5 +1,5 @@
 /** Authorization server metadata discovery. */
-import { metadataUrls } from '../../../../src/mcp/http/discovery';
+import { metadataUrls } from '../../../../src/mcp/auth/discovery';
 
 test('metadata discovery URLs: RFC 8414 inserted, then OpenID appended and inserted', () => {
   expect(metadataUrls('https://kc.example.com/realms/acme')).toEqual([

@@ -7,10 +7,10 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AuthServerUnavailableError, InvalidTokenError } from '../../../../src/mcp/http/errors';
-import { JwksCache } from '../../../../src/mcp/http/jwks-cache';
-import { JwtVerifier } from '../../../../src/mcp/http/jwt-verifier';
-import { OAuthSettingsSchema } from '../../../../src/mcp/http/oauth-config';
+import { AuthServerUnavailableError, InvalidTokenError } from '../../../../src/mcp/auth/errors';
+import { JwksCache } from '../../../../src/mcp/auth/jwks-cache';
+import { JwtVerifier } from '../../../../src/mcp/auth/jwt-verifier';
+import { OAuthSettingsSchema } from '../../../../src/mcp/auth/oauth-config';
 
 const ISSUER = 'https://issuer.example.com';
 const RESOURCE = new URL('https://mcp.example.com/mcp');

@@ -1,5 +1,5 @@
 /** Where protected resource metadata is served. */
-import { isPrmPath } from '../../../../src/mcp/http/protected-resource-metadata';
+import { isPrmPath } from '../../../../src/mcp/auth/protected-resource-metadata';
 
 test('protected resource metadata paths: root, the MCP path, and the public resource path', () => {
   const resource = new URL('https://example.com/tools/mcp');

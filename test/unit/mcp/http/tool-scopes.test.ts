@@ -1,5 +1,5 @@
 /** Per-tool scopes: who may call a tool, and the challenge when a scope is missing. */
-import { ToolScopes } from '../../../../src/mcp/http/tool-scopes';
+import { ToolScopes } from '../../../../src/mcp/auth/tool-scopes';
 
 describe('per-tool scopes', () => {
   const scopes = new ToolScopes(['mcp'], new Set(['mcp', 'tools:admin', 'reports']));

@@ -1,5 +1,5 @@
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { InputResponseError, InvalidCursorError, ToolProtocolError } from '../tasks';
+import { InputResponseError, InvalidCursorError, ToolProtocolError } from '../../tasks';
 import { TASKS_EXTENSION } from './negotiation';
 
 /** -32602 for an unknown, malformed, expired or foreign taskId: all answered the same. */

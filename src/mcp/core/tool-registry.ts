@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../tool-definition';
+import type { ToolDefinition } from '../../tool-definition';
 
 /** The server's tools by name (tools/list, tools/call). */
 export class ToolRegistry {

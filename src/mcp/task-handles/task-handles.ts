@@ -1,109 +1,70 @@
 /**
  * Durable task handles for callers that do not speak Tasks (Claude Code, Cursor, plain SDK
- * clients): a task tool's call starts its workflow and waits a bounded time; a task still
- * running then is answered by an ordinary CallToolResult that names its taskId, and companion
- * tools (wait, respond, cancel, list; listed only to such callers) follow it. Same store calls,
- * same checks and the same single Temporal read per taskId as tasks/*.
+ * clients): a call of a tool that runs as a task starts its workflow and waits a bounded time; a task still
+ * running then is answered by an ordinary CallToolResult that names its taskId (the handle), and
+ * the task tools (wait, respond, cancel, list; listed only to such callers) follow it. Same store
+ * calls, same checks and the same single Temporal read per taskId as tasks/*.
  */
-import { CLIENT_CAPABILITIES_META_KEY, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext, type Transport } from '@modelcontextprotocol/server';
-import * as z from 'zod';
-import type { CallToolResult, InputRequest } from '../contract';
-import { logger, taskLog } from '../tasks/logging';
-import { isTaskId } from '../tasks/task-id';
-import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
-import type { TaskWatcher } from '../tasks';
-import { InputResponseError, InvalidCursorError, type StartTaskInput, type TemporalTaskStore, ToolProtocolError } from '../tasks';
-import type { ToolDefinition } from '../tool-definition';
-import { followTask, type FollowOutcome } from './task-follow';
-import { errorResult, handleResult, notFoundResult, outcomeResult, type TaskToolNames, taskToolNames } from './task-handle-text';
-import { principalOf } from './negotiation';
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequest } from '../../contract';
+import { InputResponseError, InvalidCursorError, isTaskId, isTerminal, logger, type StartTaskInput, taskLog, type TaskSnapshot } from '../../tasks';
+import type { ToolDefinition } from '../../tool-definition';
+import type { McpContext } from '../context';
+import { principalOf } from '../core/negotiation';
+import type { CallSite } from '../revision';
 import { CallRetries } from './call-retries';
-import type { ProtocolRevision } from './revision';
-import type { WatchLimits } from '../tasks';
+import { followTask, type FollowOutcome } from './follow';
+import { errorResult, handleResult, notFoundResult, outcomeResult, refusalNote, syncOutcome, type TaskToolNames, taskToolNames, withRefusal } from './handle-text';
+import { seconds, taskToolDefinitions } from './task-tools';
 
-export interface TaskHandleSettings {
-  taskHandles: boolean;
-  handleWaitMs: number;
-  /** How long a dropped call's task waits for an identical retry to attach to it (0: a dropped call cancels its task). */
-  retryGraceMs?: number;
-  taskToolsPrefix: string;
-  requiredToolsNeedTasks: boolean;
-}
-
-export interface TaskToolsDeps {
-  store: TemporalTaskStore;
-  watcher: TaskWatcher;
-  /** The list tool exists only where tasks/list would (authentication and the McpOwner search attribute). */
-  listing: boolean;
-  settings: TaskHandleSettings;
-  /** Each bounded wait (a call's, task_wait's, task_respond's) holds one place while it follows its task. */
-  limits: WatchLimits;
-}
-
-/** What a call needs besides its context: its protocol revision, and (2025 HTTP) the transport its stream is on. */
-export interface CallSite {
-  revision: ProtocolRevision;
-  transport: Transport | undefined;
-}
-
-/** A user tool whose name is a companion tool's: refused at start, so the two never clash silently. */
+/** A user tool whose name is a task tool's: refused at start, so the two never clash silently. */
 export class TaskToolNameClashError extends Error {
   constructor(name: string) {
-    super(`tool "${name}" has the name of a task companion tool: set another taskToolsPrefix (--task-tools-prefix / MCP_TASK_TOOLS_PREFIX)`);
+    super(`tool "${name}" has the name of a task tool: set another taskToolsPrefix (--task-tools-prefix / MCP_TASK_TOOLS_PREFIX)`);
   }
 }
 
 /**
- * The requestState of an input_required round on a task tool's own call: its retry continues
+ * The requestState of an input_required round on a handle call (the tool's own): its retry continues
  * that task. Not signed, because it grants nothing: the taskId is the bearer secret that
  * task_wait takes as an argument, read with the caller's owner binding like any other.
  */
 const REQUEST_STATE_PREFIX = 'mcp-task-handle:';
-const taskIdArg = z.string().max(200).describe('The taskId a tool result gave');
 
-export class TaskTools {
+export class TaskHandles {
   readonly names: TaskToolNames;
-  private readonly companions: Map<string, ToolDefinition>;
-  /** 2025 calls of this replica that sent input requests on their stream, by taskId. */
-  private readonly asking = new Map<string, Set<AbortController>>();
+  private readonly tools: Map<string, ToolDefinition>;
   private readonly retries: CallRetries;
 
-  constructor(private readonly deps: TaskToolsDeps, userTools: string[]) {
-    this.names = taskToolNames(deps.settings.taskToolsPrefix);
-    this.retries = new CallRetries(deps.settings.retryGraceMs ?? 0);
-    this.companions = new Map(this.definitions().map((t) => [t.name, t]));
-    if (!deps.settings.taskHandles) this.companions.clear();
-    for (const name of userTools) if (this.companions.has(name)) throw new TaskToolNameClashError(name);
-  }
-
-  /**
-   * A 2025 client answered an input request with an error (it has no elicitation, or the user
-   * closed it): calls here that wait on that task answer at once, with the questions as text.
-   */
-  inputRefused(taskId: string): void {
-    for (const waiting of this.asking.get(taskId) ?? []) waiting.abort();
+  /** `userTools`: the names of the server's own tools, none of which may be a task tool's. */
+  constructor(private readonly mcp: McpContext, userTools: string[]) {
+    this.names = taskToolNames(mcp.config.taskToolsPrefix);
+    this.retries = new CallRetries(mcp.config.retryGraceMs ?? 0);
+    this.tools = new Map(taskToolDefinitions(this.names, mcp.config.handleWaitMs, mcp.listing).map((t) => [t.name, t]));
+    if (!mcp.config.taskHandles) this.tools.clear();
+    for (const name of userTools) if (this.tools.has(name)) throw new TaskToolNameClashError(name);
   }
 
   /** Whether a call of `tool` from a caller without Tasks is answered with a handle. */
   servesHandle(tool: ToolDefinition): boolean {
-    const s = this.deps.settings;
+    const s = this.mcp.config;
     if (!s.taskHandles || tool.local || tool.taskMode === 'never') return false;
     return !(tool.taskMode === 'required' && s.requiredToolsNeedTasks);
   }
 
-  /** The companion tools (empty when handles are off), for tools/list and lookup. */
-  companionTools(): ToolDefinition[] {
-    return [...this.companions.values()];
+  /** The task tools (empty when handles are off), for tools/list and lookup. */
+  taskTools(): ToolDefinition[] {
+    return [...this.tools.values()];
   }
 
-  companion(name: unknown): ToolDefinition | undefined {
-    return typeof name === 'string' ? this.companions.get(name) : undefined;
+  taskTool(name: unknown): ToolDefinition | undefined {
+    return typeof name === 'string' ? this.tools.get(name) : undefined;
   }
 
   /** The description a caller without Tasks reads: how to follow a handle. */
   describeForHandles(tool: ToolDefinition): string {
     const n = this.names;
-    return `${tool.description}\n\nRuns as a durable task. When it takes longer than ${seconds(this.deps.settings.handleWaitMs)} or needs an answer from the user, it returns a task handle (taskId, status, any questions) instead of its result: follow it with ${n.wait}, answer questions with ${n.respond}, stop it with ${n.cancel}.`;
+    return `${tool.description}\n\nRuns as a durable task. When it takes longer than ${seconds(this.mcp.config.handleWaitMs)} or needs an answer from the user, it returns a task handle (taskId, status, any questions) instead of its result: follow it with ${n.wait}, answer questions with ${n.respond}, stop it with ${n.cancel}.`;
   }
 
   /**
@@ -118,7 +79,7 @@ export class TaskTools {
     if (typeof state === 'string' && state.startsWith(REQUEST_STATE_PREFIX)) return this.wait(state.slice(REQUEST_STATE_PREFIX.length), ctx, site, true, true);
     const dedupe = this.retries.enabled && tool?.dedupe !== false;
     // the place is taken before the start: a call refused by the limit starts nothing
-    const release = this.deps.limits.reserve(principalOf(ctx));
+    const release = this.mcp.limits.reserve(principalOf(ctx));
     let outcome: FollowOutcome;
     let taskId: string;
     try {
@@ -133,20 +94,20 @@ export class TaskTools {
     if (dedupe) this.retries.answered(input, taskId);
     if (isTerminal(outcome.task)) return syncOutcome(outcome.task);
     // the handle is about to reach its caller: from now on the run is reachable, so it must not cancel itself
-    await this.deps.store.claim(taskId);
+    await this.mcp.store.claim(taskId);
     return this.answerPending(outcome.task, ctx, site, true);
   }
 
   /** The task of an earlier identical call that is still readable (an expired or unknown one: none). */
   private async attachable(input: StartTaskInput, ctx: ServerContext): Promise<string | undefined> {
     const taskId = this.retries.earlier(input);
-    if (!taskId || !(await this.deps.store.read(taskId, principalOf(ctx)))) return undefined;
+    if (!taskId || !(await this.mcp.store.read(taskId, principalOf(ctx)))) return undefined;
     logger.info({ event: 'task.retry.attached', taskId, tool: input.tool }, 'a retry of an identical call attaches to its task');
     return taskId;
   }
 
   private async startFor(input: StartTaskInput, dedupe: boolean): Promise<string> {
-    const task = await this.deps.store.start({ ...input, claimWithinMs: this.claimWithinMs(dedupe) });
+    const task = await this.mcp.store.start({ ...input, claimWithinMs: this.claimWithinMs(dedupe) });
     taskLog(task).info({ event: 'task.created', handle: true }, 'task created for a caller without Tasks');
     if (dedupe) this.retries.started(input, task.taskId);
     return task.taskId;
@@ -157,11 +118,11 @@ export class TaskTools {
    * answer, or (dedupable) plus the retry grace, so a retry at its end can still follow and claim it.
    */
   private claimWithinMs(dedupe: boolean): number {
-    const wait = this.deps.settings.handleWaitMs;
-    return wait + (dedupe ? Math.max(this.deps.settings.retryGraceMs ?? 0, 5_000) : Math.min(30_000, Math.max(5_000, wait)));
+    const wait = this.mcp.config.handleWaitMs;
+    return wait + (dedupe ? Math.max(this.mcp.config.retryGraceMs ?? 0, 5_000) : Math.min(30_000, Math.max(5_000, wait)));
   }
 
-  /** A companion tool's call. */
+  /** A task tool's call. */
   async serve(tool: ToolDefinition, args: Record<string, unknown>, ctx: ServerContext, site: CallSite): Promise<unknown> {
     switch (tool.name) {
       case this.names.wait:
@@ -198,7 +159,7 @@ export class TaskTools {
     if (outcome.kind === 'aborted') return errorResult('The wait was cancelled; the task goes on.');
     if (isTerminal(outcome.task)) return outcomeResult(outcome.task);
     const dismissed = Object.keys(all).length > Object.keys(responses).length;
-    return dismissed ? handleResult(outcome.task, this.names, this.deps.settings.handleWaitMs) : this.answerPending(outcome.task, ctx, site, viaRetry, refusal);
+    return dismissed ? handleResult(outcome.task, this.names, this.mcp.config.handleWaitMs) : this.answerPending(outcome.task, ctx, site, viaRetry, refusal);
   }
 
   /** A refused answer: the handle says why (the taskId in it keeps the task reachable). */
@@ -208,9 +169,9 @@ export class TaskTools {
       if (refused) return refused;
     } catch (err) {
       if (!(err instanceof InputResponseError)) throw err;
-      const task = await this.deps.store.read(taskId, principalOf(ctx));
+      const task = await this.mcp.store.read(taskId, principalOf(ctx));
       if (!task || isTerminal(task)) return task ? outcomeResult(task) : notFoundResult();
-      return { ...handleResult(task, this.names, this.deps.settings.handleWaitMs, refusalNote(err)), isError: true };
+      return { ...handleResult(task, this.names, this.mcp.config.handleWaitMs, refusalNote(err)), isError: true };
     }
     return this.wait(taskId, ctx, site, false, false);
   }
@@ -222,7 +183,7 @@ export class TaskTools {
   private async apply(taskId: string, responses: Record<string, unknown>, ctx: ServerContext, strict: boolean): Promise<CallToolResult | undefined> {
     if (!isTaskId(taskId)) return notFoundResult();
     if (Object.keys(responses).length === 0) return errorResult('No answers given: responses must map a pending question\'s key to its answer.');
-    const task = await this.deps.store.sendInput(taskId, principalOf(ctx), responses);
+    const task = await this.mcp.store.sendInput(taskId, principalOf(ctx), responses);
     if (!task) return notFoundResult();
     const pending = task.state.status === 'input_required' ? Object.keys(task.state.inputRequests) : [];
     const ignored = Object.keys(responses).filter((k) => !pending.includes(k));
@@ -235,7 +196,7 @@ export class TaskTools {
 
   private async cancel(taskId: string, ctx: ServerContext): Promise<CallToolResult> {
     if (!isTaskId(taskId)) return notFoundResult();
-    const task = await this.deps.store.cancel(taskId, principalOf(ctx));
+    const task = await this.mcp.store.cancel(taskId, principalOf(ctx));
     if (!task) return notFoundResult();
     if (isTerminal(task)) return { content: [{ type: 'text', text: `The task ${taskId} had already ended (${task.state.status}); nothing to cancel.` }], structuredContent: { taskId, status: task.state.status } };
     taskLog(task).info({ event: 'task.cancel', handle: true }, 'cancellation requested');
@@ -247,7 +208,7 @@ export class TaskTools {
     const principal = principalOf(ctx);
     if (principal === undefined) return errorResult('Listing tasks needs an authenticated caller (this server runs without authentication).');
     try {
-      const page = await this.deps.store.listOwned(principal, cursor);
+      const page = await this.mcp.store.listOwned(principal, cursor);
       const tasks = page.tasks.map((t) => ({ taskId: t.taskId, tool: t.tool, status: t.state.status, ...(t.statusMessage ? { statusMessage: t.statusMessage } : {}), createdAt: t.createdAt }));
       const lines = tasks.map((t) => `- ${t.taskId} ${t.tool}: ${t.status}${t.statusMessage ? ` (${t.statusMessage})` : ''}, created ${t.createdAt}`);
       const more = page.nextCursor ? `\nMore: call ${this.names.list} with {"cursor":"${page.nextCursor}"}.` : '';
@@ -270,7 +231,7 @@ export class TaskTools {
       const asked = refusal ? withRefusal(askable, refusal) : askable;
       return inputRequired({ inputRequests: asked as never, ...(retryTarget ? { requestState: `${REQUEST_STATE_PREFIX}${task.taskId}` } : {}) });
     }
-    return handleResult(task, this.names, this.deps.settings.handleWaitMs, refusal && refusalNote(refusal));
+    return handleResult(task, this.names, this.mcp.config.handleWaitMs, refusal && refusalNote(refusal));
   }
 
   /**
@@ -280,23 +241,20 @@ export class TaskTools {
    */
   private async follow(taskId: string, ctx: ServerContext, site: CallSite, placeHeld = false): Promise<FollowOutcome> {
     if (!isTaskId(taskId)) return { kind: 'gone' };
-    if (!placeHeld) return this.deps.limits.holding(principalOf(ctx), () => this.follow(taskId, ctx, site, true));
+    if (!placeHeld) return this.mcp.limits.holding(principalOf(ctx), () => this.follow(taskId, ctx, site, true));
     const sent = new Set<string>();
     const pushInput = site.revision.handleInput === 'stream';
+    // 2025: a question sent on this stream refused (no elicitation, or the user closed it): answer at once, as text
     const refused = new AbortController();
-    const asking = this.asking.get(taskId) ?? this.asking.set(taskId, new Set()).get(taskId)!;
-    if (pushInput) asking.add(refused);
-    return followTask(this.deps.watcher, taskId, principalOf(ctx), {
-      boundMs: this.deps.settings.handleWaitMs,
+    const off = pushInput ? this.mcp.inputRefused.on(taskId, () => refused.abort()) : undefined;
+    return followTask(this.mcp.watcher, taskId, principalOf(ctx), {
+      boundMs: this.mcp.config.handleWaitMs,
       signal: ctx.mcpReq.signal,
       interrupt: refused.signal,
       onState: (task) => (pushInput ? this.pushInputRequests(task, ctx, site, sent) : undefined),
       // 2025: the questions went out on this stream; the answer, a refusal or the bound ends the wait
       stopAt: (task) => task.state.status === 'input_required' && !pushInput,
-    }).finally(() => {
-      asking.delete(refused);
-      if (asking.size === 0) this.asking.delete(taskId);
-    });
+    }).finally(() => off?.());
   }
 
   /** 2025: each pending input request once, on this call's stream (HTTP), or answered in process (stdio). */
@@ -320,8 +278,8 @@ export class TaskTools {
    */
   private async askInProcess(task: TaskSnapshot, key: string, request: InputRequest, ctx: ServerContext): Promise<void> {
     const answer = await ctx.mcpReq.send({ method: request.method, params: request.params } as never).catch(() => undefined);
-    if (answer === undefined || (answer as { action?: unknown }).action === 'cancel') return this.inputRefused(task.taskId);
-    await this.deps.store.sendInput(task.taskId, principalOf(ctx), { [key]: answer });
+    if (answer === undefined || (answer as { action?: unknown }).action === 'cancel') return this.mcp.inputRefused.emit(task.taskId, key);
+    await this.mcp.store.sendInput(task.taskId, principalOf(ctx), { [key]: answer });
   }
 
   /** The caller left before any handle or result: its task waits for a retry (dedupable) or is cancelled. */
@@ -329,26 +287,10 @@ export class TaskTools {
     if (dedupe) {
       logger.info({ event: 'task.dropped', taskId }, 'the caller left before any handle or result: the task waits for a retry of the call');
     } else {
-      await this.deps.store.cancel(taskId, owner).catch((err: Error) => logger.warn({ event: 'task.abandon.failed', taskId, err: err.message }, 'could not cancel an abandoned call'));
+      await this.mcp.store.cancel(taskId, owner).catch((err: Error) => logger.warn({ event: 'task.abandon.failed', taskId, err: err.message }, 'could not cancel an abandoned call'));
       logger.info({ event: 'task.abandoned', taskId }, 'the caller left before any handle or result: task cancelled');
     }
     throw new ProtocolError(ProtocolErrorCode.InternalError, 'The request was cancelled');
-  }
-
-  private definitions(): ToolDefinition[] {
-    const n = this.names;
-    const bound = seconds(this.deps.settings.handleWaitMs);
-    const tool = (name: string, description: string, inputSchema: z.ZodObject): ToolDefinition => ({ name, description, inputSchema, taskMode: 'never' });
-    const tools = [
-      tool(n.wait, `Waits (up to ${bound}) for a task that a tool returned as a task handle to end or to need an answer; returns its result once it ended, else its status and any questions it waits for. Call it again while the task is still running.`, z.object({ taskId: taskIdArg })),
-      tool(n.respond, `Answers questions a task waits for (listed by ${n.wait} or the task handle, by key), then waits like ${n.wait}. Ask the user first; never invent their answer.`, z.object({
-        taskId: taskIdArg,
-        responses: z.record(z.string(), z.unknown()).describe('key -> answer; a form question: {"action":"accept","content":{...}} or {"action":"decline"}'),
-      })),
-      tool(n.cancel, 'Cancels a running task (cooperatively: it undoes the steps it had done, then ends cancelled). Use it only when the user wants the task stopped.', z.object({ taskId: taskIdArg })),
-    ];
-    if (this.deps.listing) tools.push(tool(n.list, 'Lists your tasks (taskId, tool, status), newest first, a page at a time.', z.object({ cursor: z.string().max(10_000).optional() })));
-    return tools;
   }
 }
 
@@ -359,28 +301,4 @@ function askableRequests(task: TaskSnapshot, ctx: ServerContext): Record<string,
   const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? {};
   const can = (r: InputRequest) => (r.method === 'elicitation/create' ? !!caps.elicitation : r.method === 'sampling/createMessage' ? !!caps.sampling : false);
   return Object.fromEntries(Object.entries(task.state.inputRequests).filter(([, r]) => can(r)));
-}
-
-function refusalNote(err: InputResponseError): string {
-  return `The answer to "${err.key}" was not accepted: ${err.reason}. The task still waits for it; answer again.`;
-}
-
-/** The round asked again after a refused answer: the refused form's message starts with why (a user reads it). */
-function withRefusal(requests: Record<string, InputRequest>, err: InputResponseError): Record<string, InputRequest> {
-  const request = requests[err.key];
-  const params = request.params as { message?: unknown };
-  const message = `${refusalNote(err)}\n\n${String(params.message ?? '')}`;
-  return { ...requests, [err.key]: { ...request, params: { ...params, message } } as InputRequest };
-}
-
-/** Ended within the bound: answered exactly as the synchronous call answers (a failure is a JSON-RPC error). */
-function syncOutcome(task: TaskSnapshot): CallToolResult {
-  const s = task.state;
-  if (s.status === 'completed') return s.result;
-  if (s.status === 'failed') throw new ToolProtocolError(s.error);
-  throw new ToolProtocolError({ code: -32603, message: 'The tool was cancelled' });
-}
-
-function seconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
 }

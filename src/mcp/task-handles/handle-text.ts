@@ -3,10 +3,10 @@
  * text tells the model what runs and what to call next, and whose structuredContent carries
  * the same as data. Never a CreateTaskResult (such a caller must not receive one).
  */
-import type { CallToolResult, InputRequest } from '../contract';
-import type { TaskSnapshot } from '../tasks/task-snapshot';
+import type { CallToolResult, InputRequest } from '../../contract';
+import { type InputResponseError, type TaskSnapshot, ToolProtocolError } from '../../tasks';
 
-/** The companion tools' names, under the configured prefix. */
+/** The task tools' names, under the configured prefix. */
 export interface TaskToolNames {
   wait: string;
   respond: string;
@@ -93,4 +93,24 @@ export function notFoundResult(): CallToolResult {
 
 export function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
+}
+
+export function refusalNote(err: InputResponseError): string {
+  return `The answer to "${err.key}" was not accepted: ${err.reason}. The task still waits for it; answer again.`;
+}
+
+/** The round asked again after a refused answer: the refused form's message starts with why (a user reads it). */
+export function withRefusal(requests: Record<string, InputRequest>, err: InputResponseError): Record<string, InputRequest> {
+  const request = requests[err.key];
+  const params = request.params as { message?: unknown };
+  const message = `${refusalNote(err)}\n\n${String(params.message ?? '')}`;
+  return { ...requests, [err.key]: { ...request, params: { ...params, message } } as InputRequest };
+}
+
+/** Ended within the bound: answered exactly as the synchronous call answers (a failure is a JSON-RPC error). */
+export function syncOutcome(task: TaskSnapshot): CallToolResult {
+  const s = task.state;
+  if (s.status === 'completed') return s.result;
+  if (s.status === 'failed') throw new ToolProtocolError(s.error);
+  throw new ToolProtocolError({ code: -32603, message: 'The tool was cancelled' });
 }

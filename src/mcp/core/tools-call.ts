@@ -1,60 +1,41 @@
-import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import type { TemporalTaskStore } from '../tasks/temporal-task-store';
-import { PreTaskInput, ToolDefinition, workflowTypeOf } from '../tool-definition';
-import type { ToolRegistry } from './tool-registry';
-import { whyResponseDoesNotFit } from '../tasks/input-responses';
-import { type InputRequest, MAX_ARGUMENT_BYTES } from '../contract';
+import { logger, taskLog, whyResponseDoesNotFit } from '../../tasks';
+import { PreTaskInput, ToolDefinition, workflowTypeOf } from '../../tool-definition';
+import { type InputRequest, MAX_ARGUMENT_BYTES } from '../../contract';
 import { InvalidInputResponseError, InvalidToolArgumentsError, MissingScopeError, TaskStoreUnavailableError, toProtocolError, UnknownToolError } from './errors';
 import { principalOf } from './negotiation';
-import type { ProtocolRevision } from './revision';
-import { logger, taskLog } from '../tasks/logging';
-import type { TaskTools } from './task-tools';
-import type { ToolScopes } from './http/tool-scopes';
-import type { WatchLimits } from '../tasks';
+import type { CallSite } from '../revision';
+import type { McpContext } from '../context';
+import type { TaskHandles } from '../task-handles/task-handles';
 import { isSecretName, masked } from './masking';
-import { valueNestsDeeperThan } from './http/body';
-
-export interface ToolsCallDeps {
-  registry: ToolRegistry;
-  store: TemporalTaskStore;
-  pollIntervalMs: number;
-  /** This request's protocol revision: how a call opts in to a task, and what it answers. */
-  revision: ProtocolRevision;
-  /** Handles and companion tools for callers that do not opt in to Tasks. */
-  taskTools: TaskTools;
-  /** Held synchronous calls count against the watch limits. */
-  limits: WatchLimits;
-  /** This request's transport (2025 input requests go out on the call's stream). */
-  transport?: Transport;
-  /** Per-tool OAuth scopes; the SDK's challenge answers 403 first, this is the backstop. */
-  toolScopes?: ToolScopes;
-}
-
+import { valueNestsDeeperThan } from '../http/body';
 
 const CallParamsSchema = z.looseObject({ name: z.unknown().optional(), arguments: z.unknown().optional(), task: z.unknown().optional() });
 
 /**
  * tools/call: validate, negotiate, then either start the tool's workflow as a task
- * (CreateTaskResult after Temporal acknowledged the start) or run it and wait.
+ * (CreateTaskResult after Temporal acknowledged the start), answer a task handle (callers
+ * without Tasks), or run it and wait. `site`: this request's revision (how a call opts in to a
+ * task, and what it answers) and transport (2025 input requests go out on the call's stream).
  */
-export async function handleToolsCall(params: unknown, ctx: ServerContext, deps: ToolsCallDeps) {
+export async function handleToolsCall(params: unknown, ctx: ServerContext, site: CallSite, mcp: McpContext, handles: TaskHandles) {
   const parsed = CallParamsSchema.safeParse(params ?? {});
   if (!parsed.success || parsed.data.name === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: tools/call needs params.name, the name of a tool');
-  const { name, arguments: rawArgs, task: legacyOptIn } = parsed.data;
-  const { revision } = deps;
-  const optedIn = revision.requestsTask({ task: legacyOptIn }, ctx);
-  // companion tools exist only for callers without Tasks (a 2025 request cannot say: always)
-  const companion = !revision.callerSpeaksTasks(ctx) || !optedIn ? deps.taskTools.companion(name) : undefined;
-  const tool = companion ?? (typeof name === 'string' ? deps.registry.get(name) : undefined);
+  const { name, arguments: rawArgs, task: taskParam } = parsed.data;
+  const { revision } = site;
+  const optedIn = revision.requestsTask({ task: taskParam }, ctx);
+  // task tools exist only for callers without Tasks (a 2025 request cannot say: always)
+  const taskTool = !revision.callerSpeaksTasks(ctx) || !optedIn ? handles.taskTool(name) : undefined;
+  const tool = taskTool ?? (typeof name === 'string' ? mcp.registry.get(name) : undefined);
   if (!tool) throw new UnknownToolError(name);
-  const missing = deps.toolScopes?.missing(tool, ctx.http?.authInfo) ?? [];
+  // the SDK's scope challenge answers 403 first where it can: this is the backstop
+  const missing = mcp.toolScopes.missing(tool, ctx.http?.authInfo);
   if (missing.length) throw new MissingScopeError(tool.name, missing);
   const args = await parseArguments(tool, rawArgs ?? {});
-  const site = { revision, transport: deps.transport };
-  if (companion) return complete(await deps.taskTools.serve(companion, args, ctx, site).catch(rethrow));
+  if (taskTool) return complete(await handles.serve(taskTool, args, ctx, site).catch(rethrow));
   const asTask = optedIn && tool.taskMode !== 'never';
-  const handle = !optedIn && deps.taskTools.servesHandle(tool);
+  const handle = !optedIn && handles.servesHandle(tool);
   const refused = optedIn && tool.taskMode === 'never' ? revision.refuseTaskOf(tool) : undefined;
   if (refused) throw refused;
   if (tool.taskMode === 'required' && !asTask && !handle) throw revision.taskRequired(tool);
@@ -74,13 +55,13 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, deps:
   };
   try {
     if (asTask) {
-      const task = await deps.store.start(input);
+      const task = await mcp.store.start(input);
       taskLog(task).info({ event: 'task.created' }, 'task created');
-      return revision.createTaskResult(task, deps.pollIntervalMs);
+      return revision.createTaskResult(task, mcp.config.pollIntervalMs);
     }
-    if (handle) return complete(await deps.taskTools.callWithHandle(input, ctx, site, tool));
+    if (handle) return complete(await handles.callWithHandle(input, ctx, site, tool));
     // a held synchronous call watches its run: it holds a place until the run ends
-    const result = await deps.limits.holding(input.owner, () => deps.store.run(input, ctx.mcpReq.signal));
+    const result = await mcp.limits.holding(input.owner, () => mcp.store.run(input, ctx.mcpReq.signal));
     return { ...result, resultType: 'complete' as const };
   } catch (err) {
     return rethrow(err, tool.name);

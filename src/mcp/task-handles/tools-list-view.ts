@@ -1,13 +1,13 @@
 import type { McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
-import type { ToolDefinition } from '../tool-definition';
-import type { ProtocolRevision } from './revision';
-import type { TaskTools } from './task-tools';
-import type { ToolScopes } from './http/tool-scopes';
+import type { ToolDefinition } from '../../tool-definition';
+import type { ProtocolRevision } from '../revision';
+import type { TaskHandles } from './task-handles';
+import type { ToolScopes } from '../auth/tool-scopes';
 
 interface Listed {
   tool: ToolDefinition;
   registered: RegisteredTool;
-  companion: boolean;
+  taskTool: boolean;
 }
 
 /** The SDK's stored handler, reached through its protected accessor (it has no public one). */
@@ -15,8 +15,8 @@ type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<unknown>;
 
 /**
  * tools/list shows one of two views, chosen per request: a caller that declares Tasks (2026)
- * sees exactly the tools as before; one that does not also sees the companion tools, task
- * tools described with how to follow a handle, and no outputSchema on them (a handle is not
+ * sees exactly the tools as before; one that does not also sees the task tools, tools that
+ * run as tasks described with how to follow a handle, and no outputSchema on them (a handle is not
  * the tool's output, and clients check structuredContent against it). A 2025 request cannot
  * say whether its client speaks Tasks (the server is stateless): it gets the handle view with
  * `required` tools shown as `optional` (a tasks client still sends `task` for those).
@@ -24,16 +24,16 @@ type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<unknown>;
  * The SDK builds the listing from its registered tools at call time and synchronously, so the
  * view is set just before its handler runs (a pooled server serves one request at a time).
  */
-export function installToolsListView(server: McpServer, listed: Listed[], taskTools: TaskTools, revision: ProtocolRevision, scopes?: ToolScopes): void {
+export function installToolsListView(server: McpServer, listed: Listed[], taskHandles: TaskHandles, revision: ProtocolRevision, scopes?: ToolScopes): void {
   const low = server.server;
   const sdkList = (low as unknown as { _getRequestHandler(method: string): StoredHandler | undefined })._getRequestHandler('tools/list');
   if (!sdkList) throw new Error('unreachable: registerTool installs tools/list');
   const original = listed.map(({ registered }) => ({ description: registered.description, outputSchema: registered.outputSchema, execution: registered.execution }));
   const show = (handles: boolean) => {
-    listed.forEach(({ tool, registered, companion }, i) => {
-      const handled = handles && taskTools.servesHandle(tool);
-      registered.enabled = handles || !companion;
-      registered.description = handled ? taskTools.describeForHandles(tool) : original[i].description;
+    listed.forEach(({ tool, registered, taskTool }, i) => {
+      const handled = handles && taskHandles.servesHandle(tool);
+      registered.enabled = handles || !taskTool;
+      registered.description = handled ? taskHandles.describeForHandles(tool) : original[i].description;
       registered.outputSchema = handled ? undefined : original[i].outputSchema;
       if (revision.toolExecution) registered.execution = handled && tool.taskMode === 'required' ? revision.toolExecution('optional') : original[i].execution;
     });

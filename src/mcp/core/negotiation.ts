@@ -9,7 +9,7 @@ interface Envelope {
 
 /**
  * Whether THIS request declares the Tasks extension in its `_meta` envelope. Earlier requests
- * do not count, a legacy `params.task` does not count, and 2025-11-25 requests carry no envelope.
+ * do not count, a 2025-11-25 `params.task` does not count, and 2025-11-25 requests carry no envelope.
  */
 export function declaresTasks(ctx: ServerContext): boolean {
   return declaresTasksIn(ctx.mcpReq.envelope as Envelope | undefined); // typed {} in the SDK's typings
@@ -31,7 +31,7 @@ export function principalOf(ctx: ServerContext): string | undefined {
 
 export function principalOfAuth(auth: AuthInfo | undefined): string | undefined {
   if (!auth) return undefined;
-  // OAuth tokens name their owner fully (issuer, user, client: src/mcp/http/claims.ts)
+  // OAuth tokens name their owner fully (issuer, user, client: src/mcp/auth/claims.ts)
   if (typeof auth.extra?.principal === 'string' && auth.extra.principal) return auth.extra.principal;
   const user = auth.extra?.sub ?? auth.extra?.user;
   return typeof user === 'string' && user ? `user:${user}` : `client:${auth.clientId}`;

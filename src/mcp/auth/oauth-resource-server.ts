@@ -1,6 +1,6 @@
 import { type AuthInfo, bearerAuthChallengeResponse, OAuthError, OAuthErrorCode, type OAuthTokenVerifier, verifyBearerToken } from '@modelcontextprotocol/server';
-import { logger } from '../../tasks/logging';
-import { StaticTokenVerifier } from './auth';
+import { logger } from '../../tasks';
+import { StaticTokenVerifier } from './static-tokens';
 import { AuthServerDiscovery } from './discovery';
 import { AuthServerUnavailableError, InvalidTokenError } from './errors';
 import { IntrospectionVerifier } from './introspection';

@@ -1,5 +1,4 @@
-import type { TaskWatcher } from '../tasks';
-import { isTerminal, type TaskSnapshot } from '../tasks/task-snapshot';
+import { isTerminal, type TaskSnapshot, type TaskWatcher } from '../../tasks';
 
 export interface FollowOptions {
   /** At most this long. */

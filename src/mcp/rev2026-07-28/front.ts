@@ -21,26 +21,14 @@ import {
 } from '@modelcontextprotocol/server';
 import type { TaskStatusNotificationV2, TaskSubscriptionNotificationsV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
 import * as z from 'zod';
-import { logger } from '../../tasks/logging';
-import { isTaskId } from '../../tasks/task-id';
-import { isTerminal, type TaskSnapshot } from '../../tasks/task-snapshot';
-import type { TaskWatch, TaskWatcher } from '../../tasks';
-import { toProtocolError, tasksCapabilityRequired } from '../errors';
-import { declaresTasksIn, principalOfAuth } from '../negotiation';
+import { isTaskId, isTerminal, logger, type TaskSnapshot, type TaskWatch } from '../../tasks';
+import { toProtocolError, tasksCapabilityRequired } from '../core/errors';
+import { declaresTasksIn, principalOfAuth } from '../core/negotiation';
 import { toDetailedTask } from './wire';
 import type { RequestBody } from '../http/body';
-import type { WatchLimits } from '../../tasks';
+import type { McpContext } from '../context';
 
-export interface TaskSubscriptionOptions {
-  watcher: TaskWatcher;
-  pollIntervalMs: number;
-  strictHeaders: boolean;
-  /** Shared with tasks/result streams and held calls: each subscribed task holds one place. */
-  limits: WatchLimits;
-  serverInfo: { name: string; version: string };
-}
-
-const MODERN = '2026-07-28';
+const REVISION = '2026-07-28';
 const KEEP_ALIVE_MS = 15_000;
 /** Tasks read at once while a stream opens. */
 const OPEN_CONCURRENCY = 16;
@@ -54,7 +42,9 @@ type TaskAcknowledgement = Omit<SubscriptionsAcknowledgedNotification, 'params'>
   params: Omit<SubscriptionsAcknowledgedNotification['params'], 'notifications'> & { notifications: SubscriptionFilter & TaskSubscriptionNotificationsV2 };
 };
 
-export function taskSubscriptions(opts: TaskSubscriptionOptions) {
+export function taskSubscriptions(mcp: McpContext) {
+  const { watcher, limits, serverInfo } = mcp;
+  const opts = { watcher, limits, serverInfo, pollIntervalMs: mcp.config.pollIntervalMs, strictHeaders: mcp.config.strictHeaders };
   const open = new Set<() => void>();
   const reserve = (caller: string, n: number) => opts.limits.reserve(caller, n);
 
@@ -64,7 +54,7 @@ export function taskSubscriptions(opts: TaskSubscriptionOptions) {
     if (!message) return undefined;
     const { id, params } = message;
     const meta = params._meta ?? {};
-    if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN) return undefined; // not the 2026 wire: the SDK answers
+    if (meta[PROTOCOL_VERSION_META_KEY] !== REVISION) return undefined; // not the 2026 wire: the SDK answers
     try {
       if (!declaresTasksIn(meta)) throw tasksCapabilityRequired();
       const wanted = TaskIdsSchema.safeParse(params.notifications);
@@ -203,7 +193,7 @@ function taskNotification(task: TaskSnapshot, id: RequestId, pollIntervalMs: num
   return { jsonrpc: '2.0', method: 'notifications/tasks', params: { ...toDetailedTask(task, pollIntervalMs), _meta: { [SUBSCRIPTION_ID_META_KEY]: id } } };
 }
 
-function endOfSubscription(id: RequestId, serverInfo: TaskSubscriptionOptions['serverInfo']): SubscriptionsListenResult {
+function endOfSubscription(id: RequestId, serverInfo: McpContext['serverInfo']): SubscriptionsListenResult {
   return { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_META_KEY]: id, [SERVER_INFO_META_KEY]: serverInfo } };
 }
 
