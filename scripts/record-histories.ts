@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Records the workflow histories that test/replay.test.ts replays (`npm run record-histories`,
+// Records the workflow histories that test/in-process/replay.test.ts replays (`npm run record-histories`,
 // which builds first). It starts a real Temporal dev server (temp SQLite, free ports), a CLI
 // worker and a CLI serve with the tests' tools module (demo tools + fixtures), drives each
 // scenario of test/histories/scenarios.yaml through MCP JSON-RPC over HTTP, waits for each
@@ -183,7 +183,7 @@ function readme(): string {
   });
   return `# Recorded task histories
 
-Replayed by \`test/replay.test.ts\` with the SDK's replayer and the worker's own workflow code and
+Replayed by \`test/in-process/replay.test.ts\` with the SDK's replayer and the worker's own workflow code and
 interceptors (McpTasksPlugin): a change that alters the command sequence of a shipped workflow
 (the task runtime's or a tool's) fails there with a nondeterminism error. Such a change goes
 behind \`patched()\`, and these files stay: they are the tasks already running when it ships.

@@ -13,7 +13,7 @@
 import type { OAuthTokenVerifier } from '@modelcontextprotocol/server';
 import { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { bundleWorkflowCode, DefaultLogger, type LogLevel, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { type BundleOptions, bundleWorkflowCode, DefaultLogger, type LogLevel, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -68,10 +68,17 @@ export async function sharedTemporal(): Promise<TestTemporal> {
   };
 }
 
+/** Bundles resolve the package's workflow entry to the source tree (no dist/ in a workflow bundle). */
+export const sourceWorkflowEntry = (config: WebpackConfiguration): WebpackConfiguration => ({
+  ...config,
+  resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as object), 'mcp-temporal-tasks/workflow$': WORKFLOW_ENTRY } },
+});
+type WebpackConfiguration = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
+
 let runtimeInstalled = false;
 
 /** Core's own logs at ERROR (workflow task failures some tests cause would flood the output). */
-function installRuntime(): void {
+export function installRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const level = (process.env.MTT_TEST_LOG_LEVEL as LogLevel | undefined) ?? 'ERROR';
@@ -96,10 +103,7 @@ export async function fixturesBundle(module: ToolsModule): Promise<string> {
     workflowsPath: module.workflowsPath,
     plugins: [new McpTasksPlugin({ tools: module.tools })],
     logger: quiet,
-    webpackConfigHook: (config) => ({
-      ...config,
-      resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as object), 'mcp-temporal-tasks/workflow$': WORKFLOW_ENTRY } },
-    }),
+    webpackConfigHook: sourceWorkflowEntry,
   });
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   fs.writeFileSync(tmp, code);

@@ -1,4 +1,4 @@
-/** Worker Versioning settings of the `worker` command (the flags against a real Temporal: test/versioning.test.ts). */
+/** Worker Versioning settings of the `worker` command (the flags against a real Temporal: test/processes/versioning.test.ts). */
 import { ConfigError } from '../../../src/mcp/config';
 import { parseVersioning } from '../../../src/cli/worker-versioning';
 

@@ -1,4 +1,4 @@
-/** The default cap on open connections, from the open-file limit (the cap itself: test/http-edge.test.ts). */
+/** The default cap on open connections, from the open-file limit (the cap itself: test/processes/http-edge.test.ts). */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

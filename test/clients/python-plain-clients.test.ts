@@ -1,0 +1,59 @@
+/**
+ * Python clients that do not speak Tasks (the SDK's `mcp.Client` 2.3.0 and FastMCP 4.1.4's plain
+ * `Client`, from PyPI into the git-ignored .venv-clients/) following task handles with task_*.
+ */
+import { runPythonClient } from '../support/python-client';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from '../support/processes';
+import { useStack } from '../support/stack';
+import { waitFor } from '../support/wait';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ensureClientsVenv } = require('../../scripts/clients-venv') as { ensureClientsVenv: (o?: { log?: (m: string) => void }) => string };
+
+const SCRIPT = path.join(ROOT, 'test', 'clients', 'plain_client.py');
+const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-ledger-'));
+let python: string;
+
+beforeAll(() => {
+  python = ensureClientsVenv({ log: (m) => console.log(m) });
+}, 600_000);
+
+const stack = useStack({ config: { handleWaitMs: 2000 }, workerEnv: { MCP_TASKS_LEDGER_DIR: ledger } });
+
+function plain(client: string, scenario: string): Promise<any> {
+  return runPythonClient(python, SCRIPT, [stack.url, client, scenario]);
+}
+
+describe.each(['mcp', 'fastmcp'])('%s plain client', (client) => {
+  test('approve_expense: the handle names the question, task_respond answers it', async () => {
+    const out = await plain(client, 'respond');
+    expect(out.pending).toEqual(['approval']);
+    expect(out.isError).toBe(false);
+    expect(out.text).toBe('Expense of 12 for "python plain" was approved. Comment: from python');
+  });
+
+  test('approve_expense: answered in the client\'s own elicitation form', async () => {
+    const out = await plain(client, 'elicit');
+    expect(out.text).toBe('Expense of 13 for "python form" was approved.');
+    expect(out.elicitations).toHaveLength(1);
+  });
+
+  test('provision_environment past the bound: followed to its result with task_wait', async () => {
+    const out = await plain(client, 'provision');
+    expect(out.first).toBe('working');
+    expect(out.text).toBe('Environment py-env provisioned in 3 steps.');
+  });
+
+  test('task_cancel: the steps done are undone', async () => {
+    const out = await plain(client, 'cancel');
+    expect(out.final).toBe('cancelled');
+    await waitFor(async () => {
+      const files = fs.readdirSync(ledger).filter((f) => f.includes(out.taskId));
+      const done = files.filter((f) => f.startsWith('provision-')).length;
+      return done > 0 && files.filter((f) => f.startsWith('deprovision-')).length === done ? true : undefined;
+    });
+  });
+});

@@ -1,0 +1,26 @@
+/** A payload codec (docs/examples/encryption-codec.js) keeps arguments and results out of Temporal's history in clear. */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { call, pollTask } from '../support/mcp';
+import { ROOT } from '../support/processes';
+import { useStack } from '../support/stack';
+
+// the worker and the server load the codec module as `worker` and `serve` do (loadDataConverter reads these)
+const env = { TEMPORAL_PAYLOAD_CODEC: path.join(ROOT, 'docs/examples/encryption-codec.js'), MCP_ENCRYPTION_KEY: randomBytes(32).toString('hex') };
+const stack = useStack({ workerEnv: env });
+
+test('with TEMPORAL_PAYLOAD_CODEC set, tasks work and history holds only ciphertext', async () => {
+  const { temporal, url } = stack;
+  const secret = 'the-secret-merger-plan';
+  const { taskId } = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: secret, seconds: 0 } });
+  expect((await pollTask(url, taskId)).result.content[0].text).toBe(secret);
+
+  const history = await temporal.client.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId: taskId } });
+  const events = history.history?.events ?? [];
+  const input = events[0].workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+  const result = events.at(-1)?.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
+  for (const payload of [input, result]) expect(Buffer.from(payload!.metadata!.encoding!).toString()).toBe('binary/encrypted');
+  const everything = JSON.stringify(events, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v));
+  expect(everything).not.toContain(secret);
+  expect(everything).not.toContain(Buffer.from(secret).toString('base64'));
+});

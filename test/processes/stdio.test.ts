@@ -1,0 +1,68 @@
+/** `serve --stdio` driven by the official MCP client over stdio, with a real Temporal behind it. */
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import path from 'node:path';
+import { startWorker } from '../support/mcp';
+import { ROOT, stopAllAfter } from '../support/processes';
+import { startTestTemporal, TestTemporal } from '../support/temporal';
+
+let temporal: TestTemporal;
+
+beforeAll(async () => {
+  temporal = await startTestTemporal();
+  await startWorker(temporal.address);
+});
+
+stopAllAfter(() => temporal);
+
+test.each(['modern', 'legacy'] as const)('tools/list and a durable tools/call over stdio (%s handshake)', async (era) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(ROOT, 'dist', 'cli', 'index.js'), 'serve', '--stdio'],
+    env: { ...process.env, TEMPORAL_ADDRESS: temporal.address } as Record<string, string>,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' }, { versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } });
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['wait_and_echo', 'approve_expense']));
+    const result = await client.callTool({ name: 'wait_and_echo', arguments: { text: `over stdio (${era})`, seconds: 0 } });
+    expect(result.content).toEqual([{ type: 'text', text: `over stdio (${era})` }]);
+  } finally {
+    await client.close();
+  }
+});
+
+test.each(['modern', 'legacy'] as const)('a client without Tasks over stdio: handle, elicitation in its own UI, task_wait (%s handshake)', async (era) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(ROOT, 'dist', 'cli', 'index.js'), 'serve', '--stdio', '--handle-wait-ms', '1500'],
+    env: { ...process.env, TEMPORAL_ADDRESS: temporal.address } as Record<string, string>,
+    stderr: 'pipe',
+  });
+  const client = new Client(
+    { name: 'stdio-plain', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
+  );
+  const asked: unknown[] = [];
+  client.setRequestHandler('elicitation/create', async (request: unknown) => {
+    asked.push(request);
+    return { action: 'accept', content: { approved: true } };
+  });
+  await client.connect(transport);
+  try {
+    const approved: any = await client.callTool({ name: 'approve_expense', arguments: { amount: 5, description: `stdio ${era}` } });
+    expect(approved.content[0].text).toBe(`Expense of 5 for "stdio ${era}" was approved.`);
+    expect(asked).toHaveLength(1);
+    const handle: any = await client.callTool({ name: 'provision_environment', arguments: { name: `stdio-${era}`, steps: 2, stepMs: 1500 } });
+    expect(handle.structuredContent).toMatchObject({ status: 'working' });
+    let result: any = handle;
+    while (['working', 'input_required'].includes(result.structuredContent?.status)) {
+      result = await client.callTool({ name: 'task_wait', arguments: { taskId: handle.structuredContent.taskId } });
+    }
+    expect(result.content[0].text).toBe(`Environment stdio-${era} provisioned in 2 steps.`);
+  } finally {
+    await client.close();
+  }
+});
