@@ -18,6 +18,8 @@ export default defineConfig(
     rules: {
       // `const { omitted, ...rest } = x` and `_`-named placeholders are how the code drops a field or a value
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // a timer declared before the closure that clears it, and assigned once later, stays `let`
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   {

@@ -70,6 +70,7 @@ interface ScenarioResult {
 
 function runScenario(url: string, scenario: string, extra: string[]): ScenarioResult {
   const r = spawnSync(NODE22, [CONF, 'server', '--url', url, '--scenario', scenario, ...extra], { encoding: 'utf8', timeout: 120_000 });
+// eslint-disable-next-line no-control-regex -- strips the terminal colour codes of the suite's output
   const text = `${r.stdout}${r.stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
   const summary = (text.match(/Passed: [^\n]*/) ?? ['no summary'])[0];
   return { scenario, ok: r.status === 0, summary, text };

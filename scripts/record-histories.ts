@@ -29,6 +29,7 @@ import { Cleanup } from '../test/support/processes';
 import { startProcessStack } from '../test/support/servers';
 import { sleep } from '../test/support/wait';
 // the module object itself (protobufjs' root), not a namespace copy of its keys
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- protobufjs' root object, not a namespace copy
 import proto = require('@temporalio/proto');
 import { check, drive, type HistoryEvent, loadScenarios, matches, type Scenario } from './history-scenarios';
 

@@ -1,7 +1,7 @@
 /** 5. End to end: batches of short tasks created and polled to completion, beside raw starts + result(), with a Temporal-side breakdown. */
 import type { temporal } from '@temporalio/proto';
 import { type BenchContext, type CallContext, createOurs, handle, rawDescribe, startRaw, terminateLive } from '../clients';
-import { measure, type Stat } from '../measure';
+import { measure } from '../measure';
 import { log, now } from '../script';
 import { markdownTable, median, ratio, type Summary, summarize } from '../stats';
 import { sleep } from '../../test/support/wait';

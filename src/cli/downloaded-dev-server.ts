@@ -37,6 +37,7 @@ async function canResolve(host: string): Promise<boolean> {
 
 function loadTesting(): typeof import('@temporalio/testing') | undefined {
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional: loaded only when installed
     return require('@temporalio/testing') as typeof import('@temporalio/testing');
   } catch {
     return undefined;

@@ -26,6 +26,7 @@ export function loadToolsModule(file: string | undefined): ToolsModule {
   const resolved = path.resolve(file);
   let exported: unknown;
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the user's module, by path at run time
     exported = require(resolved);
   } catch (err) {
     throw new ToolsModuleError(`--tools-module ${file}: cannot load it: ${(err as Error).message}`);

@@ -16,6 +16,7 @@ import type { ToolDefinition } from '../tool-definition';
 import { ToolRegistry } from './core/tool-registry';
 import { WatchLimits } from '../tasks';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json is outside the compiled tree
 const VERSION: string = require('../../package.json').version;
 
 export interface McpTasksServerOptions extends ServerConfigInput {

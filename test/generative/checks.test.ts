@@ -14,6 +14,7 @@ import type { Ran } from './runner';
 
 // the script as npm runs it, compiled (`npm run build`): it is spawned below
 const SCRIPT = path.resolve(__dirname, '..', '..', 'build', 'scripts', 'generative.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the compiled script, as npm runs it
 const { parseArgs, envOf } = require(SCRIPT) as { parseArgs(argv: string[]): Record<string, unknown>; envOf(opts: unknown): Record<string, string> };
 
 function names(ops: GeneratedOp[]): string[] {

@@ -1,5 +1,6 @@
 // bench:chaos (issue 20): one seed gives one plan, bad flags are refused, and the verdict of a
 // task is taken from what its client did, tasks/get, Temporal and the effects ledger.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- typed loosely here: the fixtures are partial task records
 const chaos = require('../../bench/chaos') as {
   parseArgs(argv: string[]): { tasks: number; seed: number; kills: number; spreadMs: number };
   prng(seed: number): unknown;

@@ -1,6 +1,7 @@
 // The bench:peer table (issue 14, item 5; issue 26, item 1): every row the issues ask for, ratios
 // against mcp-agent and on the FastMCP like-for-like column (Redis with the appendfsync of the
 // run's durability class), targets judged the right way.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- typed loosely here: the fixtures are partial runs
 const { peerRows } = require('../../bench/peer/run') as { peerRows: (r: unknown) => unknown[][] };
 
 const STACKS = ['ours', 'mcp-agent', 'peer-nofsync', 'peer-fsync'] as const;
