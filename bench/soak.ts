@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { buildRequest, type Era, parseBody } from '../test/support/mcp-client';
+import { buildRequest, type Revision, parseBody } from '../test/support/mcp-client';
 import type { Cleanup } from '../test/support/processes';
 import { sleep } from '../test/support/wait';
 import { fdCount, machineBusyPercent, machineInfo, readRssMb, startInfra } from './infra';
@@ -67,11 +67,11 @@ function caller(url: string, token: string, stats: Stats, until: number): Promis
   };
   const mine: string[] = [];
   /** A stream opened and dropped after a random time (a client that goes away). */
-  const dropAfter = async (method: string, params: Record<string, unknown>, era: Era, ms: number) => {
+  const dropAfter = async (method: string, params: Record<string, unknown>, revision: Revision, ms: number) => {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), ms);
     try {
-      const { headers, body } = buildRequest(method, params, { era, headers: auth, clientName: 'soak' });
+      const { headers, body } = buildRequest(method, params, { revision, headers: auth, clientName: 'soak' });
       const res = await fetch(url, { method: 'POST', headers, body, signal: abort.signal });
       await res.text();
     } catch {
@@ -96,8 +96,8 @@ function caller(url: string, token: string, stats: Stats, until: number): Promis
     async () => mine.length && (await rpc('tasks/get', { taskId: pick(mine) })),
     async () => mine.length && (await rpc('tasks/get', { taskId: pick(mine).replace(/.$/, 'Q') })), // unknown id
     async () => rpc('tools/list'),
-    async () => mine.length && (await dropAfter('subscriptions/listen', { notifications: { taskIds: mine.slice(-3) } }, 'modern', 200 + Math.random() * 3000)),
-    async () => mine.length && (await dropAfter('tasks/result', { taskId: pick(mine) }, 'legacy', 200 + Math.random() * 3000)),
+    async () => mine.length && (await dropAfter('subscriptions/listen', { notifications: { taskIds: mine.slice(-3) } }, '2026-07-28', 200 + Math.random() * 3000)),
+    async () => mine.length && (await dropAfter('tasks/result', { taskId: pick(mine) }, '2025-11-25', 200 + Math.random() * 3000)),
     async () => mine.length && (await rpc('tasks/cancel', { taskId: pick(mine) })),
   ];
   return (async () => {
@@ -122,7 +122,7 @@ async function hostileLoop({ url, token, until, lanes }: { url: string; token: s
     Array.from({ length: lanes }, async () => {
       while (Date.now() < until) {
         const i = Math.floor(Math.random() * bodies.length);
-        const { headers } = i === 3 ? buildRequest('tasks/list', {}, { era: 'legacy', headers: auth }) : buildRequest('tools/call', { name: 'wait_and_echo' }, { headers: auth });
+        const { headers } = i === 3 ? buildRequest('tasks/list', {}, { revision: '2025-11-25', headers: auth }) : buildRequest('tools/call', { name: 'wait_and_echo' }, { headers: auth });
         try {
           await (await fetch(url, { method: 'POST', headers, body: bodies[i] })).arrayBuffer();
         } catch {

@@ -14,7 +14,7 @@ export interface TaskSnapshot {
   statusMessage?: string;
   state: TaskState;
   /**
-   * tasks/cancel was recorded for the workflow. The 2026 generation reports what the workflow
+   * tasks/cancel was recorded for the workflow. The 2026-07-28 revision reports what the workflow
    * does with it (working until it ends); 2025-11-25 reports `cancelled` from then on.
    */
   cancelRequested?: boolean;
@@ -46,7 +46,7 @@ export function isTerminal(task: TaskSnapshot): boolean {
 }
 
 /**
- * The task as the 2025-11-25 generation reports it: a requested cancel is final at once (its
+ * The task as the 2025-11-25 revision reports it: a requested cancel is final at once (its
  * tasks/cancel answers `cancelled`), and the workflow honours it (it ends cancelled, undone).
  * When some undo failed (the workflow ended failed with `data.undoFailures`), it still reads
  * `cancelled`, that revision's rule, and its statusMessage says which steps stayed in effect.

@@ -1,6 +1,6 @@
 /**
  * The MCP Inspector 2.12 CLI (Node 22; pinned, installed beside the conformance suite into the
- * git-ignored .conformance/) as a client without Tasks: its default (legacy) era makes a task only
+ * git-ignored .conformance/) as a client without Tasks: its default era (`legacy`: the 2025-11-25 revision) makes a task only
  * for `required` tools, and with task handles none reads `required`, so it gets handles and
  * follows them through the task_* tools, one CLI run per call.
  */

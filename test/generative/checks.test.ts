@@ -43,9 +43,9 @@ test('--without leaves those kinds out of programs and schedules', () => {
 });
 
 const plain: GeneratedCase = { program: { ops: [{ t: 'step', name: 's1', undo: 'ok' }] }, events: [] };
-const cancelled: GeneratedCase = { ...plain, events: [{ atMs: 10, kind: 'cancel', era: 'modern' }] };
-const ran = (c: GeneratedCase, reading: Ran['reading'] = 'terminal'): Ran => ({ taskId: 't', sent: { cancel: c.events.filter((e) => e.kind === 'cancel').map(() => 'modern') }, reading });
-const readings = (temporal: string, modern: string, legacy = modern, mcpTaskStatus: string | undefined = modern): Readings => ({ temporal, modern: { status: modern }, legacy: { status: legacy }, mcpTaskStatus });
+const cancelled: GeneratedCase = { ...plain, events: [{ atMs: 10, kind: 'cancel', revision: '2026-07-28' }] };
+const ran = (c: GeneratedCase, reading: Ran['reading'] = 'terminal'): Ran => ({ taskId: 't', sent: { cancel: c.events.filter((e) => e.kind === 'cancel').map(() => '2026-07-28' as const) }, reading });
+const readings = (temporal: string, rev2026: string, rev2025 = rev2026, mcpTaskStatus: string | undefined = rev2026): Readings => ({ temporal, rev2026: { status: rev2026 }, rev2025: { status: rev2025 }, mcpTaskStatus });
 const apply = (name: string): LedgerLine => ({ taskId: 't', name, kind: 'apply' });
 const undo = (name: string): LedgerLine => ({ taskId: 't', name, kind: 'undo' });
 
@@ -73,7 +73,7 @@ test('the invariants flag readers that disagree, a cancel nobody asked for, undo
   expect(violations(plain, unasked('refused -32603: boom'), { ...readings('COMPLETED', 'completed'), signalledKeys: ['k1'] }, [])).toEqual([expect.stringMatching(/failed inside the server: refused -32603/)]);
   expect(violations(plain, unasked('refused -32602: not outstanding'), { ...readings('COMPLETED', 'completed'), signalledKeys: ['k1'] }, [])).toEqual([]);
   expect(violations(plain, ran(plain, 'timeout'), readings('RUNNING', 'working'), [])).toEqual([expect.stringMatching(/neither ended nor read stuck/), expect.stringMatching(/must end completed/)]);
-  expect(violations(plain, ran(plain, 'stuck'), { ...readings('RUNNING', 'working'), modern: { status: 'working', statusMessage: 'stuck: …' } }, [])).toEqual([
+  expect(violations(plain, ran(plain, 'stuck'), { ...readings('RUNNING', 'working'), rev2026: { status: 'working', statusMessage: 'stuck: …' } }, [])).toEqual([
     expect.stringMatching(/stuck without a bug/),
     expect.stringMatching(/must end completed .*, it reads stuck/),
   ]);

@@ -30,8 +30,8 @@ export const CLOSE_STATUS_TABLE: Record<string, string> = {
 
 export interface Readings {
   temporal: string;
-  modern: any;
-  legacy: any;
+  rev2026: any;
+  rev2025: any;
   mcpTaskStatus: string | undefined;
   /** The keys of every tasks/update signal the workflow got, in all runs (read only after an answerUnasked). */
   signalledKeys?: string[];
@@ -45,11 +45,11 @@ export async function readAll(env: CaseEnv, ran: Ran): Promise<Readings> {
     await sleep(100);
     description = await handle.describe();
   }
-  const modern = await retrying(env, (url) => call(url, 'tasks/get', { taskId: ran.taskId }));
-  const legacyReply = await retrying(env, (url) => call(url, 'tasks/get', { taskId: ran.taskId }, { era: 'legacy' }));
+  const rev2026 = await retrying(env, (url) => call(url, 'tasks/get', { taskId: ran.taskId }));
+  const reply2025 = await retrying(env, (url) => call(url, 'tasks/get', { taskId: ran.taskId }, { revision: '2025-11-25' }));
   const attribute = (description.searchAttributes as Record<string, unknown[] | undefined>)[MCP_TASK_STATUS.name];
   const signalledKeys = ran.sent.unasked ? await signalledKeysOf(env, ran.taskId, description.runId) : undefined;
-  return { temporal: description.status.name, modern, legacy: legacyReply?.task ?? legacyReply, mcpTaskStatus: attribute?.[0] as string | undefined, signalledKeys };
+  return { temporal: description.status.name, rev2026, rev2025: reply2025?.task ?? reply2025, mcpTaskStatus: attribute?.[0] as string | undefined, signalledKeys };
 }
 
 /** The keys of the `mcp.inputResponses` signals of every run of the chain. */
@@ -87,13 +87,13 @@ export function readLedger(dir: string, taskId: string): LedgerLine[] {
 export function violations(c: GeneratedCase, ran: Ran, r: Readings, ledger: LedgerLine[]): string[] {
   const out: string[] = [];
   const cancelSent = ran.sent.cancel.length > 0;
-  if (ran.reading === 'timeout') out.push(`the task neither ended nor read stuck within the bound (tasks/get: ${r.modern.status} "${r.modern.statusMessage ?? ''}", Temporal ${r.temporal})`);
-  if (ran.reading === 'stuck' && !mayBeStuck(c.program)) out.push(`the task reads stuck without a bug in the program: "${r.modern.statusMessage}"`);
+  if (ran.reading === 'timeout') out.push(`the task neither ended nor read stuck within the bound (tasks/get: ${r.rev2026.status} "${r.rev2026.statusMessage ?? ''}", Temporal ${r.temporal})`);
+  if (ran.reading === 'stuck' && !mayBeStuck(c.program)) out.push(`the task reads stuck without a bug in the program: "${r.rev2026.statusMessage}"`);
   out.push(...readersAgree(r, cancelSent));
-  const status = r.modern.status;
+  const status = r.rev2026.status;
   if (status === 'cancelled' && !cancelSent) out.push('tasks/get reads cancelled, but nobody requested a cancel (a timeout or an inner scope is the tool\'s own failure)');
   const expected = modelEnd(c);
-  const end = isStuck(r.modern) ? 'stuck' : status;
+  const end = isStuck(r.rev2026) ? 'stuck' : status;
   if (expected && end !== expected) out.push(`the program must end ${expected} (no cancel, no timer racing), it reads ${end}`);
   out.push(...ledgerHolds(status, ledger));
   out.push(...onlyOutstandingKeys(ran, r));
@@ -111,12 +111,12 @@ function onlyOutstandingKeys(ran: Ran, r: Readings): string[] {
 
 function readersAgree(r: Readings, cancelSent: boolean): string[] {
   const out: string[] = [];
-  const said = `tasks/get 2026 ${r.modern.status}, 2025 ${r.legacy?.status}, McpTaskStatus ${r.mcpTaskStatus}, Temporal ${r.temporal}`;
+  const said = `tasks/get 2026 ${r.rev2026.status}, 2025 ${r.rev2025?.status}, McpTaskStatus ${r.mcpTaskStatus}, Temporal ${r.temporal}`;
   // 2025-11-25's rule: a task reads cancelled from its tasks/cancel on, unless it completed first
-  const legacyRule = r.legacy?.status === 'cancelled' && cancelSent && r.temporal !== 'COMPLETED';
+  const rule2025 = r.rev2025?.status === 'cancelled' && cancelSent && r.temporal !== 'COMPLETED';
   if (r.temporal === 'RUNNING') {
     // a stuck (or unfinished) task: no reader may call it ended
-    const ended = [r.modern.status, legacyRule ? undefined : r.legacy?.status, r.mcpTaskStatus].filter((s) => ['completed', 'failed', 'cancelled'].includes(s));
+    const ended = [r.rev2026.status, rule2025 ? undefined : r.rev2025?.status, r.mcpTaskStatus].filter((s) => ['completed', 'failed', 'cancelled'].includes(s));
     if (ended.length) out.push(`readers disagree on a running task: ${said}`);
     return out;
   }
@@ -124,7 +124,7 @@ function readersAgree(r: Readings, cancelSent: boolean): string[] {
   // TERMINATED / TIMED_OUT: no workflow code ran to write McpTaskStatus, which keeps its last
   // running value (docs/contract.md, "The end of a task"); it must not claim another end
   const unwritten = (r.temporal === 'TERMINATED' || r.temporal === 'TIMED_OUT') && !['completed', 'cancelled'].includes(r.mcpTaskStatus ?? '');
-  if (r.modern.status !== expected || (r.mcpTaskStatus !== expected && !unwritten) || (r.legacy?.status !== expected && !legacyRule)) out.push(`readers disagree: ${said} (the table says ${expected})`);
+  if (r.rev2026.status !== expected || (r.mcpTaskStatus !== expected && !unwritten) || (r.rev2025?.status !== expected && !rule2025)) out.push(`readers disagree: ${said} (the table says ${expected})`);
   return out;
 }
 

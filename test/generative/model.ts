@@ -8,7 +8,7 @@ import type { GeneratedOp, GeneratedProgram } from '../fixtures/generated-ops';
 
 /** Something done to a running task at `atMs` after it started. */
 export type GeneratedEvent =
-  | { atMs: number; kind: 'cancel'; era: 'modern' | 'legacy' }
+  | { atMs: number; kind: 'cancel'; revision: '2026-07-28' | '2025-11-25' }
   /** Answers the outstanding questions picked by `pick` (a partial answer when it leaves some out). */
   | { atMs: number; kind: 'answer'; pick: boolean[] }
   /** tasks/update keyed by names the task never asked (`constructor`, `toString`…): not answers. */
@@ -82,7 +82,7 @@ export function eventArbitrary(kinds: EventKind[]): fc.Arbitrary<GeneratedEvent>
   if (kinds.length === 0) return fc.constant({ atMs: 0, kind: 'answer', pick: [true] });
   const atMs = ms(1_000);
   const all: Record<EventKind, fc.Arbitrary<GeneratedEvent>> = {
-    cancel: fc.record({ atMs, kind: fc.constant('cancel' as const), era: fc.constantFrom('modern' as const, 'legacy' as const) }),
+    cancel: fc.record({ atMs, kind: fc.constant('cancel' as const), revision: fc.constantFrom('2026-07-28' as const, '2025-11-25' as const) }),
     answer: fc.record({ atMs, kind: fc.constant('answer' as const), pick: fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }) }),
     answerUnasked: fc.record({ atMs, kind: fc.constant('answerUnasked' as const) }),
     cancelRacingAnswer: fc.record({ atMs, kind: fc.constant('cancelRacingAnswer' as const) }),

@@ -68,7 +68,7 @@ async function checkCase(env: CaseEnv, c: GeneratedCase, tally: Tally): Promise<
   const ran = await runCase(env, c);
   const readings = await readAll(env, ran);
   const broken = violations(c, ran, readings, readLedger(env.ledgerDir, ran.taskId));
-  const end = ran.reading === 'stuck' || isStuck(readings.modern) ? 'stuck' : readings.modern.status;
+  const end = ran.reading === 'stuck' || isStuck(readings.rev2026) ? 'stuck' : readings.rev2026.status;
   tally.set(end, (tally.get(end) ?? 0) + 1);
   if (process.env.MTT_GEN_VERBOSE) process.stderr.write(`[generative] ${ran.taskId} ${end} in ${Date.now() - started} ms: ${JSON.stringify(c)}\n`);
   // a stuck task retries for ever: end it (Temporal's terminate, not the test's subject)
@@ -80,7 +80,7 @@ async function checkCase(env: CaseEnv, c: GeneratedCase, tally: Tally): Promise<
     ...broken.map((b) => `  - ${b}`),
     `  program: ${JSON.stringify(c.program)}`,
     `  events: ${JSON.stringify(c.events)}`,
-    `  tasks/get 2026: ${JSON.stringify(readings.modern)}`,
+    `  tasks/get 2026: ${JSON.stringify(readings.rev2026)}`,
     `  history: ${historyFile}`,
   ].join('\n');
 }

@@ -4,7 +4,7 @@
  * until the task ends or reads stuck (or the bound passes). Requests ride out a server restart.
  */
 import type { Client } from '@temporalio/client';
-import { call, createTask, type Era, RpcError } from '../support/mcp-client';
+import { call, createTask, type Revision, RpcError } from '../support/mcp-client';
 import { type GeneratedCase, type GeneratedEvent, UNASKED_KEYS } from './model';
 
 /** What a case runs against; a stack of either tier provides it. */
@@ -24,7 +24,7 @@ export interface CaseEnv {
 
 /** What the schedule did to the task, as the invariants need it. */
 export interface Sent {
-  cancel: Era[];
+  cancel: Revision[];
   /** How tasks/update of keys never asked was answered (answerUnasked): `accepted`, or the JSON-RPC error. */
   unasked?: string;
 }
@@ -51,8 +51,8 @@ export async function runCase(env: CaseEnv, c: GeneratedCase): Promise<Ran> {
 async function sendEvent(env: CaseEnv, taskId: string, event: GeneratedEvent, sent: Sent): Promise<void> {
   switch (event.kind) {
     case 'cancel':
-      sent.cancel.push(event.era);
-      await cancel(env, taskId, event.era);
+      sent.cancel.push(event.revision);
+      await cancel(env, taskId, event.revision);
       return;
     case 'answer': {
       const open = await outstanding(env, taskId);
@@ -70,8 +70,8 @@ async function sendEvent(env: CaseEnv, taskId: string, event: GeneratedEvent, se
     }
     case 'cancelRacingAnswer': {
       const open = await outstanding(env, taskId);
-      sent.cancel.push('modern');
-      await Promise.all([answer(env, taskId, open), cancel(env, taskId, 'modern')]);
+      sent.cancel.push('2026-07-28');
+      await Promise.all([answer(env, taskId, open), cancel(env, taskId, '2026-07-28')]);
       return;
     }
     case 'restartServer':
@@ -112,9 +112,9 @@ async function answer(env: CaseEnv, taskId: string, keys: string[]): Promise<voi
 }
 
 /** tasks/cancel; 2025-11-25 refuses it for a task that already ended (that revision's rule): fine. */
-async function cancel(env: CaseEnv, taskId: string, era: Era): Promise<void> {
-  await retrying(env, (url) => call(url, 'tasks/cancel', { taskId }, { era })).catch((err) => {
-    if (!(err instanceof RpcError) || era !== 'legacy' || !/already/.test(err.message)) throw err;
+async function cancel(env: CaseEnv, taskId: string, revision: Revision): Promise<void> {
+  await retrying(env, (url) => call(url, 'tasks/cancel', { taskId }, { revision })).catch((err) => {
+    if (!(err instanceof RpcError) || revision !== '2025-11-25' || !/already/.test(err.message)) throw err;
   });
 }
 

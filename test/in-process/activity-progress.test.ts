@@ -1,7 +1,7 @@
 /**
  * The activity side end to end (issue 22, items 5 and 8): real Temporal, a CLI worker and
  * `serve`. An activity's reported progress (heartbeat details) is the task's statusMessage for
- * tasks/get in both generations and for a subscription, while it runs; a cancel during a
+ * tasks/get in both revisions and for a subscription, while it runs; a cancel during a
  * heartbeating() activity aborts its AbortSignal, and the compensation runs after.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -43,14 +43,14 @@ test('export_report: tasks/get (2026-07-28 and 2025-11-25) and a subscription re
   expect(Date.parse(later.lastUpdatedAt)).toBeGreaterThanOrEqual(Date.parse(first.lastUpdatedAt));
 
   // 2025-11-25 tasks/get, the 1.x SDK's client: the same
-  const legacy = new Client({ name: 'legacy', version: '1.0.0' }, { capabilities: {} });
-  await legacy.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const client2025 = new Client({ name: 'tasks-2025-11-25', version: '1.0.0' }, { capabilities: {} });
+  await client2025.connect(new StreamableHTTPClientTransport(new URL(url)));
   try {
-    const got = await legacy.experimental.tasks.getTask(taskId);
+    const got = await client2025.experimental.tasks.getTask(taskId);
     expect(got.status).toBe('working');
     expect(got.statusMessage).toMatch(ROWS);
   } finally {
-    await legacy.close();
+    await client2025.close();
   }
 
   // the subscription: heartbeats write no history event, the watch re-reads every 2 s while the activity runs

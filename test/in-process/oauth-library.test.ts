@@ -48,7 +48,7 @@ const mcp = (headers: Record<string, string> = {}, method = 'tools/list') =>
 const names = async (res: Response) => {
   const text = await res.text();
   const body = JSON.parse(text.startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data:')).pop()!.slice(5));
-  return (body.result.tools.map((t: { name: string }) => t.name) as string[]).filter((n) => !n.startsWith('task_')); // not the companion tools
+  return (body.result.tools.map((t: { name: string }) => t.name) as string[]).filter((n) => !n.startsWith('task_')); // not the task tools
 };
 
 test('the metadata and the challenge name the configured public resource', async () => {

@@ -49,8 +49,8 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const prmUrl = () => `${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A raw 2025-11-25 POST (the legacy Tasks generation). */
-async function legacyPost(message: Record<string, unknown>, headers: Record<string, string> = {}) {
+/** A raw 2025-11-25 POST (the 2025-11-25 Tasks revision). */
+async function post2025(message: Record<string, unknown>, headers: Record<string, string> = {}) {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers },
@@ -108,20 +108,20 @@ describe('challenges: every MCP surface is gated alike', () => {
       { method: 'tools/call', params: { name: 'wait_and_echo', arguments: { text: 'x', seconds: 0 }, task: {} } },
       { method: 'tasks/get', params: { taskId: 'task_' + 'A'.repeat(32) } },
     ]) {
-      const { status, www } = await legacyPost(message);
+      const { status, www } = await post2025(message);
       expect(status).toBe(401);
       expect(www).toBe(challenge());
     }
   });
 
-  test('a token without the required scope: 403 insufficient_scope naming it, on both generations and the stream', async () => {
+  test('a token without the required scope: 403 insufficient_scope naming it, on both revisions and the stream', async () => {
     const token = await idp.clientCredentials('svc', url, 'tools:admin');
     const expected = `Bearer error="insufficient_scope", error_description="Insufficient scope", scope="mcp", resource_metadata="${prmUrl()}"`;
-    const modern = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(token) }, body: '{}' });
-    expect(modern.status).toBe(403);
-    expect(modern.headers.get('www-authenticate')).toBe(expected);
-    const legacy = await legacyPost({ method: 'tools/list' }, bearer(token));
-    expect([legacy.status, legacy.www]).toEqual([403, expected]);
+    const rev2026 = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(token) }, body: '{}' });
+    expect(rev2026.status).toBe(403);
+    expect(rev2026.headers.get('www-authenticate')).toBe(expected);
+    const rev2025 = await post2025({ method: 'tools/list' }, bearer(token));
+    expect([rev2025.status, rev2025.www]).toEqual([403, expected]);
     const sub = await subscribe(url, ['task_' + 'A'.repeat(32)], { headers: bearer(token) });
     expect(sub.status).toBe(403);
   });
@@ -153,22 +153,22 @@ describe('client credentials (JWT access tokens)', () => {
     expect(tools).toContain('wait_and_echo');
     expect(tools).not.toContain('admin_echo');
     const before = serveOutput().length;
-    const modern = await fetch(url, {
+    const rev2026 = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL, 'mcp-method': 'tools/call', 'mcp-name': 'admin_echo', ...bearer(token) },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'admin_echo', arguments: { text: 'x', seconds: 0 }, _meta: meta() } }),
     });
-    expect(modern.status).toBe(403);
-    expect(modern.headers.get('www-authenticate')).toBe(
+    expect(rev2026.status).toBe(403);
+    expect(rev2026.headers.get('www-authenticate')).toBe(
       `Bearer error="insufficient_scope", error_description="tool admin_echo needs scope tools:admin", scope="mcp tools:admin", resource_metadata="${prmUrl()}"`,
     );
-    const legacyList = await legacyPost({ method: 'tools/list' }, bearer(token));
+    const legacyList = await post2025({ method: 'tools/list' }, bearer(token));
     expect(legacyList.status).toBe(200);
     expect(legacyList.text).toContain('wait_and_echo');
     expect(legacyList.text).not.toContain('admin_echo');
-    const legacy = await legacyPost({ method: 'tools/call', params: { name: 'admin_echo', arguments: { text: 'x', seconds: 0 }, task: {} } }, bearer(token));
-    expect(legacy.status).toBe(403);
-    expect(legacy.www).toContain('scope="mcp tools:admin"');
+    const rev2025 = await post2025({ method: 'tools/call', params: { name: 'admin_echo', arguments: { text: 'x', seconds: 0 }, task: {} } }, bearer(token));
+    expect(rev2025.status).toBe(403);
+    expect(rev2025.www).toContain('scope="mcp tools:admin"');
     // refused before Temporal: no task was created (the server logs every task.created)
     expect(serveOutput().slice(before)).not.toContain('task.created');
   });

@@ -79,7 +79,7 @@ test('an answer sent through another replica reaches this replica\'s polls throu
   const taskId = await waitingForApproval();
   await get(taskId);
   await get(taskId);
-  const legacy = { ...alice, era: 'legacy' as const };
+  const legacy = { ...alice, revision: '2025-11-25' as const };
   expect((await call(stack.url, 'tasks/get', { taskId }, legacy)).status).toBe('input_required');
   await call(other.url, 'tasks/update', { taskId, inputResponses: approval(false) }, alice);
   const done = await pollTask(stack.url, taskId, (t) => t.status === 'completed', 30_000, { ...alice, intervalMs: 20 });
@@ -98,7 +98,7 @@ test('a cancel on this replica is seen at the next read: cancelling, then cancel
 });
 
 test('2025-11-25: a watched task cancelled on this replica reads cancelled at once (that revision\'s rule)', async () => {
-  const legacy = { ...alice, era: 'legacy' as const };
+  const legacy = { ...alice, revision: '2025-11-25' as const };
   const taskId = await createTask(stack.url, 'wait_and_echo', { text: 'x', seconds: 600 }, alice);
   await untilWatchAnswers(() => call(stack.url, 'tasks/get', { taskId }, legacy));
   await call(stack.url, 'tasks/cancel', { taskId }, legacy);

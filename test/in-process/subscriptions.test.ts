@@ -130,7 +130,7 @@ describe('a subscribed task tells its changes, in order, without tasks/get', () 
 
   test('the MCP SDK v2 client: listen() opens it and the notifications reach its handlers', async () => {
     const taskId = await start('wait_and_echo', { text: 'sdk', seconds: 1 });
-    const client = await connectClient(url, 'modern', { extensions: { 'io.modelcontextprotocol/tasks': {} } });
+    const client = await connectClient(url, '2026-07-28', { extensions: { 'io.modelcontextprotocol/tasks': {} } });
     const seen: any[] = [];
     client.fallbackNotificationHandler = async (n) => void seen.push(n);
     const subscription = await client.listen({ taskIds: [taskId] } as never, { timeout: 10_000 });

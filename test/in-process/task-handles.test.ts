@@ -73,7 +73,7 @@ const clients = {
 };
 
 describe.each(Object.entries(clients))('%s', (_name, connect) => {
-  test('tools/list: the companion tools, and task tools that say how to follow a handle', async () => {
+  test('tools/list: the task tools, and task tools that say how to follow a handle', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t: any) => [t.name, t]));

@@ -1,4 +1,4 @@
-/** The 2025-11-25 experimental Tasks generation on the same workflows, with the 1.x SDK's tasks client. */
+/** The 2025-11-25 experimental Tasks revision on the same workflows, with the 1.x SDK's tasks client. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, type ElicitResult, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -34,7 +34,7 @@ interface ClientOptions {
 }
 
 async function legacyClient({ token, urls = [url], onElicit, posts }: ClientOptions = {}): Promise<Client> {
-  const client = new Client({ name: 'legacy-tasks', version: '1.0.0' }, { capabilities: onElicit ? { elicitation: { form: {} } } : {} });
+  const client = new Client({ name: 'tasks-2025-11-25', version: '1.0.0' }, { capabilities: onElicit ? { elicitation: { form: {} } } : {} });
   if (onElicit) client.setRequestHandler(ElicitRequestSchema, (request) => onElicit(request));
   let next = 0;
   const roundRobin: typeof fetch = (input, init) => {
@@ -222,7 +222,7 @@ test('answers that are not ours or not the caller\'s are accepted and dropped; a
   await alice.close();
 });
 
-test('tasks/cancel answers the cancelled Task; it stays cancelled on both generations; a terminal task is -32602', async () => {
+test('tasks/cancel answers the cancelled Task; it stays cancelled on both revisions; a terminal task is -32602', async () => {
   const alice = await legacyClient({ token: 'tok-a' });
   const bob = await legacyClient({ token: 'tok-b' });
   const taskId = await startTask(alice, 'provision_environment', { name: 'env', steps: 3, stepMs: 1500 });

@@ -59,7 +59,7 @@ describe('tools/call', () => {
     expect(description.searchAttributes.McpTool).toEqual(['wait_and_echo']);
   });
 
-  test('a non-declaring request for an optional tool runs synchronously; legacy params.task is ignored', async () => {
+  test('a non-declaring request for an optional tool runs synchronously; the 2025-11-25 params.task is ignored', async () => {
     const { body } = await rpc(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'sync', seconds: 0 }, task: { ttl: 60000 } }, { capabilities: NON_DECLARING });
     expect(body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'sync' }] });
     expect(body.result).not.toHaveProperty('taskId');

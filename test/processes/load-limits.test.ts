@@ -255,7 +255,7 @@ describe('item 6: precise errors', () => {
   test('a tasks/list cursor that is not ours is -32602 at once (it waited 10-15 s for DEADLINE_EXCEEDED)', async () => {
     for (const cursor of ['AAAA', 'bm90LW91cnM.AAAAAAAAAAAAAAAAAAAAAA', '!!']) {
       const started = Date.now();
-      const { status, text } = await legacyPost(syncUrl, { id: 30, method: 'tasks/list', params: { cursor } }, alice);
+      const { status, text } = await post2025(syncUrl, { id: 30, method: 'tasks/list', params: { cursor } }, alice);
       expect(status).toBe(200);
       expect(JSON.parse(text.startsWith('{') ? text : text.split('data:').pop()!)).toMatchObject({ error: { code: -32602, message: 'Invalid cursor' } });
       expect(Date.now() - started).toBeLessThan(1000);
@@ -265,13 +265,13 @@ describe('item 6: precise errors', () => {
   test('tools/call without name and initialize without params: -32602 with a short message', async () => {
     const noName = await rpc(syncUrl, 'tools/call', { arguments: {} }, { headers: { ...alice, 'mcp-name': undefined } });
     expect(noName.body.error).toEqual({ code: -32602, message: 'Invalid params: tools/call needs params.name, the name of a tool' });
-    const init = await legacyPost(syncUrl, { id: 31, method: 'initialize' }, alice);
+    const init = await post2025(syncUrl, { id: 31, method: 'initialize' }, alice);
     const answer = JSON.parse(init.text.startsWith('{') ? init.text : init.text.split('data:').pop()!);
     expect(answer).toEqual({ jsonrpc: '2.0', id: 31, error: { code: -32602, message: 'Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}' } });
   });
 });
 
-async function legacyPost(url: string, message: object, headers: Record<string, string>) {
+async function post2025(url: string, message: object, headers: Record<string, string>) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...LEGACY, ...headers }, body: JSON.stringify({ jsonrpc: '2.0', ...message }) });
   return { status: res.status, text: await res.text() };
 }
@@ -355,7 +355,7 @@ test('item 6: one task on a tasks/list page that cannot be decoded is left out, 
   const { url: codecUrl } = await startServe(temporal.address, [], { ...TOKENS, ...codec });
   const sealed = await startTask(codecUrl, alice); // its memo is ciphertext to a server without the codec
   const plain = await startTask(syncUrl, alice);
-  const { text } = await legacyPost(syncUrl, { id: 60, method: 'tasks/list', params: {} }, alice);
+  const { text } = await post2025(syncUrl, { id: 60, method: 'tasks/list', params: {} }, alice);
   const page = JSON.parse(text.startsWith('{') ? text : text.split('data:').pop()!);
   expect(page.error).toBeUndefined();
   const ids = page.result.tasks.map((t: { taskId: string }) => t.taskId);

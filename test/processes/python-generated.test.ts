@@ -139,8 +139,8 @@ async function checkEnd(c: Case, taskId: string, cancelRequested: boolean): Prom
   // tasks/cancel that came after the end requested nothing, and Temporal says whether one landed
   const cancelLanded = described.raw.workflowExtendedInfo?.cancelRequested === true;
   expect(cancelLanded && !cancelRequested).toBe(false);
-  const legacy = await call(url, 'tasks/get', { taskId }, { era: 'legacy' });
-  expect((legacy.task ?? legacy).status).toBe(cancelLanded ? 'cancelled' : end);
+  const rev2025 = await call(url, 'tasks/get', { taskId }, { revision: '2025-11-25' });
+  expect((rev2025.task ?? rev2025).status).toBe(cancelLanded ? 'cancelled' : end);
   expect([c.expect.status].flat()).toContain(end);
   if (c.expect.message !== undefined) expect(task.error?.message).toContain(c.expect.message);
   if (c.expect.withinMs !== undefined) expect(described.closeTime!.getTime() - described.startTime.getTime()).toBeLessThanOrEqual(c.expect.withinMs);

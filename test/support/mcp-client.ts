@@ -1,6 +1,6 @@
 /**
  * The one raw MCP client of tests, benches and scripts: a JSON-RPC POST per request over Node's
- * global fetch (undici keeps connections alive), for both protocol generations this server
+ * global fetch (undici keeps connections alive), for both protocol revisions this server
  * speaks. No SDK is loaded here, so plain node (benches, scripts) requires it compiled.
  *
  * - 2026-07-28 (`modern`, the default): the `_meta` envelope (protocol version, client info,
@@ -16,10 +16,10 @@ export const TASKS = 'io.modelcontextprotocol/tasks';
 /** Client capabilities declaring the Tasks extension. */
 export const DECLARING = { extensions: { [TASKS]: {} } };
 
-export type Era = 'modern' | 'legacy';
+export type Revision = '2026-07-28' | '2025-11-25';
 
 export interface RpcOptions {
-  era?: Era;
+  revision?: Revision;
   /** 2026-07-28 client capabilities; default DECLARING. */
   capabilities?: Record<string, unknown>;
   /** Added to (or, undefined, removed from) the request's headers. */
@@ -50,12 +50,12 @@ export class RpcError extends Error {
 
 let nextId = 1;
 
-/** Headers and body of one request, as the era wants them (shared by rpc and subscribe). */
+/** Headers and body of one request, as the revision wants them (shared by rpc and subscribe). */
 export function buildRequest(method: string, params: Record<string, unknown> = {}, opts: RpcOptions = {}): { headers: Record<string, string>; body: string } {
-  const era = opts.era ?? 'modern';
+  const revision = opts.revision ?? '2026-07-28';
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   let sent: Record<string, unknown> = params;
-  if (era === 'modern') {
+  if (revision === '2026-07-28') {
     const name = (params.taskId ?? params.name) as string | undefined;
     Object.assign(headers, { 'mcp-protocol-version': PROTOCOL, 'mcp-method': method }, name !== undefined ? { 'mcp-name': String(name) } : {});
     sent = {
@@ -106,7 +106,7 @@ export async function createTask(url: string, name: string, args: Record<string,
 
 /** tools/call as a task; the CreateTaskResult (for 2025-11-25, its `task` with the taskId lifted up). */
 export async function createTaskResult(url: string, name: string, args: Record<string, unknown>, opts: RpcOptions = {}): Promise<any> {
-  const legacy = opts.era === 'legacy';
+  const legacy = opts.revision === '2025-11-25';
   const created = await call(url, 'tools/call', { name, arguments: args, ...(legacy ? { task: { ttl: 60_000 } } : {}) }, opts);
   const taskId = legacy ? created?.task?.taskId : created?.resultType === 'task' ? created.taskId : undefined;
   if (!taskId) throw new Error(`expected a task, got ${JSON.stringify(created)}`);
@@ -124,14 +124,14 @@ export async function pollTask(url: string, taskId: string, until: (t: any) => b
       if (err.code === -32603 && Date.now() < deadline) return undefined;
       throw err;
     });
-    const found = opts.era === 'legacy' ? task?.task ?? task : task;
+    const found = opts.revision === '2025-11-25' ? task?.task ?? task : task;
     if (found && until(found)) return found;
     if (Date.now() > deadline) throw new Error(`task ${taskId} still ${found?.status} (${found?.statusMessage ?? ''}) after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 100));
   }
 }
 
-/** The task operations on one server, as benches and scripts use them (2026-07-28 unless opts.era). */
+/** The task operations on one server, as benches and scripts use them (2026-07-28 unless opts.revision). */
 export function mcpTasks(url: string, opts: RpcOptions = {}) {
   const rpcCall = (method: string, params: Record<string, unknown> = {}) => call(url, method, params, opts);
   return {

@@ -28,9 +28,9 @@ test('a running task past its first ttlMs advertises a ttlMs that ends in the fu
   // createdAt + ttlMs is when a client may drop the task: never before the task could end
   expect(Date.parse(task.createdAt) + task.ttlMs).toBeGreaterThanOrEqual(now + 1_000 - 50);
   const modern = toDetailedTask(task, 1_000);
-  const legacy = toTask(task, 1_000);
+  const rev2025 = toTask(task, 1_000);
   expect(Date.parse(modern.createdAt) + (modern.ttlMs as number)).toBeGreaterThan(now);
-  expect(Date.parse(legacy.createdAt) + (legacy.ttl as number)).toBeGreaterThan(now);
+  expect(Date.parse(rev2025.createdAt) + (rev2025.ttl as number)).toBeGreaterThan(now);
 });
 
 test('the per-caller cap counts each running task once after visibility caught up with a burst', async () => {

@@ -148,9 +148,9 @@ describe('the end of a task is Temporal\'s close status (docs/contract.md, "The 
     await h.store.cancel(taskId);
     expect(await closeStatus(taskId)).toBe('FAILED');
     const task = await h.waitFor(taskId, (t) => t.state.status === 'failed');
-    const legacy = withCancelFinal(task);
-    expect(legacy.state).toEqual({ status: 'cancelled', undoFailures: [{ step: 'step 2', reason: expect.stringMatching(/refuses to delete/) }] });
-    expect(legacy.statusMessage).toMatch(/^cancelled, but 1 step\(s\) could not be undone and may still be in effect: step 2 \(.*refuses to delete/);
+    const rev2025 = withCancelFinal(task);
+    expect(rev2025.state).toEqual({ status: 'cancelled', undoFailures: [{ step: 'step 2', reason: expect.stringMatching(/refuses to delete/) }] });
+    expect(rev2025.statusMessage).toMatch(/^cancelled, but 1 step\(s\) could not be undone and may still be in effect: step 2 \(.*refuses to delete/);
     expect(applied.has(`${taskId}:2`)).toBe(true);
   });
 });
