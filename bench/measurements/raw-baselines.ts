@@ -39,7 +39,7 @@ async function hotPaths(ctx: BenchContext) {
     describe: (i: number) => rawDescribe(ctx, ids[i]),
   }, ctx.cfg.measureTimeLimitMs);
   const serveCpuPerGetMs = ctx.pids ? (1000 * (readCpuSeconds(ctx.pids.server) - serve1)) / gets.ours.n : NaN;
-  // the same tasks polled: a second read starts the replica's watch (src/mcp/polled-tasks.ts), later reads answer from it
+  // the same tasks polled: a second read starts the replica's watch (src/tasks/watch/polled-tasks.ts), later reads answer from it
   for (const id of ids) await getExpecting(ctx, id, 'working');
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const polledGets = await measureInterleaved(ids.length, {
