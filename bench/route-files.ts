@@ -151,7 +151,7 @@ function renderLists(routes: Route[]): string {
       const tags = [isEndpoint(f) ? 'endpoint' : '', r !== routes[0] && idle.has(f) ? 'also idle' : ''].filter(Boolean);
       return `- dist/${f}${tags.length ? ` (${tags.join(', ')})` : ''}`;
     });
-    return [`### ${r.name}: ${r.request}`, '', ...lines].join('\n');
+    return [`### ${r.name}: ${r.request}`, '', ...(lines.length ? lines : ['(none)'])].join('\n');
   });
   return sections.join('\n\n');
 }
