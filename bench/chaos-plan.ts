@@ -30,7 +30,8 @@ export function parseArgs(argv: string[]): ChaosOptions {
     const flag = argv[i].replace(/^--/, '');
     const value = Number(argv[++i]);
     const key = ({ tasks: 'tasks', seed: 'seed', kills: 'kills', 'settle-seconds': 'settleSeconds' } as const)[flag as 'tasks'];
-    if (!key || !Number.isInteger(value) || value < 0) throw new Error(`usage: chaos.js [--tasks N] [--seed S] [--kills K] [--settle-seconds S] (got ${argv[i - 1]} ${argv[i] ?? ''})`);
+    if (!key || !Number.isInteger(value) || value < 0)
+      throw new Error(`usage: chaos.js [--tasks N] [--seed S] [--kills K] [--settle-seconds S] (got ${argv[i - 1]} ${argv[i] ?? ''})`);
     opts[key] = value;
   }
   return { ...opts, spreadMs: Math.max(10_000, opts.tasks * 200) };
@@ -65,7 +66,13 @@ export function planTasks(opts: ChaosOptions, rnd: Rnd): Plan[] {
     const at = (i * opts.spreadMs) / opts.tasks;
     if (kind === 'wait_and_echo') {
       const seconds = rnd.int(1, 8);
-      return { i, kind, at, args: { text: `echo-${i}`, seconds }, cancelAfterMs: rnd.chance(0.3) ? rnd.between(0, seconds * 1200) : undefined };
+      return {
+        i,
+        kind,
+        at,
+        args: { text: `echo-${i}`, seconds },
+        cancelAfterMs: rnd.chance(0.3) ? rnd.between(0, seconds * 1200) : undefined,
+      };
     }
     if (kind === 'approve_expense') {
       const answerAfterMs = rnd.between(500, 6000);

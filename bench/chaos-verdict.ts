@@ -32,11 +32,26 @@ function expectedStatus(r: TaskRecord): string {
   return 'completed';
 }
 
-const TEMPORAL_TO_TASK: Record<string, string> = { COMPLETED: 'completed', CANCELLED: 'cancelled', FAILED: 'failed', TERMINATED: 'failed', TIMED_OUT: 'failed', CONTINUED_AS_NEW: 'working', RUNNING: 'working' };
+const TEMPORAL_TO_TASK: Record<string, string> = {
+  COMPLETED: 'completed',
+  CANCELLED: 'cancelled',
+  FAILED: 'failed',
+  TERMINATED: 'failed',
+  TIMED_OUT: 'failed',
+  CONTINUED_AS_NEW: 'working',
+  RUNNING: 'working',
+};
 
 export function judge(r: TaskRecord, effects: Map<string, number>, temporalStatus?: string): Verdict {
   const got = r.final?.status;
-  const verdict: Verdict = { terminal: TERMINAL.includes(got), right: false, twice: 0, keptAfterCancel: false, undoneAfterComplete: false, temporalDisagrees: false };
+  const verdict: Verdict = {
+    terminal: TERMINAL.includes(got),
+    right: false,
+    twice: 0,
+    keptAfterCancel: false,
+    undoneAfterComplete: false,
+    temporalDisagrees: false,
+  };
   if (temporalStatus && verdict.terminal) verdict.temporalDisagrees = TEMPORAL_TO_TASK[temporalStatus] !== got;
   if (!verdict.terminal) return verdict;
   const expected = expectedStatus(r);
@@ -44,7 +59,8 @@ export function judge(r: TaskRecord, effects: Map<string, number>, temporalStatu
   const text = r.final.result?.content?.[0]?.text ?? '';
   if (right && got === 'completed' && r.kind === 'wait_and_echo') right = text === r.args.text;
   // approved: a plain result saying so; rejected: a tool error (isError) saying so
-  if (right && got === 'completed' && r.kind === 'approve_expense') right = !!r.final.result?.isError === !r.approved && (r.approved ? /was approved/ : /was rejected/).test(text);
+  if (right && got === 'completed' && r.kind === 'approve_expense')
+    right = !!r.final.result?.isError === !r.approved && (r.approved ? /was approved/ : /was rejected/).test(text);
   if (r.kind === 'provision_environment') {
     const steps = Array.from({ length: r.args.steps }, (_, k) => `${r.taskId}:step-${k + 1}`);
     const done = steps.map((s) => effects.get(`provision-${s}`) ?? 0);
@@ -58,12 +74,15 @@ export function judge(r: TaskRecord, effects: Map<string, number>, temporalStatu
   }
   verdict.right = right;
   verdict.expected = expected;
-  verdict.why = [
-    got !== expected && `expected ${expected}`,
-    verdict.keptAfterCancel && 'a step kept after the cancel',
-    verdict.undoneAfterComplete && 'a step undone though completed',
-    verdict.temporalDisagrees && `Temporal says ${temporalStatus}`,
-  ].filter(Boolean).join(', ') || (right ? '' : 'wrong result');
+  verdict.why =
+    [
+      got !== expected && `expected ${expected}`,
+      verdict.keptAfterCancel && 'a step kept after the cancel',
+      verdict.undoneAfterComplete && 'a step undone though completed',
+      verdict.temporalDisagrees && `Temporal says ${temporalStatus}`,
+    ]
+      .filter(Boolean)
+      .join(', ') || (right ? '' : 'wrong result');
   return verdict;
 }
 
@@ -86,7 +105,19 @@ export function render(records: TaskRecord[], verdicts: Map<TaskRecord, Verdict>
       count((x) => !x.terminal),
     ];
   });
-  const header = ['kind', 'tasks', 'cancel sent', 'answered', 'ended right', 'ended wrong', 'effects applied twice', 'cancelled, effect kept', 'completed, step undone', 'Temporal disagrees', 'never terminal'];
+  const header = [
+    'kind',
+    'tasks',
+    'cancel sent',
+    'answered',
+    'ended right',
+    'ended wrong',
+    'effects applied twice',
+    'cancelled, effect kept',
+    'completed, step undone',
+    'Temporal disagrees',
+    'never terminal',
+  ];
   return [
     markdownTable(header, rows),
     '',

@@ -45,7 +45,13 @@ async function startStack(cleanup: Cleanup, ledgerDir: string): Promise<ChaosSta
     await temporal.stop();
     fs.rmSync(path.dirname(temporal.dbFile), { recursive: true, force: true });
   });
-  const env = { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: 'default', MCP_TOOLS_MODULE: DEMO_TOOLS, MCP_TASKS_LEDGER_DIR: ledgerDir, MCP_LOG_LEVEL: 'warn' };
+  const env = {
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_NAMESPACE: 'default',
+    MCP_TOOLS_MODULE: DEMO_TOOLS,
+    MCP_TASKS_LEDGER_DIR: ledgerDir,
+    MCP_LOG_LEVEL: 'warn',
+  };
   const port = await freePort();
   const roles = {
     worker: { args: ['worker'], ready: /worker polling task queue/ },
@@ -149,8 +155,10 @@ async function driveTask(mcp: McpTasks, plan: Plan, t0: number, stats: { createR
     }
   }
   const jobs: Array<Promise<unknown>> = [];
-  if (plan.answerAfterMs !== undefined) jobs.push(answer(mcp, record, deadline).catch((err: Error) => record.errors.push(`answer: ${err.message}`)));
-  if (plan.cancelAfterMs !== undefined) jobs.push(cancel(mcp, record, deadline).catch((err: Error) => record.errors.push(`cancel: ${err.message}`)));
+  if (plan.answerAfterMs !== undefined)
+    jobs.push(answer(mcp, record, deadline).catch((err: Error) => record.errors.push(`answer: ${err.message}`)));
+  if (plan.cancelAfterMs !== undefined)
+    jobs.push(cancel(mcp, record, deadline).catch((err: Error) => record.errors.push(`cancel: ${err.message}`)));
   await Promise.all(jobs);
   return record;
 }
@@ -178,7 +186,8 @@ async function answer(mcp: McpTasks, record: TaskRecord, deadline: number): Prom
 async function cancel(mcp: McpTasks, record: TaskRecord, deadline: number): Promise<void> {
   await sleep(record.createdAt! + record.cancelAfterMs! - Date.now());
   const answered = await retrying(() => mcp.cancelTask(record.taskId!), deadline);
-  const reported = answered?._meta?.['mcp-temporal-tasks/cancel']?.status ?? (await retrying(() => mcp.getTask(record.taskId!), deadline)).status;
+  const reported =
+    answered?._meta?.['mcp-temporal-tasks/cancel']?.status ?? (await retrying(() => mcp.getTask(record.taskId!), deadline)).status;
   record.cancel = { reported };
 }
 
@@ -199,7 +208,13 @@ async function settle(mcp: McpTasks, client: Client, records: TaskRecord[], sett
           r.final = task;
           if (!TERMINAL.includes(task.status)) return;
           r.terminalAt ??= Date.now();
-          const closed = await client.workflow.getHandle(r.taskId!).describe().then((d) => d.status.name !== 'RUNNING', () => false);
+          const closed = await client.workflow
+            .getHandle(r.taskId!)
+            .describe()
+            .then(
+              (d) => d.status.name !== 'RUNNING',
+              () => false,
+            );
           if (closed) open.delete(r);
         }),
       );
@@ -210,7 +225,10 @@ async function settle(mcp: McpTasks, client: Client, records: TaskRecord[], sett
 
 /** The task's history as event types (CHAOS_HISTORY=1): where a wrong end came from. */
 async function eventTypes(client: Client, taskId: string): Promise<string> {
-  const history = await client.workflow.getHandle(taskId).fetchHistory().catch((err: Error) => ({ error: err.message }));
+  const history = await client.workflow
+    .getHandle(taskId)
+    .fetchHistory()
+    .catch((err: Error) => ({ error: err.message }));
   if ('error' in history) return history.error;
   return (history.events ?? []).map((e) => proto.api.enums.v1.EventType[e.eventType ?? 0].replace('EVENT_TYPE_', '')).join(' ');
 }
@@ -218,14 +236,18 @@ async function eventTypes(client: Client, taskId: string): Promise<string> {
 async function temporalStatuses(client: Client, records: TaskRecord[]) {
   const statuses = new Map<string, string>();
   for (const r of records.filter((x) => x.taskId)) {
-    const d = await client.workflow.getHandle(r.taskId!).describe().catch(() => undefined);
+    const d = await client.workflow
+      .getHandle(r.taskId!)
+      .describe()
+      .catch(() => undefined);
     if (d) statuses.set(r.taskId!, d.status.name);
   }
   // starts no client heard of (a create retried after a lost answer): how many still run
   const known = new Set(records.map((x) => x.taskId));
   let unacknowledged = 0;
   let unacknowledgedRunning = 0;
-  for await (const wf of client.workflow.list()) { // this Temporal holds the bench's workflows only
+  for await (const wf of client.workflow.list()) {
+    // this Temporal holds the bench's workflows only
     if (known.has(wf.workflowId)) continue;
     unacknowledged++;
     if (wf.status.name === 'RUNNING') unacknowledgedRunning++;
@@ -259,19 +281,33 @@ async function main(cleanup: Cleanup): Promise<void> {
   const wrong = records.filter((r) => !verdicts.get(r)!.right || verdicts.get(r)!.temporalDisagrees);
   for (const r of wrong.slice(0, 15)) {
     const v = verdicts.get(r)!;
-    const shape = r.kind === 'provision_environment' ? ` ${r.args.steps} × ${r.args.stepMs} ms` : r.kind === 'wait_and_echo' ? ` ${r.args.seconds} s` : '';
-    log(`${r.kind}${shape} ${r.taskId ?? '(never created)'}: tasks/get ${r.final?.status ?? 'nothing'}${v.why ? ` (${v.why})` : ''}` +
-      `${r.cancel ? `, cancel at ${Math.round(r.cancelAfterMs!)} ms reported ${r.cancel.reported}` : ''}${r.errors.length ? `, errors: ${r.errors.join('; ')}` : ''}`);
+    const shape =
+      r.kind === 'provision_environment'
+        ? ` ${r.args.steps} × ${r.args.stepMs} ms`
+        : r.kind === 'wait_and_echo'
+          ? ` ${r.args.seconds} s`
+          : '';
+    log(
+      `${r.kind}${shape} ${r.taskId ?? '(never created)'}: tasks/get ${r.final?.status ?? 'nothing'}${v.why ? ` (${v.why})` : ''}` +
+        `${r.cancel ? `, cancel at ${Math.round(r.cancelAfterMs!)} ms reported ${r.cancel.reported}` : ''}${r.errors.length ? `, errors: ${r.errors.join('; ')}` : ''}`,
+    );
     if (r.taskId && process.env.CHAOS_HISTORY) log(`  history: ${await eventTypes(client, r.taskId)}`);
   }
   const durations = records.filter((r) => r.terminalAt).map((r) => (r.terminalAt! - r.createdAt!) / 1000);
-  console.log(`\n${render(records, verdicts, {
-    seed: opts.seed, kills, ...stats, unacknowledged, unacknowledgedRunning,
-    effectLines: [...effects.values()].reduce((a, n) => a + n, 0), effectKeysTwice: [...effects.values()].filter((n) => n > 1).length,
-    clientErrors: records.reduce((a, r) => a + r.errors.length, 0),
-    medianSeconds: median(durations), runSeconds: (Date.now() - started) / 1000,
-  })}\n`);
+  console.log(
+    `\n${render(records, verdicts, {
+      seed: opts.seed,
+      kills,
+      ...stats,
+      unacknowledged,
+      unacknowledgedRunning,
+      effectLines: [...effects.values()].reduce((a, n) => a + n, 0),
+      effectKeysTwice: [...effects.values()].filter((n) => n > 1).length,
+      clientErrors: records.reduce((a, r) => a + r.errors.length, 0),
+      medianSeconds: median(durations),
+      runSeconds: (Date.now() - started) / 1000,
+    })}\n`,
+  );
 }
 
 if (require.main === module) runBench(main);
-

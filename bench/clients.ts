@@ -169,4 +169,3 @@ export async function warmUp(ctx: BenchContext, { query = false } = {}): Promise
   if (query) await measure(ids.length, 1, (i) => rawQuery(ctx, ids[i]));
   await terminateLive(ctx);
 }
-

@@ -16,8 +16,16 @@ export function quickOr() {
  * acknowledged write survives any process crash, the last commits may be lost on power loss.
  */
 export const DURABILITY: Record<string, { sqliteSynchronous: 'full' | 'normal'; appendfsync: string; means: string }> = {
-  full: { sqliteSynchronous: 'full', appendfsync: 'always', means: 'every acknowledged write is on disk before the answer and survives power loss' },
-  normal: { sqliteSynchronous: 'normal', appendfsync: 'everysec', means: 'an acknowledged write survives any process crash; the last commits may be lost on power loss' },
+  full: {
+    sqliteSynchronous: 'full',
+    appendfsync: 'always',
+    means: 'every acknowledged write is on disk before the answer and survives power loss',
+  },
+  normal: {
+    sqliteSynchronous: 'normal',
+    appendfsync: 'everysec',
+    means: 'an acknowledged write survives any process crash; the last commits may be lost on power loss',
+  },
 };
 
 export function durabilityClass() {
@@ -58,7 +66,13 @@ export function loadConfig() {
       calls: envInt('BENCH_RAW_CALLS', pick(200, 20)),
       getTasks: envInt('BENCH_RAW_CALLS', pick(200, 20)),
       // the shape of batchE2e's config; polled every 250 ms, as bench:peer's batch
-      e2e: { tasks: envInt('BENCH_E2E_TASKS', pick(200, 50)), seconds: 1, createConcurrency: 32, pollMs: envInt('BENCH_E2E_POLL_MS', 250), timeoutMs: 180_000 },
+      e2e: {
+        tasks: envInt('BENCH_E2E_TASKS', pick(200, 50)),
+        seconds: 1,
+        createConcurrency: 32,
+        pollMs: envInt('BENCH_E2E_POLL_MS', 250),
+        timeoutMs: 180_000,
+      },
       rounds: envInt('BENCH_RAW_ROUNDS', pick(2, 1)), // each round: ours, raw, then raw, ours
       historySample: pick(20, 5),
     },

@@ -27,7 +27,11 @@ const MB4 = 4 * 1024 * 1024 - 1024;
 const log = logger('bench:hostile-body');
 
 /** A flat body just under 4 MB, well formed but for its arguments (seconds: 'no'); its headers route as tools/call. */
-const flat = buildRequest('tools/call', { name: 'wait_and_echo', arguments: { text: 'x'.repeat(MB4 - 300), seconds: 'no' } }, { capabilities: {}, clientName: 'attacker', id: 1 });
+const flat = buildRequest(
+  'tools/call',
+  { name: 'wait_and_echo', arguments: { text: 'x'.repeat(MB4 - 300), seconds: 'no' } },
+  { capabilities: {}, clientName: 'attacker', id: 1 },
+);
 const HEADERS = flat.headers;
 type Phase = 'idle' | 'nested 4 MB' | 'flat 4 MB';
 const BODIES: Record<Exclude<Phase, 'idle'>, string> = {
@@ -84,16 +88,39 @@ async function main(cleanup: Cleanup): Promise<void> {
       log(`phase ${phase}, ${PHASE_S} s`);
       const until = Date.now() + PHASE_S * 1000;
       const cpuBefore = readCpuSeconds(infra.pids.server);
-      const [v, a] = await Promise.all([victim(mcp, taskId, until), phase === 'idle' ? { answers: 0, statuses: {} } : runInThread<Attack>(__filename, { url: infra.url, phase, until })]);
+      const [v, a] = await Promise.all([
+        victim(mcp, taskId, until),
+        phase === 'idle' ? { answers: 0, statuses: {} } : runInThread<Attack>(__filename, { url: infra.url, phase, until }),
+      ]);
       const serveCpu = (100 * (readCpuSeconds(infra.pids.server) - cpuBefore)) / PHASE_S;
-      rows.push([phase, v.n, v.p50, v.p95, v.p99, v.max, serveCpu, `${fmt(a.answers / PHASE_S)} (${Object.entries(a.statuses).map(([s, n]) => `${s}×${n}`).join(', ') || '–'})`]);
+      rows.push([
+        phase,
+        v.n,
+        v.p50,
+        v.p95,
+        v.p99,
+        v.max,
+        serveCpu,
+        `${fmt(a.answers / PHASE_S)} (${
+          Object.entries(a.statuses)
+            .map(([s, n]) => `${s}×${n}`)
+            .join(', ') || '–'
+        })`,
+      ]);
     }
     const peak = { serveRssPeakMb: Math.round(sampler.peak().serve) };
     sampler.stop();
     await mcp.cancelTask(taskId).catch(() => undefined);
     console.log(`\n## Another caller under hostile bodies (${ATTACKERS} attackers, ${PHASE_S} s per phase)\n`);
-    console.log(markdownTable(['phase', 'victim requests', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'serve CPU %', 'attacker answers/s (HTTP status × n)'], rows));
-    console.log(`\nmachine: ${JSON.stringify({ ...machineInfo(), backgroundCpuPercentAtStart: busy })}; serve sampler: ${JSON.stringify(peak)}`);
+    console.log(
+      markdownTable(
+        ['phase', 'victim requests', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'serve CPU %', 'attacker answers/s (HTTP status × n)'],
+        rows,
+      ),
+    );
+    console.log(
+      `\nmachine: ${JSON.stringify({ ...machineInfo(), backgroundCpuPercentAtStart: busy })}; serve sampler: ${JSON.stringify(peak)}`,
+    );
   }
 }
 

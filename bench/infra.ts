@@ -165,7 +165,10 @@ export function machineInfo(): MachineInfo {
 
 /** Named counters of one protocol ("TcpExt", "Tcp") from /proc/net/netstat or /proc/net/snmp. */
 function readProtoCounters(file: string, proto: string): Record<string, number> {
-  const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith(`${proto}:`));
+  const lines = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith(`${proto}:`));
   const names = lines[0].split(/\s+/).slice(1);
   const values = lines[1].split(/\s+/).slice(1).map(Number);
   return Object.fromEntries(names.map((n, i) => [n, values[i]]));
@@ -196,7 +199,10 @@ export function tcpDelta(before: TcpCounters, after = readTcpCounters()): TcpCou
  * machineInfo() and how busy the machine is before the run starts anything (logged, with a
  * warning when that will skew the results).
  */
-export async function machineAtStart(log: (msg: string) => void, what: string): Promise<MachineInfo & { backgroundCpuPercentAtStart: number }> {
+export async function machineAtStart(
+  log: (msg: string) => void,
+  what: string,
+): Promise<MachineInfo & { backgroundCpuPercentAtStart: number }> {
   const machine = machineInfo();
   log(`${what} on ${machine.nproc} × ${machine.cpuModel}`);
   const busy = await machineBusyPercent();
@@ -212,4 +218,3 @@ export async function machineBusyPercent(ms = 2000): Promise<number> {
   await new Promise((r) => setTimeout(r, ms));
   return (100 * (readMachineBusySeconds() - before)) / (ms / 1000);
 }
-

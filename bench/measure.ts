@@ -23,7 +23,12 @@ export interface Measured<T> {
  * Runs fn(i) for i < count with `concurrency` lanes; times each successful call.
  * Stops starting new calls after timeLimitMs. Returns stats and the results by index.
  */
-export async function measure<T>(count: number, concurrency: number, fn: (i: number) => Promise<T>, timeLimitMs = 120_000): Promise<Measured<T>> {
+export async function measure<T>(
+  count: number,
+  concurrency: number,
+  fn: (i: number) => Promise<T>,
+  timeLimitMs = 120_000,
+): Promise<Measured<T>> {
   const latencies: number[] = [];
   const results: T[] = new Array(count);
   const failure = { errors: 0, firstError: undefined as string | undefined };
@@ -55,16 +60,29 @@ export function mergeRuns(runs: Array<Measured<unknown>>): Stat {
   const wallMs = runs.reduce((a, r) => a + (r.stat.wallMs ?? 0), 0);
   const errors = runs.reduce((a, r) => a + r.stat.errors, 0);
   const firstError = runs.map((r) => r.stat.firstError).find(Boolean);
-  return { concurrency: runs[0].stat.concurrency, ...summarize(latencies), perSecond: latencies.length / (wallMs / 1000), wallMs, errors, firstError };
+  return {
+    concurrency: runs[0].stat.concurrency,
+    ...summarize(latencies),
+    perSecond: latencies.length / (wallMs / 1000),
+    wallMs,
+    errors,
+    firstError,
+  };
 }
 
 /**
  * Sequential (c=1) latencies of several operations, interleaved: for call i every op runs once,
  * in an order rotated by i, so that background noise and drift hit all of them alike.
  */
-export async function measureInterleaved(count: number, ops: Record<string, (i: number) => Promise<unknown>>, timeLimitMs = 120_000): Promise<Record<string, Stat>> {
+export async function measureInterleaved(
+  count: number,
+  ops: Record<string, (i: number) => Promise<unknown>>,
+  timeLimitMs = 120_000,
+): Promise<Record<string, Stat>> {
   const names = Object.keys(ops);
-  const acc = Object.fromEntries(names.map((n) => [n, { latencies: [] as number[], errors: 0, firstError: undefined as string | undefined }]));
+  const acc = Object.fromEntries(
+    names.map((n) => [n, { latencies: [] as number[], errors: 0, firstError: undefined as string | undefined }]),
+  );
   const stopAt = now() + timeLimitMs;
   for (let i = 0; i < count && now() < stopAt; i++) {
     for (let k = 0; k < names.length; k++) {
@@ -79,7 +97,9 @@ export async function measureInterleaved(count: number, ops: Record<string, (i: 
       }
     }
   }
-  return Object.fromEntries(names.map((n) => [n, { concurrency: 1, ...summarize(acc[n].latencies), errors: acc[n].errors, firstError: acc[n].firstError }]));
+  return Object.fromEntries(
+    names.map((n) => [n, { concurrency: 1, ...summarize(acc[n].latencies), errors: acc[n].errors, firstError: acc[n].firstError }]),
+  );
 }
 
 /** Runs fn over items with bounded concurrency, ignoring (but counting) failures. */
@@ -98,7 +118,14 @@ export interface PollAcc {
   firstError: string | undefined;
 }
 
-export async function pollOne(op: (taskId: string) => Promise<unknown>, taskId: string, firstSlot: number, endAt: number, intervalMs: number, acc: PollAcc): Promise<void> {
+export async function pollOne(
+  op: (taskId: string) => Promise<unknown>,
+  taskId: string,
+  firstSlot: number,
+  endAt: number,
+  intervalMs: number,
+  acc: PollAcc,
+): Promise<void> {
   let slot = firstSlot;
   await sleep(slot - now());
   while (now() < endAt) {
@@ -119,7 +146,13 @@ export async function pollOne(op: (taskId: string) => Promise<unknown>, taskId: 
 }
 
 /** Every task polled by op at intervalMs (first polls staggered over one interval) for `seconds`. */
-export async function pollWindow(ctx: { sampler: Sampler }, ids: string[], intervalMs: number, seconds: number, op: (taskId: string) => Promise<unknown>) {
+export async function pollWindow(
+  ctx: { sampler: Sampler },
+  ids: string[],
+  intervalMs: number,
+  seconds: number,
+  op: (taskId: string) => Promise<unknown>,
+) {
   ctx.sampler.resetWindow();
   const rssBefore = ctx.sampler.current().server;
   const cpu0 = ctx.sampler.cpuSnapshot();
@@ -131,9 +164,14 @@ export async function pollWindow(ctx: { sampler: Sampler }, ids: string[], inter
   const elapsedS = Math.max(seconds, (now() - start) / 1000); // includes calls still running at the end
   return {
     achievedPerSecond: acc.latencies.length / elapsedS,
-    polls: acc.latencies.length, errors: acc.errors, notRunning: acc.unexpected, firstError: acc.firstError,
-    latency: summarize(acc.latencies), scheduleLag: summarize(acc.lag),
-    serverRssBeforeMb: rssBefore, serverRssPeakMb: ctx.sampler.windowPeak().server,
+    polls: acc.latencies.length,
+    errors: acc.errors,
+    notRunning: acc.unexpected,
+    firstError: acc.firstError,
+    latency: summarize(acc.latencies),
+    scheduleLag: summarize(acc.lag),
+    serverRssBeforeMb: rssBefore,
+    serverRssPeakMb: ctx.sampler.windowPeak().server,
     cpuPercent: cpuPercentSince(ctx, cpu0, elapsedS),
     tcp: tcpDelta(tcp0),
   };

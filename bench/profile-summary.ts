@@ -29,7 +29,8 @@ function load(file: string) {
   return { nodes, parents, self };
 }
 
-const shortUrl = (url: string) => (url.includes('node_modules/') ? url.replace(/.*node_modules\//, '') : url.replace(/.*\/dist\//, 'dist/'));
+const shortUrl = (url: string) =>
+  url.includes('node_modules/') ? url.replace(/.*node_modules\//, '') : url.replace(/.*\/dist\//, 'dist/');
 const label = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${shortUrl(n.callFrame.url)}:${n.callFrame.lineNumber}`;
 
 function packageOf(url: string): string {
@@ -61,7 +62,10 @@ function summarize({ nodes, parents, self }: Loaded) {
 }
 
 function print(rows: Iterable<[string, number]>, busy: number, limit: number): void {
-  [...rows].sort((a, b) => b[1] - a[1]).slice(0, limit).forEach(([name, t]) => console.log(`${((100 * t) / busy).toFixed(1).padStart(5)}%  ${name}`));
+  [...rows]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .forEach(([name, t]) => console.log(`${((100 * t) / busy).toFixed(1).padStart(5)}%  ${name}`));
 }
 
 if (require.main === module) {
@@ -75,5 +79,9 @@ if (require.main === module) {
   print(byPackage, busy, 20);
   const re = new RegExp(pattern ?? '.');
   console.log('\ninclusive time by function:');
-  print([...inclusive].filter(([l]) => re.test(l) && !l.startsWith('(root)')), busy, Number(rows ?? 40));
+  print(
+    [...inclusive].filter(([l]) => re.test(l) && !l.startsWith('(root)')),
+    busy,
+    Number(rows ?? 40),
+  );
 }

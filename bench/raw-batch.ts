@@ -56,21 +56,29 @@ async function batch(stack: { temporal: DevServer; client: Client }, eager: bool
   const handles: WorkflowHandleWithStartDetails[] = [];
   const t0 = now();
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < TASKS) {
-      const n = next++;
-      const t = now();
-      const handle = await stack.client.workflow.start(WORKFLOW, {
-        workflowId: `raw-batch-${eager}-${Date.now()}-${n}`, taskQueue: TASK_QUEUE, args: [{ text: 'x', seconds: 1 }], requestEagerStart: eager,
-      });
-      starts.push(now() - t);
-      handles.push(handle);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < TASKS) {
+        const n = next++;
+        const t = now();
+        const handle = await stack.client.workflow.start(WORKFLOW, {
+          workflowId: `raw-batch-${eager}-${Date.now()}-${n}`,
+          taskQueue: TASK_QUEUE,
+          args: [{ text: 'x', seconds: 1 }],
+          requestEagerStart: eager,
+        });
+        starts.push(now() - t);
+        handles.push(handle);
+      }
+    }),
+  );
   const createdS = (now() - t0) / 1000;
   await Promise.all(handles.map((h) => h.result()));
   return {
-    eager, createdS, allS: (now() - t0) / 1000, start: summarize(starts),
+    eager,
+    createdS,
+    allS: (now() - t0) / 1000,
+    start: summarize(starts),
     startedEagerly: handles.filter((h) => h.eagerlyStarted).length,
     temporalCpuS: readCpuSeconds(stack.temporal.pid) - cpu0,
   };
@@ -90,10 +98,30 @@ async function main(cleanup: Cleanup): Promise<void> {
     }
   }
   console.log(`\nraw Temporal: ${TASKS} × 1 s ${WORKFLOW} started at c=${CONCURRENCY}, worker in-process, no MCP\n`);
-  console.log(markdownTable(
-    ['SQLite synchronous', 'start', 'start p50 / p99 (ms)', 'started eagerly', 'all created (s)', 'all completed (s)', 'Temporal CPU (s)', 'Temporal CPU per workflow (ms)'],
-    rows.map((r) => [r.synchronous, r.eager ? 'eager' : 'plain', `${r.start.p50.toFixed(0)} / ${r.start.p99.toFixed(0)}`, r.startedEagerly, r.createdS, r.allS, r.temporalCpuS, (1000 * r.temporalCpuS) / TASKS]),
-  ));
+  console.log(
+    markdownTable(
+      [
+        'SQLite synchronous',
+        'start',
+        'start p50 / p99 (ms)',
+        'started eagerly',
+        'all created (s)',
+        'all completed (s)',
+        'Temporal CPU (s)',
+        'Temporal CPU per workflow (ms)',
+      ],
+      rows.map((r) => [
+        r.synchronous,
+        r.eager ? 'eager' : 'plain',
+        `${r.start.p50.toFixed(0)} / ${r.start.p99.toFixed(0)}`,
+        r.startedEagerly,
+        r.createdS,
+        r.allS,
+        r.temporalCpuS,
+        (1000 * r.temporalCpuS) / TASKS,
+      ]),
+    ),
+  );
 }
 
 if (require.main === module) runBench(main);

@@ -26,14 +26,26 @@ async function main(cleanup: Cleanup): Promise<void> {
   const durability = durabilityClass();
   const startedAt = new Date().toISOString();
   const machine = await machineAtStart(log, `${cfg.quick ? 'QUICK' : 'full'} raw-baselines run, durability ${durability.name}`);
-  const infra = await startInfra(cleanup, { pollIntervalMs: cfg.pollIntervalMs, profileDir: cfg.profileDir, sqliteSynchronous: durability.sqliteSynchronous });
+  const infra = await startInfra(cleanup, {
+    pollIntervalMs: cfg.pollIntervalMs,
+    profileDir: cfg.profileDir,
+    sqliteSynchronous: durability.sqliteSynchronous,
+  });
   log(`Temporal ${infra.address} (SQLite synchronous=${durability.sqliteSynchronous}), MCP ${infra.url}`);
-  const ctx = { cfg, mcp: mcpTasks(infra.url), client: await connectRaw(cleanup, infra.address), pids: infra.pids, live: new Set<string>() };
+  const ctx = {
+    cfg,
+    mcp: mcpTasks(infra.url),
+    client: await connectRaw(cleanup, infra.address),
+    pids: infra.pids,
+    live: new Set<string>(),
+  };
   cleanup.add('tasks left running', undefined, () => terminateLive(ctx));
   await warmUp(ctx);
   const data = await benchRawBaselines(ctx);
   console.log(`\n${renderRawBaselines(data)}\n`);
-  console.log(`Dev server SQLite synchronous=${durability.sqliteSynchronous} (BENCH_DURABILITY=${durability.name}: ${durability.means}). Machine: ${machine.nproc} × ${machine.cpuModel}; background CPU before the run ${machine.backgroundCpuPercentAtStart.toFixed(0)}% of one core.\n`);
+  console.log(
+    `Dev server SQLite synchronous=${durability.sqliteSynchronous} (BENCH_DURABILITY=${durability.name}: ${durability.means}). Machine: ${machine.nproc} × ${machine.cpuModel}; background CPU before the run ${machine.backgroundCpuPercentAtStart.toFixed(0)}% of one core.\n`,
+  );
   writeResults({ startedAt, finishedAt: new Date().toISOString(), machine, durability, config: cfg, results: data }, RESULTS_FILE);
 }
 

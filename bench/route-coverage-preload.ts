@@ -28,7 +28,9 @@ if (file && isMainThread) {
       for (const script of err ? [] : taken.result) {
         if (script.url.includes('/node_modules/')) continue;
         // detailed: false gives one range per function, whose count is the function's calls
-        const functions = script.functions.map((f) => ({ name: f.functionName, count: f.ranges[0]?.count ?? 0 })).filter((f) => f.count > 0);
+        const functions = script.functions
+          .map((f) => ({ name: f.functionName, count: f.ranges[0]?.count ?? 0 }))
+          .filter((f) => f.count > 0);
         if (functions.length) scripts.push({ url: script.url, functions });
       }
       fs.writeFileSync(`${file}.tmp`, JSON.stringify(err ? { error: err.message } : { scripts }));

@@ -46,7 +46,11 @@ async function takeCoverage(pid: number, file: string): Promise<Covered> {
   const covered: Covered = new Map();
   for (const { url, functions } of taken.scripts) {
     const file = url.startsWith('file:') ? fileURLToPath(url) : url;
-    if (file.startsWith(DIST)) covered.set(path.relative(DIST, file), functions.map((f) => f.name));
+    if (file.startsWith(DIST))
+      covered.set(
+        path.relative(DIST, file),
+        functions.map((f) => f.name),
+      );
   }
   return covered;
 }
@@ -81,7 +85,12 @@ async function main(cleanup: Cleanup): Promise<void> {
     return measured(() => send(inputs[1]));
   };
   const inputRequired = (taskId: string) =>
-    waitFor(async () => (Object.keys((await rawQuery(ctx, taskId)).inputRequests ?? {}).length ? true : undefined), 30_000, 100, `${taskId} never asked for input`);
+    waitFor(
+      async () => (Object.keys((await rawQuery(ctx, taskId)).inputRequests ?? {}).length ? true : undefined),
+      30_000,
+      100,
+      `${taskId} never asked for input`,
+    );
   const routes: Route[] = [];
 
   await sleep(SETTLE_MS);
@@ -102,10 +111,14 @@ async function main(cleanup: Cleanup): Promise<void> {
   routes.push({ name: 'tasks/get', request: '3rd read of the same task', covered: thirdCovered, note: readPath(thirdCovered) });
 
   // tasks/update answering approve_expense's elicitation (waited for through Temporal: a tasks/get would start a watch)
-  const expenses = await Promise.all([1, 2].map(async () => (await mcp.createTask('approve_expense', { amount: 12.5, description: 'books' })).taskId));
+  const expenses = await Promise.all(
+    [1, 2].map(async () => (await mcp.createTask('approve_expense', { amount: 12.5, description: 'books' })).taskId),
+  );
   await Promise.all(expenses.map(inputRequired));
   const approval = { approval: { action: 'accept', content: { approved: true } } };
-  const updateCovered = await warmThenMeasure(expenses as [string, string], (taskId) => call(infra.url, 'tasks/update', { taskId, inputResponses: approval }));
+  const updateCovered = await warmThenMeasure(expenses as [string, string], (taskId) =>
+    call(infra.url, 'tasks/update', { taskId, inputResponses: approval }),
+  );
   routes.push({ name: 'tasks/update', request: "approve_expense's elicitation answered (accept)", covered: updateCovered });
 
   // tasks/cancel of running tasks never read through tasks/get (no watch)
@@ -122,7 +135,11 @@ function readPath(covered: Covered): string {
   const fromTemporal = covered.has(path.join('tasks', 'read', 'task-reads.js'));
   const watching = covered.has(path.join('tasks', 'watch', 'task-watcher.js'));
   const polled = covered.get(path.join('tasks', 'watch', 'polled-tasks.js')) ?? [];
-  return [fromTemporal ? 'read from Temporal (TaskReads)' : 'answered from the watch (no TaskReads)', polled.includes('watch') ? 'started a watch' : '', watching ? 'task-watcher ran' : '']
+  return [
+    fromTemporal ? 'read from Temporal (TaskReads)' : 'answered from the watch (no TaskReads)',
+    polled.includes('watch') ? 'started a watch' : '',
+    watching ? 'task-watcher ran' : '',
+  ]
     .filter(Boolean)
     .join('; ');
 }

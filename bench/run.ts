@@ -36,7 +36,10 @@ const SECTIONS = [
 
 /** BENCH_SECTIONS=create,get,... runs only those (default: all). */
 function selectedSections() {
-  const wanted = (process.env.BENCH_SECTIONS ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  const wanted = (process.env.BENCH_SECTIONS ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const unknown = wanted.filter((w) => !SECTIONS.some((s) => s.key === w));
   if (unknown.length) throw new Error(`unknown BENCH_SECTIONS ${unknown.join(', ')}; known: ${SECTIONS.map((s) => s.key).join(', ')}`);
   return wanted.length ? SECTIONS.filter((s) => wanted.includes(s.key)) : SECTIONS;
@@ -51,7 +54,9 @@ async function runSection(ctx: RunContext, section: (typeof SECTIONS)[number]): 
   const data = await section.run(ctx);
   const cpu1 = ctx.sampler.cpuSnapshot();
   const cpuSeconds = Object.fromEntries(Object.keys(cpu1).map((k) => [k, cpu1[k] - cpu0[k]]));
-  const measured = Object.assign(data, { resources: { wallSeconds: (now() - t0) / 1000, cpuSeconds, rssPeakMb: ctx.sampler.windowPeak(), tcp: tcpDelta(tcp0) } });
+  const measured = Object.assign(data, {
+    resources: { wallSeconds: (now() - t0) / 1000, cpuSeconds, rssPeakMb: ctx.sampler.windowPeak(), tcp: tcpDelta(tcp0) },
+  });
   console.log(`\n${section.render(measured)}\n`);
   return measured;
 }
@@ -69,8 +74,18 @@ async function main(cleanup: Cleanup): Promise<void> {
     await warmUp(ctx, { query: true });
     const results: Record<string, { resources: SectionResources }> = {};
     for (const section of selectedSections()) results[section.key] = await runSection(ctx, section);
-    console.log(`${renderResources(results, sampler.peak())}\nBackground CPU before the run: ${machine.backgroundCpuPercentAtStart.toFixed(0)}% of one core.\n`);
-    writeResults({ startedAt, finishedAt: new Date().toISOString(), machine, config: cfg, serverRssPeakMb: sampler.peak().server, rssPeakMb: sampler.peak(), results });
+    console.log(
+      `${renderResources(results, sampler.peak())}\nBackground CPU before the run: ${machine.backgroundCpuPercentAtStart.toFixed(0)}% of one core.\n`,
+    );
+    writeResults({
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      machine,
+      config: cfg,
+      serverRssPeakMb: sampler.peak().server,
+      rssPeakMb: sampler.peak(),
+      results,
+    });
   } finally {
     await terminateLive(ctx).catch(() => undefined);
   }

@@ -11,7 +11,10 @@ export const RESULTS_FILE = path.join(ROOT, 'bench', 'results', 'latest.json');
 export const now = () => performance.now();
 
 /** A log function printing `[name hh:mm:ss] msg` to stderr (stdout carries the tables). */
-export const logger = (name: string) => (msg: string): void => console.error(`[${name} ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+export const logger =
+  (name: string) =>
+  (msg: string): void =>
+    console.error(`[${name} ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 export const log = logger('bench');
 
 export function envInt(name: string, fallback: number): number {
@@ -49,10 +52,13 @@ export function runBench(main: (cleanup: Cleanup) => Promise<unknown>, name = 'b
   const cleanup = new Cleanup();
   installSignalHandlers(cleanup);
   main(cleanup)
-    .then(() => 0, (err) => {
-      console.error(`${name} failed: ${(err as Error).stack ?? err}`);
-      return 1;
-    })
+    .then(
+      () => 0,
+      (err) => {
+        console.error(`${name} failed: ${(err as Error).stack ?? err}`);
+        return 1;
+      },
+    )
     .then(async (code) => {
       await cleanup.run();
       process.exit(code);
@@ -71,4 +77,3 @@ export function runInThread<T>(file: string, data: unknown): Promise<T> {
     worker.once('error', reject);
   });
 }
-

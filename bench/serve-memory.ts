@@ -51,8 +51,22 @@ async function main(cleanup: Cleanup): Promise<void> {
   const infra = await startInfra(cleanup, { pollIntervalMs: 1000, serveNodeArgs: ['--trace-gc', ...NODE_ARGS] });
   const sampler = startSampler(infra.pids);
   cleanup.add('sampler', undefined, () => sampler.stop());
-  const ctx = { cfg: { setupConcurrency: 16 }, mcp: mcpTasks(infra.url), client: await connectRaw(cleanup, infra.address), sampler, live: new Set<string>() };
-  const rows: Array<{ label: string; rss: number; worker: number; temporal: number; v8: ReturnType<typeof lastMarkCompact>; regions: ReturnType<typeof residentByRegion>; peak: number }> = [];
+  const ctx = {
+    cfg: { setupConcurrency: 16 },
+    mcp: mcpTasks(infra.url),
+    client: await connectRaw(cleanup, infra.address),
+    sampler,
+    live: new Set<string>(),
+  };
+  const rows: Array<{
+    label: string;
+    rss: number;
+    worker: number;
+    temporal: number;
+    v8: ReturnType<typeof lastMarkCompact>;
+    regions: ReturnType<typeof residentByRegion>;
+    peak: number;
+  }> = [];
   const point = async (label: string) => {
     const { server: rss, worker, temporal } = sampler.current();
     const v8 = lastMarkCompact(infra.outputs.server());
@@ -79,11 +93,34 @@ async function main(cleanup: Cleanup): Promise<void> {
   } finally {
     await terminateLive(ctx).catch(() => undefined);
   }
-  console.log(`\nserve memory (MB), Node flags: ${NODE_ARGS.join(' ') || 'none'}, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? 'unset'}\n`);
-  const header = ['point', 'serve RSS (peak since the point before)', 'V8 heap: live / held', 'malloc brk heap', 'other anonymous', 'files', 'worker RSS', 'Temporal RSS'];
-  console.log(markdownTable(header, rows.map((r) => [
-    r.label, `${mb(r.rss)} (${mb(r.peak)})`, `${mb(r.v8.liveMb)} / ${mb(r.v8.committedMb)}`, mb(r.regions.brk), mb(r.regions.anon), mb(r.regions.file), mb(r.worker), mb(r.temporal),
-  ])));
+  console.log(
+    `\nserve memory (MB), Node flags: ${NODE_ARGS.join(' ') || 'none'}, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? 'unset'}\n`,
+  );
+  const header = [
+    'point',
+    'serve RSS (peak since the point before)',
+    'V8 heap: live / held',
+    'malloc brk heap',
+    'other anonymous',
+    'files',
+    'worker RSS',
+    'Temporal RSS',
+  ];
+  console.log(
+    markdownTable(
+      header,
+      rows.map((r) => [
+        r.label,
+        `${mb(r.rss)} (${mb(r.peak)})`,
+        `${mb(r.v8.liveMb)} / ${mb(r.v8.committedMb)}`,
+        mb(r.regions.brk),
+        mb(r.regions.anon),
+        mb(r.regions.file),
+        mb(r.worker),
+        mb(r.temporal),
+      ]),
+    ),
+  );
 }
 
 if (require.main === module) runBench(main);

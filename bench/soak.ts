@@ -83,20 +83,29 @@ function caller(url: string, token: string, stats: Stats, until: number): Promis
   };
   const actions = [
     async () => {
-      const created = await rpc('tools/call', { name: 'wait_and_echo', arguments: { text: 'soak', seconds: 1 + Math.floor(Math.random() * 5) } });
+      const created = await rpc('tools/call', {
+        name: 'wait_and_echo',
+        arguments: { text: 'soak', seconds: 1 + Math.floor(Math.random() * 5) },
+      });
       if (created?.taskId) mine.push(created.taskId);
     },
     async () => {
       const created = await rpc('tools/call', { name: 'approve_expense', arguments: { amount: 1, description: 'soak' } });
       if (!created?.taskId) return;
       await sleep(300 + Math.random() * 700);
-      if (Math.random() < 0.7) await rpc('tasks/update', { taskId: created.taskId, inputResponses: { approval: { action: 'accept', content: { approved: true } } } });
+      if (Math.random() < 0.7)
+        await rpc('tasks/update', {
+          taskId: created.taskId,
+          inputResponses: { approval: { action: 'accept', content: { approved: true } } },
+        });
       else await rpc('tasks/cancel', { taskId: created.taskId });
     },
     async () => mine.length && (await rpc('tasks/get', { taskId: pick(mine) })),
     async () => mine.length && (await rpc('tasks/get', { taskId: pick(mine).replace(/.$/, 'Q') })), // unknown id
     async () => rpc('tools/list'),
-    async () => mine.length && (await dropAfter('subscriptions/listen', { notifications: { taskIds: mine.slice(-3) } }, '2026-07-28', 200 + Math.random() * 3000)),
+    async () =>
+      mine.length &&
+      (await dropAfter('subscriptions/listen', { notifications: { taskIds: mine.slice(-3) } }, '2026-07-28', 200 + Math.random() * 3000)),
     async () => mine.length && (await dropAfter('tasks/result', { taskId: pick(mine) }, '2025-11-25', 200 + Math.random() * 3000)),
     async () => mine.length && (await rpc('tasks/cancel', { taskId: pick(mine) })),
   ];
@@ -115,14 +124,22 @@ function caller(url: string, token: string, stats: Stats, until: number): Promis
  * tasks/list with a cursor that is not ours.
  */
 async function hostileLoop({ url, token, until, lanes }: { url: string; token: string; until: number; lanes: number }): Promise<number> {
-  const bodies = [Buffer.from('['.repeat(4 * 1024 * 1024 - 10)), Buffer.from(`"${'x'.repeat(5 * 1024 * 1024)}"`), Buffer.from('{"jsonrpc":"2.0","id":1,'), Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/list', params: { cursor: 'AAAA.BBBB' } }))];
+  const bodies = [
+    Buffer.from('['.repeat(4 * 1024 * 1024 - 10)),
+    Buffer.from(`"${'x'.repeat(5 * 1024 * 1024)}"`),
+    Buffer.from('{"jsonrpc":"2.0","id":1,'),
+    Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/list', params: { cursor: 'AAAA.BBBB' } })),
+  ];
   const auth = { authorization: `Bearer ${token}` };
   let sent = 0;
   await Promise.all(
     Array.from({ length: lanes }, async () => {
       while (Date.now() < until) {
         const i = Math.floor(Math.random() * bodies.length);
-        const { headers } = i === 3 ? buildRequest('tasks/list', {}, { revision: '2025-11-25', headers: auth }) : buildRequest('tools/call', { name: 'wait_and_echo' }, { headers: auth });
+        const { headers } =
+          i === 3
+            ? buildRequest('tasks/list', {}, { revision: '2025-11-25', headers: auth })
+            : buildRequest('tools/call', { name: 'wait_and_echo' }, { headers: auth });
         try {
           await (await fetch(url, { method: 'POST', headers, body: bodies[i] })).arrayBuffer();
         } catch {
@@ -150,7 +167,9 @@ async function main(cleanup: Cleanup): Promise<void> {
     const startedAt = Date.now();
     const until = startedAt + SECONDS * 1000;
     log(`${CALLERS} callers for ${SECONDS} s`);
-    const hostile = !HOSTILE ? Promise.resolve(0) : runInThread<number>(__filename, { url: infra.url, token: tokens[0][1], until, lanes: Math.max(2, Math.floor(CALLERS / 6)) });
+    const hostile = !HOSTILE
+      ? Promise.resolve(0)
+      : runInThread<number>(__filename, { url: infra.url, token: tokens[0][1], until, lanes: Math.max(2, Math.floor(CALLERS / 6)) });
     await Promise.all(tokens.map(([, token]) => caller(infra.url, token, stats, until)));
     stats.hostile = await hostile;
     await sleep(8000); // the last tasks end, streams close
@@ -161,12 +180,19 @@ async function main(cleanup: Cleanup): Promise<void> {
       const s = samples.filter((x) => x.t >= from && x.t < to);
       const l = stats.latencies.filter(([t]) => t >= from && t < to).map(([, ms]) => ms);
       const sum = summarize(l);
-      return { rss: s.reduce((a, x) => a + x.rss, 0) / s.length, fds: s.reduce((a, x) => a + x.fds, 0) / s.length, p50: sum.p50, p99: sum.p99, rate: l.length / WINDOW_S };
+      return {
+        rss: s.reduce((a, x) => a + x.rss, 0) / s.length,
+        fds: s.reduce((a, x) => a + x.fds, 0) / s.length,
+        p50: sum.p50,
+        p99: sum.p99,
+        rate: l.length / WINDOW_S,
+      };
     };
     const first = windowOf(startedAt, startedAt + WINDOW_S * 1000);
     const last = windowOf(until - WINDOW_S * 1000, until);
     const after = samples[samples.length - 1];
-    const pts = (key: 'rss' | 'fds') => samples.filter((x) => x.t < until).map((x): [number, number] => [(x.t - startedAt) / 60_000, x[key]]);
+    const pts = (key: 'rss' | 'fds') =>
+      samples.filter((x) => x.t < until).map((x): [number, number] => [(x.t - startedAt) / 60_000, x[key]]);
     console.log(`\n## Soak: ${CALLERS} callers, ${SECONDS} s, windows of ${WINDOW_S} s\n`);
     console.log(
       markdownTable(
@@ -180,7 +206,9 @@ async function main(cleanup: Cleanup): Promise<void> {
         ],
       ),
     );
-    console.log(`\nstreams opened and dropped: ${stats.streams}; hostile requests: ${stats.hostile}; JSON-RPC errors by code: ${JSON.stringify(stats.errors)}; transport failures: ${stats.failures}`);
+    console.log(
+      `\nstreams opened and dropped: ${stats.streams}; hostile requests: ${stats.hostile}; JSON-RPC errors by code: ${JSON.stringify(stats.errors)}; transport failures: ${stats.failures}`,
+    );
     console.log(`machine: ${JSON.stringify({ ...machineInfo(), backgroundCpuPercentAtStart: busy })}`);
   }
 }

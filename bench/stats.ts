@@ -12,7 +12,10 @@ export function mean(values: number[]): number {
 }
 
 export function median(values: number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 export interface Summary {
@@ -80,4 +83,3 @@ export function markdownTable(header: string[], rows: unknown[][]): string {
   ];
   return lines.join('\n');
 }
-

@@ -140,7 +140,9 @@ async function runMode(mode: Mode, infra: ProcessStack, temporal: Client, metric
   let finished: Promise<unknown>;
   if (mode === 'subscribed') {
     const per = Math.ceil(TASKS / STREAMS);
-    const streams = await Promise.all(Array.from({ length: STREAMS }, (_, s) => listen(infra.url, ids.slice(s * per, (s + 1) * per), onTask)));
+    const streams = await Promise.all(
+      Array.from({ length: STREAMS }, (_, s) => listen(infra.url, ids.slice(s * per, (s + 1) * per), onTask)),
+    );
     const accepted = streams.reduce((n, s) => n + s.accepted.length, 0);
     if (accepted !== TASKS) throw new Error(`only ${accepted} of ${TASKS} tasks accepted`);
     finished = Promise.all(streams.map((s) => s.done));
@@ -148,7 +150,7 @@ async function runMode(mode: Mode, infra: ProcessStack, temporal: Client, metric
     finished = pollAll(mcp, ids, onTask);
   }
   // settle: every workflow has run once, subscriptions are open, polls are in their rhythm
-  for (const deadline = Date.now() + 60_000; seenRunning.size < TASKS && Date.now() < deadline; ) await sleep(200);
+  for (const deadline = Date.now() + 60_000; seenRunning.size < TASKS && Date.now() < deadline;) await sleep(200);
   await sleep(2000);
   const rssBefore = sampler.current().server;
   sampler.resetWindow();
@@ -166,14 +168,26 @@ async function runMode(mode: Mode, infra: ProcessStack, temporal: Client, metric
     const closeTime = (await temporal.workflow.getHandle(taskId).describe()).closeTime;
     latencies.push(seenCompleted.get(taskId)! - closeTime!.getTime());
   }
-  return { mode, tasks: TASKS, idleCallsPerSecond: idle, rssBeforeMb: rssBefore, rssPeakMb: sampler.windowPeak().server, latencyMs: summarize(latencies), retriedUpdates: retried };
+  return {
+    mode,
+    tasks: TASKS,
+    idleCallsPerSecond: idle,
+    rssBeforeMb: rssBefore,
+    rssPeakMb: sampler.windowPeak().server,
+    latencyMs: summarize(latencies),
+    retriedUpdates: retried,
+  };
 }
 
 async function main(cleanup: Cleanup): Promise<void> {
   const busy = await machineBusyPercent();
   if (busy > 20) log(`warning: the machine is already ${busy.toFixed(0)}% busy; numbers will be noisy`);
   const metricsPort = await freePort();
-  const infra = await startInfra(cleanup, { pollIntervalMs: 1000, metricsPort, serveArgs: ['--max-subscribed-tasks-per-caller', String(TASKS)] });
+  const infra = await startInfra(cleanup, {
+    pollIntervalMs: 1000,
+    metricsPort,
+    serveArgs: ['--max-subscribed-tasks-per-caller', String(TASKS)],
+  });
   const metricsUrl = `http://${HOST}:${metricsPort}/metrics`;
   const connection = await Connection.connect({ address: infra.address });
   cleanup.add('client connection', undefined, () => connection.close());
@@ -194,7 +208,10 @@ type Result = Awaited<ReturnType<typeof runMode>>;
 function print(results: Result[]): void {
   const [sub, poll] = results;
   const row = (label: string, f: (r: Result) => string, unit = '') => [label, `${f(sub)}${unit}`, `${f(poll)}${unit}`];
-  const ops = (r: Result) => Object.entries(r.idleCallsPerSecond.byOp).map(([op, v]) => `${op} ${fmt(v)}`).join(', ') || 'none';
+  const ops = (r: Result) =>
+    Object.entries(r.idleCallsPerSecond.byOp)
+      .map(([op, v]) => `${op} ${fmt(v)}`)
+      .join(', ') || 'none';
   console.log(`\n## Push against poll: ${TASKS} live tasks, one MCP server\n`);
   console.log(
     markdownTable(
@@ -202,7 +219,10 @@ function print(results: Result[]): void {
       [
         row('Temporal calls/s while the tasks are idle', (r) => fmt(r.idleCallsPerSecond.total)),
         row('— by operation', ops),
-        row('latency, workflow closed → client saw completed: p50 / p99 / max (ms)', (r) => `${fmt(r.latencyMs.p50)} / ${fmt(r.latencyMs.p99)} / ${fmt(r.latencyMs.max)}`),
+        row(
+          'latency, workflow closed → client saw completed: p50 / p99 / max (ms)',
+          (r) => `${fmt(r.latencyMs.p50)} / ${fmt(r.latencyMs.p99)} / ${fmt(r.latencyMs.max)}`,
+        ),
         row('server RSS before → peak (MB)', (r) => `${fmt(r.rssBeforeMb, 0)} → ${fmt(r.rssPeakMb, 0)}`),
         row('tasks/update answered -32603 and retried', (r) => String(r.retriedUpdates)),
       ],

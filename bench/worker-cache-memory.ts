@@ -31,7 +31,9 @@ async function measureCache(maxCached: number, tasks: number) {
     const loaded = sampler.current().worker;
     const peak = sampler.peak().worker;
     await terminateLive(ctx);
-    log(`cache ${maxCached}: worker RSS idle ${idle.toFixed(0)} MB, with ${tasks} running tasks ${loaded.toFixed(0)} MB (peak ${peak.toFixed(0)})`);
+    log(
+      `cache ${maxCached}: worker RSS idle ${idle.toFixed(0)} MB, with ${tasks} running tasks ${loaded.toFixed(0)} MB (peak ${peak.toFixed(0)})`,
+    );
     return { maxCached, tasks, idleMb: idle, loadedMb: loaded, peakMb: peak };
   } finally {
     await cleanup.run();
@@ -46,9 +48,20 @@ async function main(): Promise<void> {
   const table = rows.map((r) => {
     const cached = Math.min(r.maxCached, r.tasks);
     const extra = r.loadedMb - none;
-    return [r.maxCached, Math.round(r.idleMb), Math.round(r.loadedMb), Math.round(extra), cached ? Math.round((1024 * extra) / cached) : undefined];
+    return [
+      r.maxCached,
+      Math.round(r.idleMb),
+      Math.round(r.loadedMb),
+      Math.round(extra),
+      cached ? Math.round((1024 * extra) / cached) : undefined,
+    ];
   });
-  console.log(markdownTable(['max cached workflows', 'worker RSS idle (MB)', 'with running tasks (MB)', '− no cache (MB)', 'per cached workflow (KB)'], table));
+  console.log(
+    markdownTable(
+      ['max cached workflows', 'worker RSS idle (MB)', 'with running tasks (MB)', '− no cache (MB)', 'per cached workflow (KB)'],
+      table,
+    ),
+  );
   console.log(`\n${tasks} running tasks in each row.`);
 }
 

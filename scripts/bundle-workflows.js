@@ -10,7 +10,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { McpTasksPlugin } = require('../dist/worker/index.js');
 
-const MODULES = ['build/examples/demo/index.js', 'build/bench/tools/index.js', 'build/test/fixtures/conformance/index.js', 'build/test/fixtures/index.js'];
+const MODULES = [
+  'build/examples/demo/index.js',
+  'build/bench/tools/index.js',
+  'build/test/fixtures/conformance/index.js',
+  'build/test/fixtures/index.js',
+];
 const quiet = { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} };
 
 async function main() {

@@ -45,15 +45,19 @@ export function ensureVenv(venv: string, packages: Packages, { log = () => {} }:
   if (!fs.existsSync(venvPython)) {
     log(`creating ${venv} with ${python}`);
     const r = spawnSync(python, ['-m', 'venv', venv], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`could not create the venv ${venv} with ${python} (Python >= 3.10 with venv is needed):\n${r.stderr || r.error}`);
+    if (r.status !== 0)
+      throw new Error(`could not create the venv ${venv} with ${python} (Python >= 3.10 with venv is needed):\n${r.stderr || r.error}`);
   }
   const specs = Object.entries(packages).map(([name, version]) => `${name}==${version}`);
   log(`pip install ${specs.join(' ')}`);
-  const r = spawnSync(venvPython, ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', ...specs], { encoding: 'utf8', timeout: 600_000 });
+  const r = spawnSync(venvPython, ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', ...specs], {
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
   if (r.status !== 0 || !ready()) {
     throw new Error(
       `could not install ${specs.join(' ')} from PyPI into ${venv} (is PyPI reachable?):\n` +
-      `${(r.stdout ?? '').slice(-4000)}${(r.stderr ?? '').slice(-4000)}${r.error ? String(r.error) : ''}`,
+        `${(r.stdout ?? '').slice(-4000)}${(r.stderr ?? '').slice(-4000)}${r.error ? String(r.error) : ''}`,
     );
   }
   return venvPython;

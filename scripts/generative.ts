@@ -18,7 +18,8 @@ export class UsageError extends Error {}
 const INT = /^-?\d+$/;
 
 function integer(flag: string, value: string | undefined, min: number, max: number): number {
-  if (value === undefined || !INT.test(value)) throw new UsageError(`${flag} needs an integer, got ${value === undefined ? 'nothing' : `"${value}"`}`);
+  if (value === undefined || !INT.test(value))
+    throw new UsageError(`${flag} needs an integer, got ${value === undefined ? 'nothing' : `"${value}"`}`);
   const n = Number(value);
   if (n < min || n > max) throw new UsageError(`${flag} must be between ${min} and ${max}, got ${n}`);
   return n;
@@ -35,24 +36,43 @@ export interface GenerativeOptions {
 
 /** The flags as options; throws UsageError naming the flag for anything it cannot take. */
 export function parseArgs(argv: string[]): GenerativeOptions {
-  const opts: Omit<GenerativeOptions, 'processCases'> & { processCases?: number } = { cases: 1000, concurrency: 12, without: [], verbose: false };
+  const opts: Omit<GenerativeOptions, 'processCases'> & { processCases?: number } = {
+    cases: 1000,
+    concurrency: 12,
+    without: [],
+    verbose: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => argv[++i];
     switch (flag) {
-      case '--cases': opts.cases = integer(flag, value(), 1, 1_000_000); break;
-      case '--seed': opts.seed = integer(flag, value(), -(2 ** 31), 2 ** 31 - 1); break;
-      case '--concurrency': opts.concurrency = integer(flag, value(), 1, 32); break;
-      case '--process-cases': opts.processCases = integer(flag, value(), 0, 1_000_000); break;
+      case '--cases':
+        opts.cases = integer(flag, value(), 1, 1_000_000);
+        break;
+      case '--seed':
+        opts.seed = integer(flag, value(), -(2 ** 31), 2 ** 31 - 1);
+        break;
+      case '--concurrency':
+        opts.concurrency = integer(flag, value(), 1, 32);
+        break;
+      case '--process-cases':
+        opts.processCases = integer(flag, value(), 0, 1_000_000);
+        break;
       case '--without': {
         const kinds = value();
-        if (!kinds || !/^\w+(,\w+)*$/.test(kinds)) throw new UsageError(`--without needs kinds separated by commas, got ${kinds === undefined ? 'nothing' : `"${kinds}"`}`);
+        if (!kinds || !/^\w+(,\w+)*$/.test(kinds))
+          throw new UsageError(`--without needs kinds separated by commas, got ${kinds === undefined ? 'nothing' : `"${kinds}"`}`);
         opts.without = kinds.split(',');
         break;
       }
-      case '--verbose': opts.verbose = true; break;
-      case '--help': case '-h': throw new UsageError('');
-      default: throw new UsageError(`unknown argument "${flag}"`);
+      case '--verbose':
+        opts.verbose = true;
+        break;
+      case '--help':
+      case '-h':
+        throw new UsageError('');
+      default:
+        throw new UsageError(`unknown argument "${flag}"`);
     }
   }
   return { ...opts, processCases: opts.processCases ?? Math.ceil(opts.cases / 10) };
@@ -90,4 +110,3 @@ function main(): void {
 }
 
 if (require.main === module) main();
-

@@ -56,9 +56,11 @@ export function loadScenarios(file = SCENARIOS_FILE): { historyLimit: number; sc
 
 /** `{name}` in every string of value replaced by vars[name]. */
 function fill<T>(value: T, vars: Record<string, string | number>): T {
-  if (typeof value === 'string') return value.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole)) as T;
+  if (typeof value === 'string')
+    return value.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole)) as T;
   if (Array.isArray(value)) return value.map((v) => fill(v, vars)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [fill(k, vars), fill(v, vars)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [fill(k, vars), fill(v, vars)])) as T;
   return value;
 }
 
@@ -121,7 +123,9 @@ function expectActivities(events: HistoryEvent[], type: string, count: number): 
 function expectMarker(events: HistoryEvent[], patchId: string): void {
   const decoded = (v: unknown): string =>
     v && typeof v === 'object'
-      ? Object.entries(v).map(([k, x]) => (k === 'data' && typeof x === 'string' ? Buffer.from(x, 'base64').toString() : decoded(x))).join(' ')
+      ? Object.entries(v)
+          .map(([k, x]) => (k === 'data' && typeof x === 'string' ? Buffer.from(x, 'base64').toString() : decoded(x)))
+          .join(' ')
       : '';
   const found = events.some((e) => e.markerRecordedEventAttributes && decoded(e.markerRecordedEventAttributes).includes(patchId));
   if (!found) throw new Error(`no patch marker ${patchId} in the history`);

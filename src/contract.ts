@@ -6,12 +6,9 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core' with { 'resolution-mode': 'import' };
-import type {
-  ContentBlockV2,
-  ElicitResultV2,
-  ErrorV2,
-  InputRequestV2,
-} from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
+import type { ContentBlockV2, ElicitResultV2, ErrorV2, InputRequestV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with {
+  'resolution-mode': 'import',
+};
 
 /** Bumped when a name or a shape below changes incompatibly. */
 export const CONTRACT_VERSION = 1;

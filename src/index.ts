@@ -4,7 +4,15 @@
  * fetch-style framework, or stdio.
  */
 export { createMcpTasksServer, type McpTasksServer, type McpTasksServerOptions } from './mcp/server';
-export { defineTool, type JsonSchemaObject, type PreTaskInput, type ResultMapping, type TaskMode, type ToolDefinition, type ToolWorkflow } from './tool-definition';
+export {
+  defineTool,
+  type JsonSchemaObject,
+  type PreTaskInput,
+  type ResultMapping,
+  type TaskMode,
+  type ToolDefinition,
+  type ToolWorkflow,
+} from './tool-definition';
 export { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile, type WorkflowToolOptions } from './mcp/workflow-tools';
 export { ConfigError, type ServerConfig, type ServerConfigInput } from './mcp/config';
 export { TemporalTaskStore, type TaskPage, type TaskStoreOptions, toCallToolResult } from './tasks';

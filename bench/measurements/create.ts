@@ -28,16 +28,52 @@ export async function benchCreate(ctx: BenchContext) {
 
 export function renderCreate({ rows, toolsList }: Awaited<ReturnType<typeof benchCreate>>): string {
   const main = markdownTable(
-    ['c', 'n', 'ours p50', 'p95', 'p99', 'ours/s', 'raw p50', 'p95', 'p99', 'raw/s', 'ratio p50', 'ratio p95', 'ratio p99', 'ratio /s', 'errors ours/raw'],
+    [
+      'c',
+      'n',
+      'ours p50',
+      'p95',
+      'p99',
+      'ours/s',
+      'raw p50',
+      'p95',
+      'p99',
+      'raw/s',
+      'ratio p50',
+      'ratio p95',
+      'ratio p99',
+      'ratio /s',
+      'errors ours/raw',
+    ],
     rows.map(({ concurrency, ours, raw }) => [
-      concurrency, ours.n, ours.p50, ours.p95, ours.p99, ours.perSecond, raw.p50, raw.p95, raw.p99, raw.perSecond,
-      ratio(ours.p50, raw.p50), ratio(ours.p95, raw.p95), ratio(ours.p99, raw.p99), ratio(ours.perSecond, raw.perSecond),
+      concurrency,
+      ours.n,
+      ours.p50,
+      ours.p95,
+      ours.p99,
+      ours.perSecond,
+      raw.p50,
+      raw.p95,
+      raw.p99,
+      raw.perSecond,
+      ratio(ours.p50, raw.p50),
+      ratio(ours.p95, raw.p95),
+      ratio(ours.p99, raw.p99),
+      ratio(ours.perSecond, raw.perSecond),
       `${ours.errors}/${raw.errors}`,
     ]),
   );
   const explain = markdownTable(
     ['c', 'raw+server options p50', 'p95', 'p99', '/s', 'ours / raw+options p50', 'ours − raw+options p50 (ms)'],
-    rows.map(({ concurrency, ours, rawLikeServer: r }) => [concurrency, r.p50, r.p95, r.p99, r.perSecond, ratio(ours.p50, r.p50), ours.p50 - r.p50]),
+    rows.map(({ concurrency, ours, rawLikeServer: r }) => [
+      concurrency,
+      r.p50,
+      r.p95,
+      r.p99,
+      r.perSecond,
+      ratio(ours.p50, r.p50),
+      ours.p50 - r.p50,
+    ]),
   );
   return [
     '## 1. Create: tools/call → CreateTaskResult vs raw workflow.start (ms)',
@@ -49,4 +85,3 @@ export function renderCreate({ rows, toolsList }: Awaited<ReturnType<typeof benc
     `MCP floor (tools/list, no Temporal call, c=1, n=${toolsList.n}): p50 ${toolsList.p50.toFixed(2)} ms, p95 ${toolsList.p95.toFixed(2)} ms, p99 ${toolsList.p99.toFixed(2)} ms`,
   ].join('\n');
 }
-

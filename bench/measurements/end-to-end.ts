@@ -79,12 +79,19 @@ async function unloadedE2e(ctx: BenchContext) {
     ctx.live.delete(taskId);
   }
   const temporalSide = await temporalSideOverheads(ctx, ids, taskMs);
-  return { tasks: unloadedTasks, pollMs: unloadedPollMs, observedMinusTask: summarize(observed), temporalCloseMinusStartMinusTask: summarize(temporalSide) };
+  return {
+    tasks: unloadedTasks,
+    pollMs: unloadedPollMs,
+    observedMinusTask: summarize(observed),
+    temporalCloseMinusStartMinusTask: summarize(temporalSide),
+  };
 }
 
 /** The batch: all tasks created at once (bounded concurrency), each polled until completed. */
 /** What batchE2e and rawBatchE2e read of a bench context: bench:raw and bench:peer pass their own batch settings. */
-export type E2eContext = CallContext & { cfg: { e2e: Pick<BenchContext['cfg']['e2e'], 'tasks' | 'seconds' | 'createConcurrency' | 'pollMs' | 'timeoutMs'> } };
+export type E2eContext = CallContext & {
+  cfg: { e2e: Pick<BenchContext['cfg']['e2e'], 'tasks' | 'seconds' | 'createConcurrency' | 'pollMs' | 'timeoutMs'> };
+};
 
 export async function batchE2e(ctx: E2eContext) {
   const { tasks, seconds, createConcurrency, pollMs, timeoutMs } = ctx.cfg.e2e;
@@ -96,24 +103,42 @@ export async function batchE2e(ctx: E2eContext) {
   const start = now(); // before the first create
   const deadline = start + timeoutMs;
   let advisedMs: number | undefined;
-  const { stat: create } = await measure(tasks, createConcurrency, async () => {
-    const { taskId, pollIntervalMs } = await createOurs(ctx, seconds);
-    const createdAt = now();
-    advisedMs = pollIntervalMs;
-    pollers.push(pollUntilCompleted(ctx, taskId, createdAt + taskMs, pollMs || pollIntervalMs, deadline, reads).then(
-      (doneAt) => done.push({ taskId, createdAt, doneAt }),
-      (err: Error) => { failures.errors++; failures.firstError ??= err.message; },
-    ));
-  }, timeoutMs);
+  const { stat: create } = await measure(
+    tasks,
+    createConcurrency,
+    async () => {
+      const { taskId, pollIntervalMs } = await createOurs(ctx, seconds);
+      const createdAt = now();
+      advisedMs = pollIntervalMs;
+      pollers.push(
+        pollUntilCompleted(ctx, taskId, createdAt + taskMs, pollMs || pollIntervalMs, deadline, reads).then(
+          (doneAt) => done.push({ taskId, createdAt, doneAt }),
+          (err: Error) => {
+            failures.errors++;
+            failures.firstError ??= err.message;
+          },
+        ),
+      );
+    },
+    timeoutMs,
+  );
   await Promise.all(pollers);
   done.forEach((d) => ctx.live.delete(d.taskId));
   const totalMs = done.length ? Math.max(...done.map((d) => d.doneAt)) - start : NaN;
   const perTask = done.map((d) => d.doneAt - d.createdAt - taskMs);
   return {
-    tasks, completed: done.length, taskSeconds: seconds, pollMs: pollMs || advisedMs,
-    totalMs, overheadPerTaskMs: (totalMs - taskMs) / tasks,
-    observedMinusTask: summarize(perTask), medianObservedMinusTaskMs: median(perTask),
-    readsPerTask: reads.count / tasks, create, ...failures, ids: done.map((d) => d.taskId),
+    tasks,
+    completed: done.length,
+    taskSeconds: seconds,
+    pollMs: pollMs || advisedMs,
+    totalMs,
+    overheadPerTaskMs: (totalMs - taskMs) / tasks,
+    observedMinusTask: summarize(perTask),
+    medianObservedMinusTaskMs: median(perTask),
+    readsPerTask: reads.count / tasks,
+    create,
+    ...failures,
+    ids: done.map((d) => d.taskId),
   };
 }
 
@@ -127,16 +152,36 @@ export async function rawBatchE2e(ctx: E2eContext, workflowType = 'waitAndEcho')
   const done: Array<{ id: string; createdAt: number; doneAt: number }> = [];
   const waiters: Array<Promise<unknown>> = [];
   const start = now();
-  const { stat: create } = await measure(tasks, createConcurrency, async () => {
-    const id = await startRaw(ctx, seconds, workflowType);
-    const createdAt = now();
-    waiters.push(ctx.client.withDeadline(Date.now() + timeoutMs, () => handle(ctx, id).result()).then(() => done.push({ id, createdAt, doneAt: now() }), () => undefined));
-  }, timeoutMs);
+  const { stat: create } = await measure(
+    tasks,
+    createConcurrency,
+    async () => {
+      const id = await startRaw(ctx, seconds, workflowType);
+      const createdAt = now();
+      waiters.push(
+        ctx.client
+          .withDeadline(Date.now() + timeoutMs, () => handle(ctx, id).result())
+          .then(
+            () => done.push({ id, createdAt, doneAt: now() }),
+            () => undefined,
+          ),
+      );
+    },
+    timeoutMs,
+  );
   await Promise.all(waiters);
   done.forEach((d) => ctx.live.delete(d.id));
   const totalMs = done.length ? Math.max(...done.map((d) => d.doneAt)) - start : NaN;
   const perTask = done.map((d) => d.doneAt - d.createdAt - taskMs);
-  return { tasks, completed: done.length, totalMs, overheadPerTaskMs: (totalMs - taskMs) / tasks, medianObservedMinusTaskMs: median(perTask), observedMinusTask: summarize(perTask), create };
+  return {
+    tasks,
+    completed: done.length,
+    totalMs,
+    overheadPerTaskMs: (totalMs - taskMs) / tasks,
+    medianObservedMinusTaskMs: median(perTask),
+    observedMinusTask: summarize(perTask),
+    create,
+  };
 }
 
 export async function benchE2e(ctx: BenchContext) {
@@ -168,14 +213,62 @@ export function renderE2e(e: Awaited<ReturnType<typeof benchE2e>>): string {
   return [
     `## 5. End to end: ${e.tasks} wait_and_echo tasks of ${e.taskSeconds} s, created at c=${e.create.concurrency}, polled every ${e.pollMs} ms after their first ${e.taskSeconds} s`,
     markdownTable(
-      ['tasks', 'completed', 'errors', 'total (ms)', '(total − 1 s)/tasks (ms)', 'median observed − created − 1 s (ms)', 'p95', 'p99', 'Temporal close − start − 1 s p50 (ms)', 'p99', 'creates/s'],
-      [[e.tasks, e.completed, e.errors, e.totalMs, e.overheadPerTaskMs, e.medianObservedMinusTaskMs, e.observedMinusTask.p95, e.observedMinusTask.p99, e.temporalCloseMinusStartMinusTask.p50, e.temporalCloseMinusStartMinusTask.p99, e.create.perSecond]],
+      [
+        'tasks',
+        'completed',
+        'errors',
+        'total (ms)',
+        '(total − 1 s)/tasks (ms)',
+        'median observed − created − 1 s (ms)',
+        'p95',
+        'p99',
+        'Temporal close − start − 1 s p50 (ms)',
+        'p99',
+        'creates/s',
+      ],
+      [
+        [
+          e.tasks,
+          e.completed,
+          e.errors,
+          e.totalMs,
+          e.overheadPerTaskMs,
+          e.medianObservedMinusTaskMs,
+          e.observedMinusTask.p95,
+          e.observedMinusTask.p99,
+          e.temporalCloseMinusStartMinusTask.p50,
+          e.temporalCloseMinusStartMinusTask.p99,
+          e.create.perSecond,
+        ],
+      ],
     ),
     '',
     `Raw baseline, the same batch: raw starts at c=${e.raw.create.concurrency}, then handle.result() (long poll, no polling):`,
     markdownTable(
-      ['tasks', 'completed', 'total (ms)', '(total − 1 s)/tasks (ms)', 'median result − started − 1 s (ms)', 'p95', 'p99', 'starts/s', 'ratio total ours/raw'],
-      [[e.raw.tasks, e.raw.completed, e.raw.totalMs, e.raw.overheadPerTaskMs, e.raw.medianObservedMinusTaskMs, e.raw.observedMinusTask.p95, e.raw.observedMinusTask.p99, e.raw.create.perSecond, ratio(e.totalMs, e.raw.totalMs)]],
+      [
+        'tasks',
+        'completed',
+        'total (ms)',
+        '(total − 1 s)/tasks (ms)',
+        'median result − started − 1 s (ms)',
+        'p95',
+        'p99',
+        'starts/s',
+        'ratio total ours/raw',
+      ],
+      [
+        [
+          e.raw.tasks,
+          e.raw.completed,
+          e.raw.totalMs,
+          e.raw.overheadPerTaskMs,
+          e.raw.medianObservedMinusTaskMs,
+          e.raw.observedMinusTask.p95,
+          e.raw.observedMinusTask.p99,
+          e.raw.create.perSecond,
+          ratio(e.totalMs, e.raw.totalMs),
+        ],
+      ],
     ),
     '',
     `The observed times include up to one poll interval (${e.pollMs} ms) of polling granularity.`,
@@ -191,4 +284,3 @@ export function renderE2e(e: Awaited<ReturnType<typeof benchE2e>>): string {
     ),
   ].join('\n');
 }
-

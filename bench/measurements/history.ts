@@ -11,7 +11,10 @@ import { markdownTable, mean } from '../stats';
 
 /** The event's type as a short name (WorkflowExecutionStarted, TimerFired, ...). */
 export const eventName = (e: temporal.api.history.v1.IHistoryEvent): string =>
-  Object.keys(e).find((k) => k.endsWith('EventAttributes'))?.replace(/EventAttributes$/, '').replace(/^./, (c) => c.toUpperCase()) ?? String(e.eventType);
+  Object.keys(e)
+    .find((k) => k.endsWith('EventAttributes'))
+    ?.replace(/EventAttributes$/, '')
+    .replace(/^./, (c) => c.toUpperCase()) ?? String(e.eventType);
 
 /**
  * Mean events, workflow tasks (WorkflowTaskCompleted events) and history bytes per history of
@@ -69,7 +72,10 @@ export function renderHistory(
       return c ? [c.events, c.workflowTasks, c.historyBytes] : ['–', '–', '–'];
     }),
   ]);
-  const header = ['work (each task completed)', ...Object.values(stacks).flatMap((name) => [`${name}: events`, `${name}: workflow tasks`, `${name}: history bytes`])];
+  const header = [
+    'work (each task completed)',
+    ...Object.values(stacks).flatMap((name) => [`${name}: events`, `${name}: workflow tasks`, `${name}: history bytes`]),
+  ];
   const sequences = Object.entries(works).flatMap(([work, label]) =>
     Object.entries(stacks)
       .filter(([k]) => counts[work]?.[k])
@@ -77,4 +83,3 @@ export function renderHistory(
   );
   return [markdownTable(header, rows), '', 'One history of each:', ...sequences].join('\n');
 }
-

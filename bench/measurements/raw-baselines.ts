@@ -9,7 +9,18 @@
  *   against the same batch of raw `plainTimer` starts awaited with result(), A/B per round;
  * - events and workflow tasks per task from the batch's histories (ours wait_and_echo, raw plainTimer).
  */
-import { type BenchContext, createOurs, getExpecting, learnServerStart, rawDescribe, startRaw, startRawLikeServer, terminateLive, createFixtureTasks, waitSettled } from '../clients';
+import {
+  type BenchContext,
+  createOurs,
+  getExpecting,
+  learnServerStart,
+  rawDescribe,
+  startRaw,
+  startRawLikeServer,
+  terminateLive,
+  createFixtureTasks,
+  waitSettled,
+} from '../clients';
 import { measure, measureInterleaved } from '../measure';
 import { readCpuSeconds } from '../infra';
 import { log } from '../script';
@@ -23,32 +34,52 @@ async function hotPaths(ctx: BenchContext) {
   await learnServerStart(ctx, 600);
   log(`raw: ${calls} creates, raw starts with the same options and plain raw starts, c=1, interleaved`);
   const serve0 = ctx.pids ? readCpuSeconds(ctx.pids.server) : NaN;
-  const creates = await measureInterleaved(calls, {
-    ours: () => createOurs(ctx, 600),
-    rawLikeServer: () => startRawLikeServer(ctx, 600),
-    rawPlain: () => startRaw(ctx, 600),
-  }, ctx.cfg.measureTimeLimitMs);
+  const creates = await measureInterleaved(
+    calls,
+    {
+      ours: () => createOurs(ctx, 600),
+      rawLikeServer: () => startRawLikeServer(ctx, 600),
+      rawPlain: () => startRaw(ctx, 600),
+    },
+    ctx.cfg.measureTimeLimitMs,
+  );
   const serveCpuPerCreateMs = ctx.pids ? (1000 * (readCpuSeconds(ctx.pids.server) - serve0)) / creates.ours.n : NaN;
   await terminateLive(ctx);
   log(`raw: ${getTasks} tasks/get of running tasks and describe() of the same, c=1, interleaved`);
   const { ids } = await createFixtureTasks(ctx, getTasks, 600);
   await waitSettled(ctx, ids);
   const serve1 = ctx.pids ? readCpuSeconds(ctx.pids.server) : NaN;
-  const gets = await measureInterleaved(ids.length, {
-    ours: (i: number) => getExpecting(ctx, ids[i], 'working'),
-    describe: (i: number) => rawDescribe(ctx, ids[i]),
-  }, ctx.cfg.measureTimeLimitMs);
+  const gets = await measureInterleaved(
+    ids.length,
+    {
+      ours: (i: number) => getExpecting(ctx, ids[i], 'working'),
+      describe: (i: number) => rawDescribe(ctx, ids[i]),
+    },
+    ctx.cfg.measureTimeLimitMs,
+  );
   const serveCpuPerGetMs = ctx.pids ? (1000 * (readCpuSeconds(ctx.pids.server) - serve1)) / gets.ours.n : NaN;
   // the same tasks polled: a second read starts the replica's watch (src/tasks/watch/polled-tasks.ts), later reads answer from it
   for (const id of ids) await getExpecting(ctx, id, 'working');
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const polledGets = await measureInterleaved(ids.length, {
-    ours: (i: number) => getExpecting(ctx, ids[i], 'working'),
-    describe: (i: number) => rawDescribe(ctx, ids[i]),
-  }, ctx.cfg.measureTimeLimitMs);
+  const polledGets = await measureInterleaved(
+    ids.length,
+    {
+      ours: (i: number) => getExpecting(ctx, ids[i], 'working'),
+      describe: (i: number) => rawDescribe(ctx, ids[i]),
+    },
+    ctx.cfg.measureTimeLimitMs,
+  );
   await terminateLive(ctx);
   const toolsList = (await measure(Math.min(calls, 50), 1, () => ctx.mcp.listTools())).stat;
-  return { creates, gets, polledGets, toolsList, serveCpuPerCreateMs, serveCpuPerGetMs, sentLikeServer: { memo: ctx.serverStart!.memo, summary: ctx.serverStart!.staticSummary } };
+  return {
+    creates,
+    gets,
+    polledGets,
+    toolsList,
+    serveCpuPerCreateMs,
+    serveCpuPerGetMs,
+    sentLikeServer: { memo: ctx.serverStart!.memo, summary: ctx.serverStart!.staticSummary },
+  };
 }
 
 /** The batch, ours then raw, then raw then ours (per round), on the same worker. */
@@ -71,7 +102,13 @@ async function endToEnd(ctx: BenchContext) {
     // the ids this batch starts, for the histories; any still running is left to the ctx's cleanup
     const started: string[] = [];
     const live = new Set<string>();
-    const tracking = { add: (id: string) => { started.push(id); return live.add(id); }, delete: (id: string) => live.delete(id) };
+    const tracking = {
+      add: (id: string) => {
+        started.push(id);
+        return live.add(id);
+      },
+      delete: (id: string) => live.delete(id),
+    };
     const r = await rawBatchE2e({ ...e2eCtx, live: tracking }, 'plainTimer');
     live.forEach((id) => ctx.live.add(id));
     rawIds.push(...started);
@@ -118,10 +155,24 @@ export function rawBaselineRows(d: RawBaselines): unknown[][] {
     row('create p99, c=1: vs plain workflow.start (ms)', c.ours.p99, c.rawPlain.p99),
     row('tasks/get p50, running task, c=1: vs raw describe() (ms)', g.ours.p50, g.describe.p50, atMost(1.2)),
     row('tasks/get p99, running task, c=1: vs raw describe() (ms)', g.ours.p99, g.describe.p99),
-    row('tasks/get p50, the same tasks polled (third read on, answered from the watch), c=1: vs raw describe() (ms)', d.polledGets.ours.p50, d.polledGets.describe.p50, atMost(1.2)),
+    row(
+      'tasks/get p50, the same tasks polled (third read on, answered from the watch), c=1: vs raw describe() (ms)',
+      d.polledGets.ours.p50,
+      d.polledGets.describe.p50,
+      atMost(1.2),
+    ),
     row('tasks/get p99, the same tasks polled: vs raw describe() (ms)', d.polledGets.ours.p99, d.polledGets.describe.p99),
-    row(`end to end: ${tasks} × 1 s at c=32, total: polled every ${e2e.ours[0]?.pollMs} ms vs raw plainTimer starts + result() (ms)`, oursTotal, rawTotal, atMost(1.1)),
-    row('— median completion seen − created − 1 s (ms)', mean(e2e.ours.map((x) => x.medianObservedMinusTaskMs)), mean(e2e.raw.map((x) => x.medianObservedMinusTaskMs))),
+    row(
+      `end to end: ${tasks} × 1 s at c=32, total: polled every ${e2e.ours[0]?.pollMs} ms vs raw plainTimer starts + result() (ms)`,
+      oursTotal,
+      rawTotal,
+      atMost(1.1),
+    ),
+    row(
+      '— median completion seen − created − 1 s (ms)',
+      mean(e2e.ours.map((x) => x.medianObservedMinusTaskMs)),
+      mean(e2e.raw.map((x) => x.medianObservedMinusTaskMs)),
+    ),
     row('— completed', Math.min(...e2e.ours.map((x) => x.completed)), Math.min(...e2e.raw.map((x) => x.completed))),
     row('history events per task (1 s timer)', h.ours.events, h.raw.events),
     row('workflow tasks per task (1 s timer)', h.ours.workflowTasks, h.raw.workflowTasks),
@@ -138,11 +189,13 @@ export function renderRawBaselines(d: RawBaselines): string {
     `n: ${c.ours.n} creates of each kind (interleaved per call), ${g.ours.n} tasks/get and describe() (interleaved), ${e2e.ours.length} + ${e2e.raw.length} batches (ours, raw, raw, ours per round). Errors: create ${c.ours.errors}/${c.rawLikeServer.errors}/${c.rawPlain.errors}, get ${g.ours.errors}/${g.describe.errors}, e2e ${e2e.ours.reduce((a, x) => a + x.errors, 0)}.`,
     `MCP floor (tools/list, no Temporal call, c=1): p50 ${d.toolsList.p50.toFixed(2)} ms, p99 ${d.toolsList.p99.toFixed(2)} ms. serve CPU per create ${d.serveCpuPerCreateMs.toFixed(2)} ms, per tasks/get ${d.serveCpuPerGetMs.toFixed(2)} ms.`,
     `"Same options": the memo, static summary and search attributes read back from a task the server created (${Object.keys(d.sentLikeServer.memo).join(', ')}; summary "${d.sentLikeServer.summary}").`,
-    'The raw batch runs `plainTimer`, the demo\'s waitAndEcho without the task runtime, on the same worker, awaited with result() long polls (no polling): the floor an MCP stack on Temporal could reach.',
+    "The raw batch runs `plainTimer`, the demo's waitAndEcho without the task runtime, on the same worker, awaited with result() long polls (no polling): the floor an MCP stack on Temporal could reach.",
     '',
-    '### Temporal history per task (from the batch\'s histories)',
+    "### Temporal history per task (from the batch's histories)",
     '',
-    renderHistory(e2e.history, { works: { timer: 'a 1 s durable timer' }, stacks: { ours: 'ours (wait_and_echo)', raw: 'raw (plainTimer)' } }),
+    renderHistory(e2e.history, {
+      works: { timer: 'a 1 s durable timer' },
+      stacks: { ours: 'ours (wait_and_echo)', raw: 'raw (plainTimer)' },
+    }),
   ].join('\n');
 }
-

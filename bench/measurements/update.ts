@@ -13,13 +13,17 @@ export async function benchUpdate(ctx: BenchContext) {
   const forRaw = (await createFixtureTasks(ctx, tasks, seconds)).ids;
   await waitSettled(ctx, [...forOurs, ...forRaw]);
   const answer = { x: { action: 'accept', content: {} } };
-  const result = await measureInterleaved(tasks, {
-    ours: async (i: number) => {
-      const ack = await ctx.mcp.updateTask(forOurs[i], answer);
-      if (ack.resultType !== 'complete') throw new Error(`unexpected ack ${JSON.stringify(ack)}`);
+  const result = await measureInterleaved(
+    tasks,
+    {
+      ours: async (i: number) => {
+        const ack = await ctx.mcp.updateTask(forOurs[i], answer);
+        if (ack.resultType !== 'complete') throw new Error(`unexpected ack ${JSON.stringify(ack)}`);
+      },
+      raw: (i: number) => rawSignal(ctx, forRaw[i]),
     },
-    raw: (i: number) => rawSignal(ctx, forRaw[i]),
-  }, limit);
+    limit,
+  );
   await terminateLive(ctx);
   return result;
 }
@@ -29,8 +33,20 @@ export function renderUpdate({ ours, raw }: Awaited<ReturnType<typeof benchUpdat
     '## 3. Update: tasks/update ack vs raw signal (c=1, ms)',
     markdownTable(
       ['n', 'ours p50', 'p95', 'p99', 'raw p50', 'p95', 'p99', 'ratio p50', 'ratio p99', 'errors ours/raw'],
-      [[ours.n, ours.p50, ours.p95, ours.p99, raw.p50, raw.p95, raw.p99, ratio(ours.p50, raw.p50), ratio(ours.p99, raw.p99), `${ours.errors}/${raw.errors}`]],
+      [
+        [
+          ours.n,
+          ours.p50,
+          ours.p95,
+          ours.p99,
+          raw.p50,
+          raw.p95,
+          raw.p99,
+          ratio(ours.p50, raw.p50),
+          ratio(ours.p99, raw.p99),
+          `${ours.errors}/${raw.errors}`,
+        ],
+      ],
     ),
   ].join('\n');
 }
-

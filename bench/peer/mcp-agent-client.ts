@@ -19,7 +19,15 @@ function parseBody(text: string): any {
 }
 
 /** Temporal's execution status → the MCP task status the other stacks answer. */
-const STATUS: Record<string, string> = { RUNNING: 'working', COMPLETED: 'completed', FAILED: 'failed', CANCELED: 'cancelled', TERMINATED: 'failed', TIMED_OUT: 'failed', CONTINUED_AS_NEW: 'working' };
+const STATUS: Record<string, string> = {
+  RUNNING: 'working',
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+  CANCELED: 'cancelled',
+  TERMINATED: 'failed',
+  TIMED_OUT: 'failed',
+  CONTINUED_AS_NEW: 'working',
+};
 
 export function mcpAgentTasks(url: string, { workflow = 'WaitAndEcho' } = {}) {
   let nextId = 1;
@@ -28,14 +36,23 @@ export function mcpAgentTasks(url: string, { workflow = 'WaitAndEcho' } = {}) {
   const runs = new Map<string, string>(); // taskId (workflow_id) → run_id
 
   async function post(body: unknown, sessionId?: string): Promise<{ res: Response; text: string }> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': PROTOCOL,
+    };
     if (sessionId) headers['mcp-session-id'] = sessionId;
     const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
     return { res, text: await res.text() };
   }
 
   async function open(): Promise<string> {
-    const init = await post({ jsonrpc: '2.0', id: nextId++, method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'mcp-temporal-tasks-bench', version: '1.0.0' } } });
+    const init = await post({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'initialize',
+      params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'mcp-temporal-tasks-bench', version: '1.0.0' } },
+    });
     const id = init.res.headers.get('mcp-session-id');
     if (!id) throw new Error(`initialize: HTTP ${init.res.status} without a session: ${init.text.slice(0, 300)}`);
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, id);
@@ -57,7 +74,8 @@ export function mcpAgentTasks(url: string, { workflow = 'WaitAndEcho' } = {}) {
     const text = result.content?.find((c: { type: string }) => c.type === 'text')?.text;
     if (result.isError) throw new Error(`${name}: ${text ?? 'isError'}`);
     const structured = result.structuredContent;
-    if (structured !== undefined) return structured.result !== undefined && Object.keys(structured).length === 1 ? structured.result : structured;
+    if (structured !== undefined)
+      return structured.result !== undefined && Object.keys(structured).length === 1 ? structured.result : structured;
     try {
       return JSON.parse(text);
     } catch {
@@ -84,7 +102,8 @@ export function mcpAgentTasks(url: string, { workflow = 'WaitAndEcho' } = {}) {
       if (!temporalStatus || temporalStatus === 'ERROR') throw new Error(`workflows-get_status: ${JSON.stringify(status).slice(0, 300)}`);
       return { taskId, status: STATUS[temporalStatus] ?? temporalStatus.toLowerCase(), temporalStatus };
     },
-    updateTask: (taskId: string, payload: Record<string, unknown>) => callTool('workflows-resume', { ...handleOf(taskId), signal_name: 'resume', payload }),
+    updateTask: (taskId: string, payload: Record<string, unknown>) =>
+      callTool('workflows-resume', { ...handleOf(taskId), signal_name: 'resume', payload }),
     cancelTask: (taskId: string) => callTool('workflows-cancel', handleOf(taskId)),
     forget: (taskId: string) => runs.delete(taskId),
     /** tasks/cancel is the only tasks/* method the scenarios send to a peer (cancelLive). */
@@ -95,4 +114,3 @@ export function mcpAgentTasks(url: string, { workflow = 'WaitAndEcho' } = {}) {
   };
   return api;
 }
-

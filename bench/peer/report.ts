@@ -7,7 +7,6 @@ import type { CreateRow } from './scenarios';
 const HISTORY_WORKS = { timer: 'a 1 s durable timer', input: 'one input round answered' };
 const HISTORY_STACKS = { ours: 'ours', 'mcp-agent': 'mcp-agent', raw: 'raw workflow' };
 
-
 // ---- the report ------------------------------------------------------------------------------
 
 export const STACKS = ['ours', 'mcp-agent', 'peer-nofsync', 'peer-fsync'];
@@ -45,7 +44,18 @@ export function peerRows(r: PeerResults): unknown[][] {
     const v = Object.fromEntries(STACKS.map((k) => [k, safe(() => pick(k))]));
     const ra = ratio(v.ours, v['mcp-agent']);
     const rf = ratio(v.ours, v['peer-fsync']);
-    rows.push([name, v.ours, v['mcp-agent'], v['peer-nofsync'], v['peer-fsync'], ra, ...verdict(agent, ra, v), ratio(v.ours, v['peer-nofsync']), rf, ...verdict(fastmcp, rf, v)]);
+    rows.push([
+      name,
+      v.ours,
+      v['mcp-agent'],
+      v['peer-nofsync'],
+      v['peer-fsync'],
+      ra,
+      ...verdict(agent, ra, v),
+      ratio(v.ours, v['peer-nofsync']),
+      rf,
+      ...verdict(fastmcp, rf, v),
+    ]);
   };
   for (const row of r.create ?? []) {
     const c1 = row.concurrency === 1;
@@ -63,7 +73,10 @@ export function peerRows(r: PeerResults): unknown[][] {
   const e = r.e2e;
   if (e) {
     const some = (Object.values(e)[0] as any[])[0];
-    add(`end to end: ${some.tasks} × 1 s tasks at c=32, polled every 250 ms: total (ms)`, (k) => mean2(e[k], (x: any) => x.totalMs), { agent: atMost(1.0), fastmcp: atMost(1.0) });
+    add(`end to end: ${some.tasks} × 1 s tasks at c=32, polled every 250 ms: total (ms)`, (k) => mean2(e[k], (x: any) => x.totalMs), {
+      agent: atMost(1.0),
+      fastmcp: atMost(1.0),
+    });
     add('— median completion seen − created − 1 s (ms)', (k) => mean2(e[k], (x: any) => x.medianObservedMinusTaskMs));
     add('— status reads answered per task (the next read waits for the answer)', (k) => mean2(e[k], (x: any) => x.readsPerTask));
     add('— completed', (k) => Math.min(...e[k].map((x: any) => x.completed)));
@@ -80,11 +93,18 @@ export function peerRows(r: PeerResults): unknown[][] {
 
 function pollRows(p: Record<string, any[]>, add: AddRow): void {
   const { liveTasks, seconds } = Object.values(p)[0][0];
-  add(`status reads/s answered: ${liveTasks} live tasks polled every 1 s for ${seconds} s (target ${liveTasks}/s)`, (k) => mean2(p[k], (x) => x.achievedPerSecond), { fastmcp: atLeast(1.5) });
+  add(
+    `status reads/s answered: ${liveTasks} live tasks polled every 1 s for ${seconds} s (target ${liveTasks}/s)`,
+    (k) => mean2(p[k], (x) => x.achievedPerSecond),
+    { fastmcp: atLeast(1.5) },
+  );
   add('— poll latency p99 (ms)', (k) => Math.max(...p[k].map((x) => x.latency.p99)));
   add('— errors', (k) => p[k].reduce((a, x) => a + x.errors, 0));
   add('total RSS, idle stack (MB)', (k) => Math.min(...p[k].map((x) => x.rssIdleMb)));
-  add(`total RSS, peak with ${liveTasks} live tasks polled (MB)`, (k) => Math.max(...p[k].map((x) => x.rssPeakMb)), { agent: atMost(1.0), fastmcp: atMost(2.0) });
+  add(`total RSS, peak with ${liveTasks} live tasks polled (MB)`, (k) => Math.max(...p[k].map((x) => x.rssPeakMb)), {
+    agent: atMost(1.0),
+    fastmcp: atMost(2.0),
+  });
   add('total RSS, after the load ended (MB)', (k) => p[k][p[k].length - 1].rssAfterMb, { agent: atMost(1.0) });
 }
 
@@ -92,7 +112,11 @@ function killRows(r: PeerResults, add: AddRow): void {
   const { kill, killTuned } = r;
   const all = aboutOurs('ours: all', (v) => v.ours === kill.ours.tasks);
   const none = aboutOurs('ours: 0', (v) => v.ours === 0);
-  add(`worker SIGKILL: ${kill.ours.tasks} tasks of ${kill.ours.seconds} s, completed within ${kill.ours.waitS} s`, (k) => kill[k].completed, { agent: all, fastmcp: all });
+  add(
+    `worker SIGKILL: ${kill.ours.tasks} tasks of ${kill.ours.seconds} s, completed within ${kill.ours.waitS} s`,
+    (k) => kill[k].completed,
+    { agent: all, fastmcp: all },
+  );
   add('— re-executions', (k) => kill[k].reexecutions, { agent: none, fastmcp: none });
   add('— last completion after creation (s)', (k) => kill[k].lastCompletionS);
   add("— workflow tasks timed out (the killed worker's sticky queue)", (k) => kill[k].workflowTaskTimeouts);
@@ -111,7 +135,12 @@ function rawRows(r: PeerResults): unknown[][] {
     rows.push([name, ours, raw, q, ...judge(target, q)]);
   };
   for (const row of r.create ?? []) {
-    add(`create p50, c=${row.concurrency}, vs raw start with the same memo and search attributes (ms)`, row.ours.p50, row.rawLikeServer.p50, atMost(1.1));
+    add(
+      `create p50, c=${row.concurrency}, vs raw start with the same memo and search attributes (ms)`,
+      row.ours.p50,
+      row.rawLikeServer.p50,
+      atMost(1.1),
+    );
     add(`create p50, c=${row.concurrency}, vs plain raw start (ms)`, row.ours.p50, row.raw.p50);
   }
   if (r.get) {
@@ -120,7 +149,12 @@ function rawRows(r: PeerResults): unknown[][] {
   }
   const raw = r.e2e?.ours?.map((x: any) => x.raw).filter(Boolean);
   if (raw?.length) {
-    add(`end to end, ${raw[0].tasks} × 1 s: total vs raw plainTimer starts + result() (ms)`, mean2(r.e2e.ours, (x: any) => x.totalMs), mean2(raw, (x: any) => x.totalMs), atMost(1.1));
+    add(
+      `end to end, ${raw[0].tasks} × 1 s: total vs raw plainTimer starts + result() (ms)`,
+      mean2(r.e2e.ours, (x: any) => x.totalMs),
+      mean2(raw, (x: any) => x.totalMs),
+      atMost(1.1),
+    );
   }
   return rows;
 }
@@ -133,7 +167,9 @@ export function render(r: PeerResults, machine: MachineInfo & { backgroundCpuPer
         .map(([k, runs]: [string, any]) => {
           const last = runs[runs.length - 1];
           const mb = (field: string, n: string) => (last[field]?.[n] === undefined ? '–' : last[field][n].toFixed(0));
-          return `${k}: ${Object.keys(last.rssPeakByProcessMb).map((n) => `${n} ${mb('rssIdleByProcessMb', n)} / ${mb('rssPeakByProcessMb', n)} / ${mb('rssAfterByProcessMb', n)}`).join(', ')}`;
+          return `${k}: ${Object.keys(last.rssPeakByProcessMb)
+            .map((n) => `${n} ${mb('rssIdleByProcessMb', n)} / ${mb('rssPeakByProcessMb', n)} / ${mb('rssAfterByProcessMb', n)}`)
+            .join(', ')}`;
         })
         .join('; ')
     : undefined;
@@ -143,18 +179,41 @@ export function render(r: PeerResults, machine: MachineInfo & { backgroundCpuPer
     `Durability class: ${d.name} — Temporal's SQLite (WAL) synchronous=${d.sqliteSynchronous} against Redis appendfsync ${d.appendfsync}: ${d.means}.`,
     '',
     markdownTable(
-      ['measurement', `ours (synchronous=${d.sqliteSynchronous})`, 'mcp-agent', 'FastMCP, no persistence', `FastMCP, appendfsync ${d.appendfsync}`, 'ours / mcp-agent', 'target', 'met', 'ours / FastMCP no-persist', `ours / FastMCP ${d.appendfsync} (like-for-like)`, 'target (like-for-like)', 'met'],
+      [
+        'measurement',
+        `ours (synchronous=${d.sqliteSynchronous})`,
+        'mcp-agent',
+        'FastMCP, no persistence',
+        `FastMCP, appendfsync ${d.appendfsync}`,
+        'ours / mcp-agent',
+        'target',
+        'met',
+        'ours / FastMCP no-persist',
+        `ours / FastMCP ${d.appendfsync} (like-for-like)`,
+        'target (like-for-like)',
+        'met',
+      ],
       peerRows(r),
     ),
     '',
-    ...(perProcess ? [`RSS per process (MB), idle / peak while polling / after the load: ${perProcess}. Ours and mcp-agent share one Temporal dev server: its RSS counts in both totals.`, ''] : []),
+    ...(perProcess
+      ? [
+          `RSS per process (MB), idle / peak while polling / after the load: ${perProcess}. Ours and mcp-agent share one Temporal dev server: its RSS counts in both totals.`,
+          '',
+        ]
+      : []),
     'mcp-agent runs on the same Temporal dev server as ours, so its durability is ours by construction; it is',
     'driven as its clients do: `workflows-run` to create, `workflows-get_status` (a Temporal describe()) to read.',
     `Like-for-like with FastMCP is the appendfsync ${d.appendfsync} column; without persistence FastMCP loses every task on a Redis restart.`,
     `BENCH_DURABILITY=${d.name === 'full' ? 'normal' : 'full'} runs the other class. A ratio below 1 is better for latencies, time, memory and events; above 1 for /s.`,
     '',
     ...(r.history
-      ? ['## Temporal history per task (exact counts from the histories, fetched after the work ran)', '', renderHistory(r.history, { works: HISTORY_WORKS, stacks: HISTORY_STACKS }), '']
+      ? [
+          '## Temporal history per task (exact counts from the histories, fetched after the work ran)',
+          '',
+          renderHistory(r.history, { works: HISTORY_WORKS, stacks: HISTORY_STACKS }),
+          '',
+        ]
       : []),
     '## Ours vs raw Temporal on the same server, same run',
     '',

@@ -55,10 +55,15 @@ async function main(cleanup: Cleanup): Promise<void> {
   const ours = await startOurs(cleanup, cfg);
   const stacks = [ours];
   if (wanted.includes('mcp-agent')) stacks.push(await startMcpAgent(cleanup, installed, cfg, ours));
-  for (const mode of ['nofsync', 'fsync'] as const) if (wanted.includes(`peer-${mode}`)) stacks.push(await startPeer(cleanup, installed, cfg, mode));
+  for (const mode of ['nofsync', 'fsync'] as const)
+    if (wanted.includes(`peer-${mode}`)) stacks.push(await startPeer(cleanup, installed, cfg, mode));
   log(`stacks up: ${stacks.map((s) => `${s.key} ${JSON.stringify(s.pids)}`).join(', ')}`);
   // the shared Temporal dev server is sampled once
-  const all = startSampler(Object.fromEntries(stacks.flatMap((s) => Object.entries(s.pids).map(([n, pid]) => [n === 'temporal' ? 'temporal' : `${s.key}.${n}`, pid]))));
+  const all = startSampler(
+    Object.fromEntries(
+      stacks.flatMap((s) => Object.entries(s.pids).map(([n, pid]) => [n === 'temporal' ? 'temporal' : `${s.key}.${n}`, pid])),
+    ),
+  );
   const cpu0 = all.cpuSnapshot();
   const t0 = now();
   log('warm-up');
@@ -69,7 +74,11 @@ async function main(cleanup: Cleanup): Promise<void> {
   }
   const r: PeerResults = {
     durability: cfg.durability,
-    peer: { packages: installed.packages, redis: installed.redis.version.split(' ').slice(0, 3).join(' '), mcpAgent: installed.mcpAgent.packages },
+    peer: {
+      packages: installed.packages,
+      redis: installed.redis.version.split(' ').slice(0, 3).join(' '),
+      mcpAgent: installed.mcpAgent.packages,
+    },
   };
   const sections = selectedSections();
   if (sections.has('history')) r.history = await scenarioHistory(stacks, ours, cfg);

@@ -161,9 +161,10 @@ export async function scenarioHistory(stacks: Stack[], ours: Stack, cfg: PeerCon
     out.timer[s.key] = await historyCounts(client, ids);
     const asked: string[] = [];
     for (let i = 0; i < n; i++) {
-      const { taskId } = s.key === 'ours'
-        ? await s.ctx.mcp.createTask('approve_expense', { amount: 12, description: `bench ${i}` })
-        : await s.ctx.mcp.createTask('WaitAndAsk', { text: `bench ${i}` });
+      const { taskId } =
+        s.key === 'ours'
+          ? await s.ctx.mcp.createTask('approve_expense', { amount: 12, description: `bench ${i}` })
+          : await s.ctx.mcp.createTask('WaitAndAsk', { text: `bench ${i}` });
       s.ctx.live.add(taskId);
       asked.push(taskId);
     }

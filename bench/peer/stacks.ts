@@ -36,7 +36,14 @@ export function loadPeerConfig() {
     poll: { liveTasks: envInt('BENCH_LIVE_TASKS', pick(1000, 100)), seconds: envInt('BENCH_POLL_SECONDS', pick(30, 10)), intervalMs: 1000 },
     // the shape of batchE2e's config in bench/config.ts
     e2e: { tasks: envInt('BENCH_E2E_TASKS', pick(200, 50)), seconds: 1, createConcurrency: 32, pollMs: 250, timeoutMs: 180_000 },
-    kill: { tasks: pick(20, 10), seconds: 5, killAfterMs: 2000, restartAfterMs: 1000, waitMs: 1000 * envInt('BENCH_KILL_WAIT_SECONDS', 60), pollMs: 250 },
+    kill: {
+      tasks: pick(20, 10),
+      seconds: 5,
+      killAfterMs: 2000,
+      restartAfterMs: 1000,
+      waitMs: 1000 * envInt('BENCH_KILL_WAIT_SECONDS', 60),
+      pollMs: 250,
+    },
     // events and workflow tasks per task, counted from each workflow's history (exact, not timed)
     history: { tasks: envInt('BENCH_HISTORY_TASKS', pick(20, 5)) },
     // the peer once more with its worker restarted with this redelivery timeout (its default is 300 s)
@@ -161,7 +168,10 @@ async function workflowTaskTimeouts(ctx: PeerContext, ids: Created[]): Promise<n
 export async function startMcpAgent(cleanup: Cleanup, installed: Installed, cfg: PeerConfig, ours: Stack): Promise<Stack> {
   const env = { TEMPORAL_ADDRESS: ours.address, MCP_AGENT_TASK_QUEUE, PYTHONUNBUFFERED: '1' };
   const port = await freePort();
-  const server = spawnProcess(installed.mcpAgent.python, [MCP_AGENT_PEER, 'server', '--port', String(port)], { env, keepOutput: 64 * 1024 });
+  const server = spawnProcess(installed.mcpAgent.python, [MCP_AGENT_PEER, 'server', '--port', String(port)], {
+    env,
+    keepOutput: 64 * 1024,
+  });
   cleanup.add('mcp-agent server', server.pid, () => server.stop());
   const startWorker = async () => {
     const worker = spawnProcess(installed.mcpAgent.python, [MCP_AGENT_PEER, 'worker'], { env, keepOutput: 64 * 1024 });
@@ -184,8 +194,11 @@ export async function startMcpAgent(cleanup: Cleanup, installed: Installed, cfg:
 export async function startPeer(cleanup: Cleanup, installed: Installed, cfg: PeerConfig, mode: 'nofsync' | 'fsync'): Promise<Stack> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `mtt-peer-${mode}-`));
   const redisPort = await freePort();
-  const persistence = mode === 'fsync' ? ['--appendonly', 'yes', '--appendfsync', cfg.durability.appendfsync] : ['--save', '', '--appendonly', 'no'];
-  const redis = spawnProcess(installed.redis.bin, ['--port', String(redisPort), '--bind', HOST, '--dir', dir, ...persistence], { env: installed.redis.env });
+  const persistence =
+    mode === 'fsync' ? ['--appendonly', 'yes', '--appendfsync', cfg.durability.appendfsync] : ['--save', '', '--appendonly', 'no'];
+  const redis = spawnProcess(installed.redis.bin, ['--port', String(redisPort), '--bind', HOST, '--dir', dir, ...persistence], {
+    env: installed.redis.env,
+  });
   cleanup.add(`redis ${mode}`, redis.pid, async () => {
     await redis.stop();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -209,11 +222,17 @@ export async function startPeer(cleanup: Cleanup, installed: Installed, cfg: Pee
   };
   const pids = { redis: redis.pid, server: server.pid, worker: (await startWorker()).pid };
   // no Temporal behind it: the scenarios that need the raw client run on ours only
-  const ctx: PeerContext = { cfg, mcp: mcpTasks(`http://${HOST}:${port}/mcp`), client: undefined as unknown as Client, live: new Set<string>() };
+  const ctx: PeerContext = {
+    cfg,
+    mcp: mcpTasks(`http://${HOST}:${port}/mcp`),
+    client: undefined as unknown as Client,
+    live: new Set<string>(),
+  };
   await waitAnswering(ctx, server);
   return {
     key: `peer-${mode}`,
-    label: mode === 'fsync' ? `FastMCP, Redis appendfsync ${cfg.durability.appendfsync} (like-for-like)` : 'FastMCP, Redis without persistence',
+    label:
+      mode === 'fsync' ? `FastMCP, Redis appendfsync ${cfg.durability.appendfsync} (like-for-like)` : 'FastMCP, Redis without persistence',
     ctx,
     pids,
     clearLive: () => cancelLive(ctx),

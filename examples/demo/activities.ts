@@ -81,7 +81,10 @@ export async function deprovisionStep(input: DeprovisionStepInput): Promise<void
 const markerFile = (key: string) => path.join(ledgerDir(), `${key.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
 
 async function applied(key: string): Promise<boolean> {
-  return fs.access(markerFile(key)).then(() => true, () => false);
+  return fs.access(markerFile(key)).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function applyOnce(key: string, record: object): Promise<void> {

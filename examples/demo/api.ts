@@ -27,5 +27,11 @@ export const collectApprovalsInput = z.object({
 
 export const exportReportInput = z.object({
   rows: z.number().int().min(1).max(1_000_000).describe('Number of rows'),
-  msPerChunk: z.number().int().min(0).max(60_000).optional().describe('Simulated time per 1,000 rows in ms (default 0), to watch the progress'),
+  msPerChunk: z
+    .number()
+    .int()
+    .min(0)
+    .max(60_000)
+    .optional()
+    .describe('Simulated time per 1,000 rows in ms (default 0), to watch the progress'),
 });

@@ -37,7 +37,10 @@ export async function approveExpense({ amount, description }: z.infer<typeof app
     required: ['approved'],
   });
   if (answer.action !== 'accept') {
-    return textResult(`Expense of ${amount} not approved: the request was ${answer.action === 'decline' ? 'declined' : 'cancelled'}.`, true);
+    return textResult(
+      `Expense of ${amount} not approved: the request was ${answer.action === 'decline' ? 'declined' : 'cancelled'}.`,
+      true,
+    );
   }
   const content = (answer.content ?? {}) as { approved?: boolean; comment?: string };
   const comment = content.comment ? ` Comment: ${content.comment}` : '';
@@ -64,7 +67,11 @@ const STEP_NAMES = ['network', 'database', 'compute', 'storage', 'dns', 'monitor
  * Provisions an environment step by step. A cancel at any moment undoes every step that took
  * effect, the one in flight included, newest first.
  */
-export async function provisionEnvironment({ name, steps = 3, stepMs = 1000 }: z.infer<typeof provisionEnvironmentInput>): Promise<CallToolResult> {
+export async function provisionEnvironment({
+  name,
+  steps = 3,
+  stepMs = 1000,
+}: z.infer<typeof provisionEnvironmentInput>): Promise<CallToolResult> {
   const taskId = workflowInfo().workflowId;
   await withCompensation(async (undo) => {
     for (let step = 1; step <= steps; step++) {
@@ -130,14 +137,14 @@ export async function exportReport({ rows, msPerChunk }: z.infer<typeof exportRe
   setStatusMessage(`exporting ${rows} rows`);
   if (!patched(EXPORT_IN_ACTIVITY)) return { content: [{ type: 'text', text: csvInline(rows) }] };
   // the summary names the activity in the Temporal UI, beside its heartbeat details (the progress)
-  const report = await buildReport.executeWithOptions(
-    { ...EXPORT_OPTIONS, summary: `CSV export, ${rows} rows` },
-    [{ rows, msPerChunk }],
-  );
+  const report = await buildReport.executeWithOptions({ ...EXPORT_OPTIONS, summary: `CSV export, ${rows} rows` }, [{ rows, msPerChunk }]);
   if ('oversizedBytes' in report) {
     // the runtime's own error for an oversized result: the report could not travel as one
     const bytes = report.oversizedBytes;
-    throw protocolError(-32603, `The tool's result is ${bytes} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, { resultBytes: bytes, limitBytes: MAX_RESULT_BYTES });
+    throw protocolError(-32603, `The tool's result is ${bytes} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, {
+      resultBytes: bytes,
+      limitBytes: MAX_RESULT_BYTES,
+    });
   }
   return { content: [{ type: 'text', text: report.csv }] };
 }

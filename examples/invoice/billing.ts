@@ -15,17 +15,24 @@ export const billing = {
   async send(request: { requestId: string; customer: string; amount: number }, signal: AbortSignal): Promise<string> {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(resolve, Number(process.env.BILLING_DELAY_MS ?? 500));
-      signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
     });
     await record('invoice-sent', request.requestId);
     return `INV-${request.requestId.slice(-8)}`;
   },
   /** Voids an invoice if it was sent; nothing otherwise. */
   async void(request: { requestId: string }): Promise<void> {
-    const sent = await fs.access(marker('invoice-sent', request.requestId)).then(() => true, () => false);
+    const sent = await fs.access(marker('invoice-sent', request.requestId)).then(
+      () => true,
+      () => false,
+    );
     if (sent) await record('invoice-voided', request.requestId);
   },
 };

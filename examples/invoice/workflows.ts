@@ -23,7 +23,10 @@ export async function sendInvoiceWorkflow({ customer, amount }: z.infer<typeof s
   if (answer.action !== 'accept' || answer.content?.confirm !== true) return textResult('Not sent.', true);
   const id = await withCompensation(async (undo) => {
     setStatusMessage('sending');
-    const sent = await undo.step(() => sendInvoice({ idempotencyKey, customer, amount }), () => voidInvoice({ idempotencyKey }));
+    const sent = await undo.step(
+      () => sendInvoice({ idempotencyKey, customer, amount }),
+      () => voidInvoice({ idempotencyKey }),
+    );
     setStatusMessage(`sent ${sent}, waiting for payment`);
     await sleep('1 second'); // stands for waiting on a payment signal, timers, more steps
     return sent;

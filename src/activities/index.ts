@@ -5,4 +5,11 @@
 export { heartbeatKeepingProgress, previousProgress, reportProgress } from './progress';
 export { heartbeating, type HeartbeatingOptions } from './heartbeating';
 export { idempotencyKey } from './idempotency';
-export { MAX_RESULT_BYTES, ACTIVITY_PROGRESS_KEY, type ActivityHeartbeatDetails, type ActivityProgress, activityProgressOf, activityProgressText } from '../contract';
+export {
+  MAX_RESULT_BYTES,
+  ACTIVITY_PROGRESS_KEY,
+  type ActivityHeartbeatDetails,
+  type ActivityProgress,
+  activityProgressOf,
+  activityProgressText,
+} from '../contract';

@@ -8,7 +8,11 @@ import { LOG_LEVELS } from '../tasks';
  * with its flag and variable named.
  */
 /** Blank (only spaces) reads as unset. */
-const optionalText = z.string().trim().optional().transform((value) => value || undefined);
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => value || undefined);
 
 export const CliSettingsSchema = z.object({
   logLevel: z.enum(LOG_LEVELS).default('info'),

@@ -32,7 +32,13 @@ export async function startDownloadedDevServer(opts: DevServerOptions): Promise<
 
 async function canResolve(host: string): Promise<boolean> {
   const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref());
-  return Promise.race([dns.lookup(host).then(() => true, () => false), timeout]);
+  return Promise.race([
+    dns.lookup(host).then(
+      () => true,
+      () => false,
+    ),
+    timeout,
+  ]);
 }
 
 function loadTesting(): typeof import('@temporalio/testing') | undefined {

@@ -36,22 +36,60 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--temporal-timeout-ms <ms>', 'bound on each Temporal call (MCP_TEMPORAL_TIMEOUT_MS, default 10000)')
     .option('--history-limit <events>', 'history length after which long tools continue as new (MCP_HISTORY_LIMIT)')
     .option('--max-subscribed-tasks <n>', 'tasks subscribed at once on this replica (MCP_MAX_SUBSCRIBED_TASKS, default 10000)')
-    .option('--max-subscribed-tasks-per-caller <n>', 'tasks one caller subscribes at once (MCP_MAX_SUBSCRIBED_TASKS_PER_CALLER, default 1000)')
+    .option(
+      '--max-subscribed-tasks-per-caller <n>',
+      'tasks one caller subscribes at once (MCP_MAX_SUBSCRIBED_TASKS_PER_CALLER, default 1000)',
+    )
     .option('--max-json-depth <n>', 'deepest JSON nesting accepted in a request body (MCP_MAX_JSON_DEPTH, default 64)')
-    .option('--max-connections <n>', 'open HTTP connections at most; at the cap the oldest idle one is closed (MCP_MAX_CONNECTIONS, default 4096 or the open-file limit less 128)')
-    .option('--request-timeout-ms <ms>', "time a request's headers and body have to arrive, else 408 (MCP_REQUEST_TIMEOUT_MS, default 30000)")
-    .option('--max-running-tasks-per-caller <n>', 'running tasks one caller owns at once, counted in Temporal; 0: no cap (MCP_MAX_RUNNING_TASKS_PER_CALLER, default 1000)')
-    .option('--max-running-tasks <n>', 'running tasks of this server\'s tools at once, counted in Temporal; 0: no cap (MCP_MAX_RUNNING_TASKS, default 10000)')
+    .option(
+      '--max-connections <n>',
+      'open HTTP connections at most; at the cap the oldest idle one is closed (MCP_MAX_CONNECTIONS, default 4096 or the open-file limit less 128)',
+    )
+    .option(
+      '--request-timeout-ms <ms>',
+      "time a request's headers and body have to arrive, else 408 (MCP_REQUEST_TIMEOUT_MS, default 30000)",
+    )
+    .option(
+      '--max-running-tasks-per-caller <n>',
+      'running tasks one caller owns at once, counted in Temporal; 0: no cap (MCP_MAX_RUNNING_TASKS_PER_CALLER, default 1000)',
+    )
+    .option(
+      '--max-running-tasks <n>',
+      "running tasks of this server's tools at once, counted in Temporal; 0: no cap (MCP_MAX_RUNNING_TASKS, default 10000)",
+    )
     .option('--quota-lag-ms <ms>', 'starts this recent are added to the visibility count (MCP_QUOTA_LAG_MS, default 3000)')
-    .option('--sync-run-timeout-ms <ms>', 'execution timeout of a synchronous run that gets no task handle (MCP_SYNC_RUN_TIMEOUT_MS, default 1800000)')
-    .option('--stuck-cancel-grace-ms <ms>', 'a cancelled task whose workflow task still fails this long after the cancel request is terminated (MCP_STUCK_CANCEL_GRACE_MS, default 60000)')
+    .option(
+      '--sync-run-timeout-ms <ms>',
+      'execution timeout of a synchronous run that gets no task handle (MCP_SYNC_RUN_TIMEOUT_MS, default 1800000)',
+    )
+    .option(
+      '--stuck-cancel-grace-ms <ms>',
+      'a cancelled task whose workflow task still fails this long after the cancel request is terminated (MCP_STUCK_CANCEL_GRACE_MS, default 60000)',
+    )
     .option('--strict-headers', 'refuse requests without Mcp-Method/Mcp-Name (MCP_STRICT_HEADERS=true; default: take them from the body)')
-    .addOption(new Option('--lenient-headers', 'take a missing Mcp-Method/Mcp-Name from the body (the default; overrides MCP_STRICT_HEADERS=true)').hideHelp())
+    .addOption(
+      new Option(
+        '--lenient-headers',
+        'take a missing Mcp-Method/Mcp-Name from the body (the default; overrides MCP_STRICT_HEADERS=true)',
+      ).hideHelp(),
+    )
     .option('--no-task-handles', 'callers without Tasks get -32021 / wait unboundedly, as before handles (MCP_TASK_HANDLES=false)')
-    .option('--handle-wait-ms <ms>', 'how long a call without Tasks waits before answering a task handle (MCP_HANDLE_WAIT_MS, default 20000)')
-    .option('--answer-within-ms <ms>', 'input requests unanswered this long end their task failed, its undos run (MCP_ANSWER_WITHIN_MS, default: the task ttl, 0: no limit)')
-    .option('--anonymous-answer-within-ms <ms>', 'the same for tasks of callers without authentication (MCP_ANONYMOUS_ANSWER_WITHIN_MS, default 3600000, when shorter; 0: as --answer-within-ms)')
-    .option('--retry-grace-ms <ms>', 'a call without Tasks dropped before its answer keeps its task this long; an identical retry attaches to it (MCP_RETRY_GRACE_MS, default 600000, 0: off)')
+    .option(
+      '--handle-wait-ms <ms>',
+      'how long a call without Tasks waits before answering a task handle (MCP_HANDLE_WAIT_MS, default 20000)',
+    )
+    .option(
+      '--answer-within-ms <ms>',
+      'input requests unanswered this long end their task failed, its undos run (MCP_ANSWER_WITHIN_MS, default: the task ttl, 0: no limit)',
+    )
+    .option(
+      '--anonymous-answer-within-ms <ms>',
+      'the same for tasks of callers without authentication (MCP_ANONYMOUS_ANSWER_WITHIN_MS, default 3600000, when shorter; 0: as --answer-within-ms)',
+    )
+    .option(
+      '--retry-grace-ms <ms>',
+      'a call without Tasks dropped before its answer keeps its task this long; an identical retry attaches to it (MCP_RETRY_GRACE_MS, default 600000, 0: off)',
+    )
     .option('--task-tools-prefix <prefix>', 'name prefix of the task_wait/respond/cancel/list tools (MCP_TASK_TOOLS_PREFIX, default task_)')
     .option('--no-watch-polled-tasks', 'read every tasks/get from Temporal instead of watching polled tasks (MCP_WATCH_POLLED_TASKS=false)')
     .option('--required-tools-need-tasks', 'keep -32021 for `required` tools called without Tasks (MCP_REQUIRED_TOOLS_NEED_TASKS=true)')
@@ -111,7 +149,14 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
   .option('--db-file <file>', 'SQLite file of the dev server', path.join('.data', 'temporal.db'))
   .option('--temporal-port <port>', 'Temporal frontend port', '7233')
   .option('--ui-port <port>', 'Temporal Web UI port', '8233')
-  .addOption(new Option('--sqlite-synchronous <mode>', 'SQLite (WAL) durability: full syncs every commit; normal is faster, and a power loss may drop the last commits').choices(['full', 'normal']).default('full'))
+  .addOption(
+    new Option(
+      '--sqlite-synchronous <mode>',
+      'SQLite (WAL) durability: full syncs every commit; normal is faster, and a power loss may drop the last commits',
+    )
+      .choices(['full', 'normal'])
+      .default('full'),
+  )
   .action(async (opts) => {
     const onStop = listenForStop();
     const config = configFrom(opts);
@@ -128,7 +173,14 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
     const { connectWorkerConnection, createWorker } = await workerSide();
     const workerConnection = await connectWorkerConnection(settings);
     // the embedded worker runs the tools module's workflows; a tools file's run on their own workers
-    const worker = tools.module ? await createWorker({ connection: workerConnection, namespace: settings.namespace, taskQueue: config.taskQueue, module: tools.module }) : undefined;
+    const worker = tools.module
+      ? await createWorker({
+          connection: workerConnection,
+          namespace: settings.namespace,
+          taskQueue: config.taskQueue,
+          module: tools.module,
+        })
+      : undefined;
     const running = worker?.run();
     // /readyz of dev also needs its embedded worker polling
     const workerReady = worker ? async () => ({ ...(await checkWorkerHealth(worker, workerConnection)) }) : undefined;
@@ -151,7 +203,13 @@ async function workerSide() {
 }
 
 /** The library's server on Node http, with its own Temporal client (closed with it). */
-async function serveHttp(config: ServerConfig, settings: TemporalSettings, tools: ToolsModule, opts: Record<string, unknown>, alsoReady?: () => Promise<Readiness>) {
+async function serveHttp(
+  config: ServerConfig,
+  settings: TemporalSettings,
+  tools: ToolsModule,
+  opts: Record<string, unknown>,
+  alsoReady?: () => Promise<Readiness>,
+) {
   const client = await connectClient(settings);
   const server = await createMcpTasksServer({ ...config, client, tools: tools.tools, tokenVerifier: tokenVerifierFrom(opts) });
   const http = await server.listen({ alsoReady });
@@ -197,52 +255,72 @@ serverOptions(program.command('serve').description('MCP endpoint only, on TEMPOR
     onStop(() => mcp.close());
   });
 
-addWorkerConfigOptions(addVersioningOptions(program
-  .command('worker')
-  .description('Temporal worker only, on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE')
-  .option('--task-queue <name>', 'Temporal task queue (MCP_TASK_QUEUE, default mcp-tasks)')
-  .addOption(toolsModuleOption())))
-  .action(async (opts) => {
-    const onStop = listenForStop();
-    const production = parseWorkerConfig(opts);
-    // the server's setting, through the same merge (flag, MCP_TASK_QUEUE, default)
-    const taskQueue = parseSettings({ schema: ServerConfigSchema.pick({ taskQueue: true }), envVars: { taskQueue: ENV_VARS.taskQueue }, title: 'Invalid worker configuration' }, { taskQueue: opts.taskQueue }).taskQueue;
-    const versioning = parseVersioning(opts);
-    const tools = loadToolsModule(parseCliSettings(opts).toolsModule);
-    const metricsAddress = production.metricsPort ? hostPort(production.metricsHost, production.metricsPort) : undefined;
-    const { connectWorkerConnection, createWorker, installWorkerRuntime } = await workerSide();
-    installWorkerRuntime({ metricsBindAddress: metricsAddress });
-    const settings = temporalSettings();
-    const connection = await connectWorkerConnection(settings).catch((err: Error) => {
-      throw new Error(`Temporal at ${settings.connectionOptions.address} (${settings.namespace}) does not answer: ${err.message}`);
-    });
-    const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue, module: tools, tuning: workerTuning(production), versioning });
-    const health = production.healthPort === undefined ? undefined : await startHealthServer(worker, connection, production.healthHost, production.healthPort);
-    console.log(`worker polling task queue ${taskQueue} on ${settings.connectionOptions.address} (${settings.namespace})`);
-    if (health) console.log(`worker health: ${health.url} (liveness), ${health.readyUrl} (readiness)`);
-    if (metricsAddress) console.log(`worker metrics: http://${metricsAddress}/metrics`);
-    if (versioning) console.log(`worker version ${versioning.deploymentName}.${versioning.buildId} (${versioning.behavior})`);
-    const running = worker.run();
-    if (versioning?.setCurrent) {
-      // tasks reach a versioned worker only through its deployment's current (or ramping) version
-      void setCurrentVersion(connection, settings.namespace, versioning).then(
-        (outcome) => console.log(`worker version ${versioning.deploymentName}.${versioning.buildId}: ${outcome}`),
-        (err: Error) => {
-          console.error(`worker: ${err.message}`);
-          process.exitCode = 1;
-          worker.shutdown();
-        },
-      );
-    }
-    onStop(async () => {
-      console.error(`worker: no new work; running activities have ${production.shutdownGrace} ms to finish`);
-      worker.shutdown();
-      await running;
-      await health?.close();
-      await connection.close();
-    });
-    await running;
+addWorkerConfigOptions(
+  addVersioningOptions(
+    program
+      .command('worker')
+      .description('Temporal worker only, on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE')
+      .option('--task-queue <name>', 'Temporal task queue (MCP_TASK_QUEUE, default mcp-tasks)')
+      .addOption(toolsModuleOption()),
+  ),
+).action(async (opts) => {
+  const onStop = listenForStop();
+  const production = parseWorkerConfig(opts);
+  // the server's setting, through the same merge (flag, MCP_TASK_QUEUE, default)
+  const taskQueue = parseSettings(
+    {
+      schema: ServerConfigSchema.pick({ taskQueue: true }),
+      envVars: { taskQueue: ENV_VARS.taskQueue },
+      title: 'Invalid worker configuration',
+    },
+    { taskQueue: opts.taskQueue },
+  ).taskQueue;
+  const versioning = parseVersioning(opts);
+  const tools = loadToolsModule(parseCliSettings(opts).toolsModule);
+  const metricsAddress = production.metricsPort ? hostPort(production.metricsHost, production.metricsPort) : undefined;
+  const { connectWorkerConnection, createWorker, installWorkerRuntime } = await workerSide();
+  installWorkerRuntime({ metricsBindAddress: metricsAddress });
+  const settings = temporalSettings();
+  const connection = await connectWorkerConnection(settings).catch((err: Error) => {
+    throw new Error(`Temporal at ${settings.connectionOptions.address} (${settings.namespace}) does not answer: ${err.message}`);
   });
+  const worker = await createWorker({
+    connection,
+    namespace: settings.namespace,
+    taskQueue,
+    module: tools,
+    tuning: workerTuning(production),
+    versioning,
+  });
+  const health =
+    production.healthPort === undefined
+      ? undefined
+      : await startHealthServer(worker, connection, production.healthHost, production.healthPort);
+  console.log(`worker polling task queue ${taskQueue} on ${settings.connectionOptions.address} (${settings.namespace})`);
+  if (health) console.log(`worker health: ${health.url} (liveness), ${health.readyUrl} (readiness)`);
+  if (metricsAddress) console.log(`worker metrics: http://${metricsAddress}/metrics`);
+  if (versioning) console.log(`worker version ${versioning.deploymentName}.${versioning.buildId} (${versioning.behavior})`);
+  const running = worker.run();
+  if (versioning?.setCurrent) {
+    // tasks reach a versioned worker only through its deployment's current (or ramping) version
+    void setCurrentVersion(connection, settings.namespace, versioning).then(
+      (outcome) => console.log(`worker version ${versioning.deploymentName}.${versioning.buildId}: ${outcome}`),
+      (err: Error) => {
+        console.error(`worker: ${err.message}`);
+        process.exitCode = 1;
+        worker.shutdown();
+      },
+    );
+  }
+  onStop(async () => {
+    console.error(`worker: no new work; running activities have ${production.shutdownGrace} ms to finish`);
+    worker.shutdown();
+    await running;
+    await health?.close();
+    await connection.close();
+  });
+  await running;
+});
 
 program
   .command('doctor')
@@ -253,7 +331,9 @@ program
     if (opts.json) console.log(JSON.stringify(report, null, 2));
     else {
       console.log(`Temporal CLI: ${report.cli ? `${report.cli.path} (${report.cli.source}) ${report.cli.version ?? ''}` : 'not found'}`);
-      console.log(`Temporal:     ${report.temporal.address} ${report.temporal.reachable ? 'answers' : `does not answer: ${report.temporal.error}`}`);
+      console.log(
+        `Temporal:     ${report.temporal.address} ${report.temporal.reachable ? 'answers' : `does not answer: ${report.temporal.error}`}`,
+      );
       console.log(`Namespace:    ${report.temporal.namespace}`);
     }
     process.exitCode = report.temporal.reachable ? 0 : 1;
@@ -263,10 +343,19 @@ async function doctor() {
   const found = findTemporalCli();
   const cli = found ? { ...found, version: temporalCliVersion(found.path) } : null;
   const settings = temporalSettings();
-  const temporal = { address: settings.connectionOptions.address, namespace: settings.namespace, reachable: false, error: undefined as string | undefined };
+  const temporal = {
+    address: settings.connectionOptions.address,
+    namespace: settings.namespace,
+    reachable: false,
+    error: undefined as string | undefined,
+  };
   try {
     const { Connection } = await import('@temporalio/client');
-    const connection = await Connection.connect({ ...settings.connectionOptions, tls: settings.connectionOptions.tls as never, connectTimeout: 3000 });
+    const connection = await Connection.connect({
+      ...settings.connectionOptions,
+      tls: settings.connectionOptions.tls as never,
+      connectTimeout: 3000,
+    });
     await connection.withDeadline(Date.now() + 3000, () => connection.workflowService.describeNamespace({ namespace: settings.namespace }));
     temporal.reachable = true;
     await connection.close();
@@ -277,6 +366,10 @@ async function doctor() {
 }
 
 program.parseAsync().catch((err) => {
-  console.error(err instanceof ConfigError || err instanceof ToolsModuleError || err instanceof ToolsFileError ? err.message : `error: ${(err as Error).message ?? err}`);
+  console.error(
+    err instanceof ConfigError || err instanceof ToolsModuleError || err instanceof ToolsFileError
+      ? err.message
+      : `error: ${(err as Error).message ?? err}`,
+  );
   process.exit(2);
 });

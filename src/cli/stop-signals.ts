@@ -20,10 +20,13 @@ export function listenForStop(): (stop: Stop) => void {
     const stop = pending;
     if (!stop || !stoppingSince) return;
     pending = undefined;
-    stop().then(() => process.exit(0), (err) => {
-      console.error(err);
-      process.exit(1);
-    });
+    stop().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
   };
   const handler = (reason: string) => {
     if (stoppingSince) {

@@ -44,10 +44,14 @@ export function loadToolsModule(file: string | undefined): ToolsModule {
  * tools file (`--tools`, MCP_TOOLS_FILE), side by side. A bad tools file throws ToolsFileError
  * naming the tool and the field; at least one of the two is needed.
  */
-export function loadServedTools(moduleFile: string | undefined, toolsFile: string | undefined): { module?: ToolsModule; tools: ToolDefinition[] } {
+export function loadServedTools(
+  moduleFile: string | undefined,
+  toolsFile: string | undefined,
+): { module?: ToolsModule; tools: ToolDefinition[] } {
   const fileTools = toolsFile ? toolsFromFile(toolsFile) : [];
   if (!moduleFile && toolsFile) return { tools: fileTools };
-  if (!moduleFile) throw new ToolsModuleError('no tools: pass --tools-module <file> (MCP_TOOLS_MODULE) and/or --tools <file> (MCP_TOOLS_FILE)');
+  if (!moduleFile)
+    throw new ToolsModuleError('no tools: pass --tools-module <file> (MCP_TOOLS_MODULE) and/or --tools <file> (MCP_TOOLS_FILE)');
   const module = loadToolsModule(moduleFile);
   return { module, tools: [...module.tools, ...fileTools] };
 }

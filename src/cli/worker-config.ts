@@ -9,7 +9,13 @@ import { durationMs } from '../mcp/duration';
  * with the flag and the variable named (the CLI exits 2, like every configuration error).
  */
 
-const duration = durationMs(z.number().int().min(0).max(24 * 3_600_000));
+const duration = durationMs(
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 3_600_000),
+);
 
 const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const port = (min: number) => z.coerce.number().int().min(min).max(65_535).optional();
@@ -84,15 +90,27 @@ function pollerOptions({ workflowTaskPollers, nonStickyPollRatio }: WorkerConfig
 /** The `worker` command's flags for these settings (no commander defaults: the environment fills in, then the schema). */
 export function addWorkerConfigOptions(cmd: Command): Command {
   return cmd
-    .option('--shutdown-grace <duration>', 'on SIGTERM, how long running activities may finish, e.g. 30s (MCP_WORKER_SHUTDOWN_GRACE, default 30s)')
+    .option(
+      '--shutdown-grace <duration>',
+      'on SIGTERM, how long running activities may finish, e.g. 30s (MCP_WORKER_SHUTDOWN_GRACE, default 30s)',
+    )
     .option('--max-cached-workflows <n>', 'workflows kept in memory (MCP_WORKER_MAX_CACHED_WORKFLOWS, default 500)')
     .option('--max-concurrent-activities <n>', 'activities run at once (MCP_WORKER_MAX_CONCURRENT_ACTIVITIES, default 50)')
     .option('--max-concurrent-workflow-tasks <n>', 'workflow tasks run at once (MCP_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, default 20)')
-    .option('--workflow-task-pollers <n|auto>', "workflow task polls open at once, or auto (MCP_WORKER_WORKFLOW_TASK_POLLERS, default: the SDK's)")
-    .option('--non-sticky-poll-ratio <r>', "share of those polls on the shared task queue (MCP_WORKER_NON_STICKY_POLL_RATIO, default: the SDK's 0.2)")
+    .option(
+      '--workflow-task-pollers <n|auto>',
+      "workflow task polls open at once, or auto (MCP_WORKER_WORKFLOW_TASK_POLLERS, default: the SDK's)",
+    )
+    .option(
+      '--non-sticky-poll-ratio <r>',
+      "share of those polls on the shared task queue (MCP_WORKER_NON_STICKY_POLL_RATIO, default: the SDK's 0.2)",
+    )
     .option('--metrics-port <port>', 'serve SDK metrics for Prometheus on GET /metrics (MCP_METRICS_PORT; default off)')
     .option('--metrics-host <host>', 'address the metrics endpoint binds to (MCP_METRICS_HOST, default 127.0.0.1)')
-    .option('--health-port <port>', 'serve GET /healthz: 200 only while Temporal lists this worker as polling (MCP_HEALTH_PORT; default off, 0 picks a free port)')
+    .option(
+      '--health-port <port>',
+      'serve GET /healthz: 200 only while Temporal lists this worker as polling (MCP_HEALTH_PORT; default off, 0 picks a free port)',
+    )
     .option('--health-host <host>', 'address the health endpoint binds to (MCP_HEALTH_HOST, default 127.0.0.1)');
 }
 

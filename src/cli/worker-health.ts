@@ -68,7 +68,11 @@ export async function checkWorkerHealth(worker: HealthWorker, connection: Health
     return { ...report, reason: `Temporal does not answer DescribeTaskQueue: ${(err as Error).message}` };
   }
   const mine = pollers.find((p) => p.identity === identity);
-  if (!mine) return { ...report, reason: `Temporal lists no poller with identity ${identity} on task queue ${taskQueue} (${pollers.length} other poller(s))` };
+  if (!mine)
+    return {
+      ...report,
+      reason: `Temporal lists no poller with identity ${identity} on task queue ${taskQueue} (${pollers.length} other poller(s))`,
+    };
   const lastPollMs = timestampMs(mine.lastAccessTime);
   if (lastPollMs !== undefined) report.lastPollAt = new Date(lastPollMs).toISOString();
   if (lastPollMs !== undefined && now - lastPollMs > POLLER_STALE_MS) {
@@ -105,7 +109,14 @@ export function startHealthServer(worker: HealthWorker, connection: HealthConnec
     if (path === '/healthz') {
       const { runState, numInFlightActivities, numCachedWorkflows } = worker.getStatus();
       const { identity, taskQueue, namespace } = worker.options;
-      return answer(200, { state: runState, taskQueue, namespace, identity, inFlightActivities: numInFlightActivities, cachedWorkflows: numCachedWorkflows });
+      return answer(200, {
+        state: runState,
+        taskQueue,
+        namespace,
+        identity,
+        inFlightActivities: numInFlightActivities,
+        cachedWorkflows: numCachedWorkflows,
+      });
     }
     checkWorkerHealth(worker, connection).then(
       ({ ok, ...report }) => answer(ok ? 200 : 503, report),
@@ -121,10 +132,11 @@ export function startHealthServer(worker: HealthWorker, connection: HealthConnec
       resolve({
         url: `http://${shown}:${addr.port}/healthz`,
         readyUrl: `http://${shown}:${addr.port}/readyz`,
-        close: () => new Promise<void>((done) => {
-          server.close(() => done());
-          server.closeAllConnections();
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
       });
     });
   });

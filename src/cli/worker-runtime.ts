@@ -16,11 +16,14 @@ export interface WorkerRuntimeOptions {
  */
 export function installWorkerRuntime(options: WorkerRuntimeOptions = {}): void {
   if (runtimeInstalled) {
-    if (options.metricsBindAddress) throw new Error('the Temporal runtime is already installed: metrics must be asked for before the first worker connection');
+    if (options.metricsBindAddress)
+      throw new Error('the Temporal runtime is already installed: metrics must be asked for before the first worker connection');
     return;
   }
   const level = logger.level === 'trace' ? 'TRACE' : (logger.level.toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR');
-  const telemetry = options.metricsBindAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: options.metricsBindAddress } } } } : {};
+  const telemetry = options.metricsBindAddress
+    ? { telemetryOptions: { metrics: { prometheus: { bindAddress: options.metricsBindAddress } } } }
+    : {};
   Runtime.install({ shutdownSignals: [], logger: new DefaultLogger(level, toJsonLog), ...telemetry });
   runtimeInstalled = true;
 }
@@ -30,10 +33,7 @@ export function installWorkerRuntime(options: WorkerRuntimeOptions = {}): void {
  * a user can act on: an activity finishing (or heartbeating) after its workflow was cancelled or
  * ended, e.g. a tool cancelled through tasks/cancel while its activity was still running.
  */
-const BENIGN_CORE_WARNINGS = [
-  /^Activity not found on completion\b/,
-  /^Activity not found when recording heartbeat\b/,
-];
+const BENIGN_CORE_WARNINGS = [/^Activity not found on completion\b/, /^Activity not found when recording heartbeat\b/];
 
 type BridgeLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 

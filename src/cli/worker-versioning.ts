@@ -24,13 +24,18 @@ export const DEFAULT_DEPLOYMENT_NAME = 'mcp-temporal-tasks';
 
 export function addVersioningOptions(cmd: Command): Command {
   return cmd
-    .option('--build-id <id>', 'Worker Versioning: this build\'s id, e.g. the release or git sha (MCP_BUILD_ID); tasks are pinned to it')
+    .option('--build-id <id>', "Worker Versioning: this build's id, e.g. the release or git sha (MCP_BUILD_ID); tasks are pinned to it")
     .option('--deployment-name <name>', `Worker Deployment name (MCP_DEPLOYMENT_NAME, default ${DEFAULT_DEPLOYMENT_NAME})`)
     .addOption(
-      new Option('--versioning-behavior <behavior>', 'with --build-id: PINNED (default) keeps a task on its version; AUTO_UPGRADE moves it to the current one (MCP_VERSIONING_BEHAVIOR)')
-        .choices(['PINNED', 'AUTO_UPGRADE']),
+      new Option(
+        '--versioning-behavior <behavior>',
+        'with --build-id: PINNED (default) keeps a task on its version; AUTO_UPGRADE moves it to the current one (MCP_VERSIONING_BEHAVIOR)',
+      ).choices(['PINNED', 'AUTO_UPGRADE']),
     )
-    .option('--set-current', 'with --build-id: a new version becomes current once it polls, so new tasks go to it (MCP_SET_CURRENT_VERSION=true)');
+    .option(
+      '--set-current',
+      'with --build-id: a new version becomes current once it polls, so new tasks go to it (MCP_SET_CURRENT_VERSION=true)',
+    );
 }
 
 /** The flags over MCP_BUILD_ID, MCP_DEPLOYMENT_NAME, MCP_VERSIONING_BEHAVIOR, MCP_SET_CURRENT_VERSION (one merge). */
@@ -45,8 +50,12 @@ export function parseVersioning(
     return undefined;
   }
   // Temporal names a version "<deployment>.<build id>": the deployment name cannot hold a "."
-  if (deploymentName.length > 255 || /[.\s]/.test(deploymentName)) throw new ConfigError(`--deployment-name (MCP_DEPLOYMENT_NAME): "${deploymentName}" must be at most 255 characters without "." or spaces`);
-  if (buildId.length > 255 || /\s/.test(buildId) || buildId === '__unversioned__') throw new ConfigError(`--build-id (MCP_BUILD_ID): "${buildId}" must be at most 255 characters without spaces`);
+  if (deploymentName.length > 255 || /[.\s]/.test(deploymentName))
+    throw new ConfigError(
+      `--deployment-name (MCP_DEPLOYMENT_NAME): "${deploymentName}" must be at most 255 characters without "." or spaces`,
+    );
+  if (buildId.length > 255 || /\s/.test(buildId) || buildId === '__unversioned__')
+    throw new ConfigError(`--build-id (MCP_BUILD_ID): "${buildId}" must be at most 255 characters without spaces`);
   return { deploymentName, buildId, behavior, setCurrent };
 }
 
@@ -66,7 +75,12 @@ const VERSION_STATUS_CURRENT = 2;
  * `temporal worker deployment set-current-version`. The server learns the version from the
  * worker's first polls, so NotFound / FailedPrecondition are retried.
  */
-export async function setCurrentVersion(connection: NativeConnection, namespace: string, v: WorkerVersioning, timeoutMs = 60_000): Promise<'made current' | 'already current' | 'left as is: it was current before'> {
+export async function setCurrentVersion(
+  connection: NativeConnection,
+  namespace: string,
+  v: WorkerVersioning,
+  timeoutMs = 60_000,
+): Promise<'made current' | 'already current' | 'left as is: it was current before'> {
   const service = connection.workflowService;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -80,7 +94,12 @@ export async function setCurrentVersion(connection: NativeConnection, namespace:
       // older servers report no status: then only firstActivationTime tells a used version
       const fresh = status === VERSION_STATUS_INACTIVE || (status === VERSION_STATUS_UNSPECIFIED && !info?.firstActivationTime);
       if (!fresh) return 'left as is: it was current before';
-      await service.setWorkerDeploymentCurrentVersion({ namespace, deploymentName: v.deploymentName, buildId: v.buildId, identity: `mcp-temporal-tasks worker ${v.buildId}` });
+      await service.setWorkerDeploymentCurrentVersion({
+        namespace,
+        deploymentName: v.deploymentName,
+        buildId: v.buildId,
+        identity: `mcp-temporal-tasks worker ${v.buildId}`,
+      });
       return 'made current';
     } catch (err) {
       const code = (err as { code?: number }).code;
@@ -94,5 +113,9 @@ export async function setCurrentVersion(connection: NativeConnection, namespace:
 
 /** Worker.create's options for this version. */
 export function workerDeploymentOptions(v: WorkerVersioning): WorkerDeploymentOptions {
-  return { version: { deploymentName: v.deploymentName, buildId: v.buildId }, useWorkerVersioning: true, defaultVersioningBehavior: v.behavior };
+  return {
+    version: { deploymentName: v.deploymentName, buildId: v.buildId },
+    useWorkerVersioning: true,
+    defaultVersioningBehavior: v.behavior,
+  };
 }

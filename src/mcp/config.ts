@@ -16,9 +16,17 @@ export const ServerConfigSchema = z.object({
   historyLimit: z.coerce.number().int().min(10).max(10_000).default(5_000),
   allowedHosts: z.array(z.string()).default([]),
   allowedOrigins: z.array(z.string()).default([]),
-  maxBodyBytes: z.coerce.number().int().positive().default(4 * 1024 * 1024),
+  maxBodyBytes: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024),
   /** Open HTTP connections at most; at the cap a new one evicts the oldest idle one (src/mcp/http/connections.ts). Default: 4,096, or the open-file limit less 128 when that is lower. */
-  maxConnections: z.coerce.number().int().min(1).default(() => defaultMaxConnections()),
+  maxConnections: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(() => defaultMaxConnections()),
   /** Time a request's headers and body have to arrive; past it, 408 and the connection closes (Node's own default is 300 s). */
   requestTimeoutMs: durationMs(z.number().int().min(1_000).max(600_000)).default(DEFAULT_REQUEST_TIMEOUT_MS),
   /** Tasks subscribed at once (subscriptions/listen) on one replica, over all its streams. */
@@ -48,9 +56,18 @@ export const ServerConfigSchema = z.object({
   /** How long a call from such a caller (and each wait) holds before answering with the task's state. */
   handleWaitMs: durationMs(z.number().int().positive().max(600_000)).default(20_000),
   /** A call without Tasks dropped before its answer keeps its task this long: an identical retry attaches to it (0: off). */
-  retryGraceMs: durationMs(z.number().int().min(0).max(24 * 60 * 60 * 1000)).default(10 * 60 * 1000),
+  retryGraceMs: durationMs(
+    z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 60 * 60 * 1000),
+  ).default(10 * 60 * 1000),
   /** Name prefix of the task tools (wait, respond, cancel, list); letters, digits, _ and - only. */
-  taskToolsPrefix: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ and - (1..40)').default('task_'),
+  taskToolsPrefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ and - (1..40)')
+    .default('task_'),
   /** A task read again within 10 s on this replica is watched there, and its polls are answered from the watch (src/tasks/watch/polled-tasks.ts). */
   watchPolledTasks: z.boolean().default(true),
   /** Keep answering -32021 for `required` tools to callers that do not declare Tasks (today's behaviour). */
@@ -101,7 +118,13 @@ export function parseServerConfig(flags: Record<string, unknown>, env: NodeJS.Pr
   // the OAuth settings are a nested object: their own flags and variables, merged the same way first
   const merged = mergeSources(OAUTH_ENV_VARS, undefined, (flags.oauth ?? {}) as Record<string, unknown>, env);
   const oauth = Object.keys(merged).length ? merged : undefined; // neither names any OAuth setting: OAuth is off
-  const spec = { schema: ServerConfigSchema, envVars: ENV_VARS, booleans: BOOLEAN_SETTINGS, nestedHints: { oauth: oauthHint }, title: 'Invalid configuration' };
+  const spec = {
+    schema: ServerConfigSchema,
+    envVars: ENV_VARS,
+    booleans: BOOLEAN_SETTINGS,
+    nestedHints: { oauth: oauthHint },
+    title: 'Invalid configuration',
+  };
   return parseSettings(spec, { ...flags, oauth }, env);
 }
 
@@ -111,14 +134,21 @@ export function parseServerConfig(flags: Record<string, unknown>, env: NodeJS.Pr
  * setting, its flag and its variable. The server's and the CLI worker's settings both use it.
  */
 export function parseSettings<S extends z.ZodObject>(
-  spec: { schema: S; envVars: Partial<Record<string, string>>; booleans?: ReadonlySet<string>; nestedHints?: Record<string, (key: string) => string>; title: string },
+  spec: {
+    schema: S;
+    envVars: Partial<Record<string, string>>;
+    booleans?: ReadonlySet<string>;
+    nestedHints?: Record<string, (key: string) => string>;
+    title: string;
+  },
   flags: Record<string, unknown>,
   env: NodeJS.ProcessEnv = process.env,
 ): z.infer<S> {
   const merged = mergeSources(spec.envVars, spec.booleans, flags, env, spec.schema.shape);
   const parsed = spec.schema.safeParse(merged);
   if (!parsed.success) {
-    const hint = (path: PropertyKey[]) => (spec.nestedHints?.[String(path[0])]?.(String(path[1] ?? '')) ?? envHint(spec.envVars, String(path[0])));
+    const hint = (path: PropertyKey[]) =>
+      spec.nestedHints?.[String(path[0])]?.(String(path[1] ?? '')) ?? envHint(spec.envVars, String(path[0]));
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}${hint(i.path)}: ${i.message}`);
     throw new ConfigError(`${spec.title}:\n${lines.join('\n')}`);
   }

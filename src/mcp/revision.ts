@@ -41,7 +41,12 @@ export interface ProtocolRevision {
    * stream, built by `inputRequestMessage` (answers come back as POSTed responses).
    */
   readonly handleInput: 'answer' | 'stream';
-  inputRequestMessage?(taskId: string, key: string, request: InputRequest, viaHandle: boolean): { jsonrpc: '2.0'; id: string; method: string; params: unknown };
+  inputRequestMessage?(
+    taskId: string,
+    key: string,
+    request: InputRequest,
+    viaHandle: boolean,
+  ): { jsonrpc: '2.0'; id: string; method: string; params: unknown };
   /** The HTTP handler in front of the SDK's for this revision's requests, and what closing the server stops. */
   front?(mcp: McpContext): { serve: FrontHandler; close?(): void };
 }

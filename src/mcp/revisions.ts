@@ -7,10 +7,7 @@ import { rev2025_11_25 } from './rev2025-11-25';
 import { rev2026_07_28 } from './rev2026-07-28';
 import type { ProtocolRevision } from './revision';
 
-export const REVISIONS: readonly ProtocolRevision[] = [
-  rev2025_11_25,
-  rev2026_07_28,
-];
+export const REVISIONS: readonly ProtocolRevision[] = [rev2025_11_25, rev2026_07_28];
 
 /** The revision of a request, from the SDK's name for it. */
 export function revisionOf(sdkEra: ProtocolEra): ProtocolRevision {

@@ -41,9 +41,19 @@ function buildServer(mcp: McpContext, handles: TaskHandles, revision: ProtocolRe
   const taskTools = new Set(handles.taskTools());
   const listed = [...mcp.registry.list(), ...taskTools].map((tool) => {
     // registerTool gives tools/list its JSON Schema; tools/call is served below instead.
-    const registered = server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, scopeChallenge: mcp.toolScopes.challenge(tool) }, () => {
-      throw new Error('unreachable: tools/call is served by the fallback handler');
-    });
+    const registered = server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+        scopeChallenge: mcp.toolScopes.challenge(tool),
+      },
+      () => {
+        throw new Error('unreachable: tools/call is served by the fallback handler');
+      },
+    );
     if (revision.toolExecution) registered.execution = revision.toolExecution(tool.taskMode);
     return { tool, registered, taskTool: taskTools.has(tool) };
   });

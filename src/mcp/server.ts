@@ -62,17 +62,25 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
   const config = parseServerConfig(settings, {});
   const facts = await namespaceFacts(client, config, log);
   const { ttlMs, searchAttributes } = facts ?? { ttlMs: config.ttlMs, searchAttributes: false };
-  if ((tokenVerifier || config.oauth) && !config.ownerKey) log('ownerKey (MCP_OWNER_KEY) is not set: task owners are stored as an unkeyed hash; set the same key on every replica');
+  if ((tokenVerifier || config.oauth) && !config.ownerKey)
+    log('ownerKey (MCP_OWNER_KEY) is not set: task owners are stored as an unkeyed hash; set the same key on every replica');
   const registry = new ToolRegistry(tools);
   const auth = new ResourceServer({
-    oauth: config.oauth, tokenVerifier, toolScopes: tools.flatMap((t) => t.scopes ?? []), mcpPath: MCP_PATH, resourceName: SERVER_NAME,
+    oauth: config.oauth,
+    tokenVerifier,
+    toolScopes: tools.flatMap((t) => t.scopes ?? []),
+    mcpPath: MCP_PATH,
+    resourceName: SERVER_NAME,
   });
   if (config.oauth) void auth.warmUp(log);
   const scoped = tools.filter((t) => t.scopes?.length).map((t) => t.name);
-  if (scoped.length && !auth.enabled) log(`tools ${scoped.join(', ')} name OAuth scopes, but authentication is off: the scopes are not checked`);
+  if (scoped.length && !auth.enabled)
+    log(`tools ${scoped.join(', ')} name OAuth scopes, but authentication is off: the scopes are not checked`);
   const store = new TemporalTaskStore(client, { ...config, ttlMs, searchAttributes }, registry);
   const watcher = new TaskWatcher(client, store, config.temporalTimeoutMs);
-  const polled = config.watchPolledTasks ? new PolledTasks(store, watcher, { ...config, keepMs: Math.max(POLLED_KEEP_MIN_MS, 3 * config.pollIntervalMs) }) : undefined;
+  const polled = config.watchPolledTasks
+    ? new PolledTasks(store, watcher, { ...config, keepMs: Math.max(POLLED_KEEP_MIN_MS, 3 * config.pollIntervalMs) })
+    : undefined;
   const mcp: McpContext = {
     config,
     serverInfo: { name: SERVER_NAME, version: VERSION },
@@ -86,7 +94,10 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
     inputRefused: new TaskListeners(),
   };
   // before anything starts: a user tool named like a task tool is refused here
-  const handles = new TaskHandles(mcp, tools.map((t) => t.name));
+  const handles = new TaskHandles(
+    mcp,
+    tools.map((t) => t.name),
+  );
   const recheck = facts ? undefined : recheckNamespaceFacts(client, config, store, log);
   const factory = createServerFactory(mcp, handles);
   // each revision's HTTP handler in front of the SDK's, for its own requests
@@ -159,7 +170,10 @@ async function namespaceFacts(client: Client, config: ServerConfig, log: (m: str
     const searchAttributes = await client.withDeadline(Date.now() + 5000, () => hasSearchAttributes(client, names));
     const ttlMs = retention ? Math.min(config.ttlMs, retention) : config.ttlMs;
     if (ttlMs < config.ttlMs) log(`ttlMs capped to the namespace retention: ${ttlMs} ms`);
-    if (!searchAttributes) log(`search attributes ${names.join(', ')} are not registered; tasks start without them, and running-task quotas (counted by McpOwner) are not enforced`);
+    if (!searchAttributes)
+      log(
+        `search attributes ${names.join(', ')} are not registered; tasks start without them, and running-task quotas (counted by McpOwner) are not enforced`,
+      );
     return { ttlMs, searchAttributes };
   } catch (err) {
     log(`Temporal did not answer (${(err as Error).message}); serving anyway, requests will report it, the namespace is read again later`);

@@ -64,7 +64,7 @@ export function toolsFromFile(file: string): ToolDefinition[] {
 export function parseToolsFile(data: unknown, source = 'tools file'): ToolDefinition[] {
   const parsed = ToolsFileSchema.safeParse(data);
   if (!parsed.success) {
-    const entries = Array.isArray((data as { tools?: unknown })?.tools) ? ((data as { tools: unknown[] }).tools) : [];
+    const entries = Array.isArray((data as { tools?: unknown })?.tools) ? (data as { tools: unknown[] }).tools : [];
     throw new ToolsFileError(`${source}: ${describeIssues(parsed.error.issues, entries, 'file')}`);
   }
   const seen = new Set<string>();
@@ -142,11 +142,16 @@ function describeIssues(issues: z.core.$ZodIssue[], entries: unknown[], scope: '
         where = `tool ${typeof name === 'string' ? `"${name}"` : '(unnamed)'}: `;
       }
       const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
-      const field = [...path.map(String), ...(keys.length === 1 ? keys : [])].join('.') || (scope === 'file' && !where ? '(file)' : '(tool)');
+      const field =
+        [...path.map(String), ...(keys.length === 1 ? keys : [])].join('.') || (scope === 'file' && !where ? '(file)' : '(tool)');
       const message =
-        issue.code === 'unrecognized_keys' ? (keys.length === 1 ? 'unknown field' : `unknown fields ${keys.join(', ')}`)
-        : issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'required'
-        : issue.message;
+        issue.code === 'unrecognized_keys'
+          ? keys.length === 1
+            ? 'unknown field'
+            : `unknown fields ${keys.join(', ')}`
+          : issue.code === 'invalid_type' && /received undefined$/.test(issue.message)
+            ? 'required'
+            : issue.message;
       return `${where}${field}: ${message}`;
     })
     .join('; ');

@@ -21,7 +21,10 @@ export class UncompilableSchemaError extends Error {}
 
 /** An answer in tasks/update that does not fit the pending request it answers. */
 export class InputResponseError extends Error {
-  constructor(readonly key: string, readonly reason: string) {
+  constructor(
+    readonly key: string,
+    readonly reason: string,
+  ) {
     super(`inputResponses.${key}: ${reason}`);
   }
 }
@@ -31,14 +34,19 @@ export class InputResponseError extends Error {
  * keys are dropped, including `constructor`, `toString` or `__proto__` (every object has them,
  * none is outstanding: own keys only). Throws InputResponseError for an answer that does not fit.
  */
-export function outstandingAnswers(taskId: string, pending: Record<string, InputRequest>, responses: Record<string, unknown>): Record<string, unknown> {
+export function outstandingAnswers(
+  taskId: string,
+  pending: Record<string, InputRequest>,
+  responses: Record<string, unknown>,
+): Record<string, unknown> {
   const answers = Object.fromEntries(Object.entries(responses).filter(([key]) => Object.hasOwn(pending, key)));
   for (const [key, answer] of Object.entries(answers)) {
     const why = checkedAnswer(taskId, key, pending[key], answer);
     if (why) throw new InputResponseError(key, why);
     // a signal is a Temporal payload: past its limit Temporal refuses it, which is the caller's doing, not an outage
     const bytes = Buffer.byteLength(JSON.stringify(answer) ?? '');
-    if (bytes > MAX_ARGUMENT_BYTES) throw new InputResponseError(key, `the answer is ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of a Temporal payload`);
+    if (bytes > MAX_ARGUMENT_BYTES)
+      throw new InputResponseError(key, `the answer is ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of a Temporal payload`);
   }
   return answers;
 }
@@ -49,7 +57,10 @@ function checkedAnswer(taskId: string, key: string, request: InputRequest, answe
     return whyResponseDoesNotFit(request, answer);
   } catch (err) {
     if (!(err instanceof UncompilableSchemaError)) throw err;
-    logger.warn({ event: 'task.input.schema_uncompilable', taskId, key, err: err.message }, `the form schema of input request "${key}" cannot be compiled here: its answer goes to the workflow unchecked`);
+    logger.warn(
+      { event: 'task.input.schema_uncompilable', taskId, key, err: err.message },
+      `the form schema of input request "${key}" cannot be compiled here: its answer goes to the workflow unchecked`,
+    );
     return undefined;
   }
 }

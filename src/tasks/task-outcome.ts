@@ -45,7 +45,8 @@ export async function endOf(handle: WorkflowHandle, closeStatus: string, spec: T
   if (status === 'failed') return { status, error: failureToError(await failureOf(handle)) };
   const result = toCallToolResult(await handle.result(), spec?.result);
   const mismatch = spec?.outputSchema && !result.isError ? await outputMismatch(spec.outputSchema, result) : undefined;
-  if (mismatch) return { status: 'failed', error: { code: -32603, message: `The tool's result does not match its outputSchema: ${mismatch}` } };
+  if (mismatch)
+    return { status: 'failed', error: { code: -32603, message: `The tool's result does not match its outputSchema: ${mismatch}` } };
   return { status: 'completed', result };
 }
 
@@ -99,7 +100,11 @@ function failureToError(cause: Error | undefined): JsonRpcError {
     const detail = (cause.details?.[0] ?? {}) as { code?: number; data?: JsonRpcError['data'] }; // JSON, as the workflow wrote it
     return { code: detail.code ?? -32603, message: cause.message, ...(detail.data !== undefined ? { data: detail.data } : {}) };
   }
-  if (cause instanceof TerminatedFailure) return { code: -32603, message: `The task was terminated in Temporal${cause.message && cause.message !== 'Terminated' ? `: ${cause.message}` : ''}` };
+  if (cause instanceof TerminatedFailure)
+    return {
+      code: -32603,
+      message: `The task was terminated in Temporal${cause.message && cause.message !== 'Terminated' ? `: ${cause.message}` : ''}`,
+    };
   if (cause instanceof TimeoutFailure) return { code: -32603, message: 'The task timed out in Temporal' };
   return { code: -32603, message: `The task failed: ${cause?.message ?? 'unknown error'}` };
 }

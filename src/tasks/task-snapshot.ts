@@ -1,6 +1,5 @@
 import type { CallToolResult, InputRequest, JsonRpcError } from '../contract';
 
-
 /** What the store knows about one task, in MCP terms; produced only by TemporalTaskStore. */
 export interface TaskSnapshot {
   taskId: string;
@@ -54,9 +53,10 @@ export function isTerminal(task: TaskSnapshot): boolean {
 export function withCancelFinal(task: TaskSnapshot): TaskSnapshot {
   if (!task.cancelRequested || task.state.status === 'cancelled') return task;
   const stayed = task.state.status === 'failed' ? undoFailuresOf(task.state.error) : [];
-  const statusMessage = stayed.length > 0
-    ? `cancelled, but ${stayed.length} step(s) could not be undone and may still be in effect: ${stayed.map((f) => `${f.step} (${f.reason})`).join('; ')}`
-    : task.statusMessage;
+  const statusMessage =
+    stayed.length > 0
+      ? `cancelled, but ${stayed.length} step(s) could not be undone and may still be in effect: ${stayed.map((f) => `${f.step} (${f.reason})`).join('; ')}`
+      : task.statusMessage;
   const state = stayed.length > 0 ? { status: 'cancelled' as const, undoFailures: stayed } : { status: 'cancelled' as const };
   return { ...task, state, ...(statusMessage !== undefined ? { statusMessage } : {}) };
 }

@@ -5,7 +5,10 @@ export type Bounded = <R>(fn: () => Promise<R>) => Promise<R>;
 
 /** What every part of the store calls Temporal through. */
 export class TemporalCalls {
-  constructor(readonly client: Client, private readonly timeoutMs: number) {}
+  constructor(
+    readonly client: Client,
+    private readonly timeoutMs: number,
+  ) {}
 
   readonly bounded: Bounded = (fn) => this.client.withDeadline(Date.now() + this.timeoutMs, fn);
 

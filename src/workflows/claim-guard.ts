@@ -35,7 +35,10 @@ export function armClaimGuard(firstRun: boolean, carriedDeadline?: number): void
   setHandler(claimedSignal, () => void (g.claimed = true));
   const root = CancellationScope.current();
   const remaining = g.deadline - Date.now();
-  const inTime = remaining > 0 ? CancellationScope.nonCancellable(() => condition(() => g.claimed, firstRun ? within : remaining)) : Promise.resolve(false);
+  const inTime =
+    remaining > 0
+      ? CancellationScope.nonCancellable(() => condition(() => g.claimed, firstRun ? within : remaining))
+      : Promise.resolve(false);
   void inTime.then((claimedInTime) => {
     // a cancel Temporal delivered first is the task's end: the guard does not take it over
     if (claimedInTime || g.claimed || root.consideredCancelled) return;

@@ -38,7 +38,10 @@ export async function continueAsNewIfNeeded<A>(nextArgs: A): Promise<void> {
 export async function waitOrContinueAsNew<T, A>(pending: Promise<T>, nextArgs: A): Promise<T> {
   const s = runtime();
   let outcome: { value: T } | { error: unknown } | undefined;
-  pending.then((value) => (outcome = { value }), (error: unknown) => (outcome = { error }));
+  pending.then(
+    (value) => (outcome = { value }),
+    (error: unknown) => (outcome = { error }),
+  );
   // an answer to an outstanding request not yet taken by its requestInputs: let it through first
   const answerArriving = () => [...s.responses.keys()].some((k) => isPending(s, k));
   await condition(() => outcome !== undefined || (targetChanged() && !answerArriving()));
@@ -90,8 +93,12 @@ export type LoopTurn<S, R> = { next: S } | { done: R };
  * says how to go on; between turns the workflow continues as new when its history is long,
  * with the same args plus `resume` (the state to go on from), under the same taskId.
  */
-export async function loop<A extends object, S, R>(args: A & { resume?: S }, first: S, step: (state: S) => Promise<LoopTurn<S, R>>): Promise<R> {
-  for (let state = args.resume ?? first; ; ) {
+export async function loop<A extends object, S, R>(
+  args: A & { resume?: S },
+  first: S,
+  step: (state: S) => Promise<LoopTurn<S, R>>,
+): Promise<R> {
+  for (let state = args.resume ?? first; ;) {
     const turn = await step(state);
     if ('done' in turn) return turn.done;
     // an undo that could not travel is refused at the first turn, not at the first continue-as-new;

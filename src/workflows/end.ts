@@ -71,8 +71,13 @@ function ownCancellation(err: unknown): ApplicationFailure {
 async function legacyEnd(err: unknown): Promise<TaskEnd> {
   let end = err;
   // a tool that failed while a cancel was pending ends cancelled too, once its steps are undone
-  const cancelled = isCancellation(err) || (err instanceof TemporalFailure && !isUndoFailure(err) && endRequested() && applies(PATCHES.lateCancel));
-  if (cancelled) end = await compensate(err).then(() => (isCancellation(err) ? err : new CancelledFailure('cancelled')), (failure: unknown) => failure);
+  const cancelled =
+    isCancellation(err) || (err instanceof TemporalFailure && !isUndoFailure(err) && endRequested() && applies(PATCHES.lateCancel));
+  if (cancelled)
+    end = await compensate(err).then(
+      () => (isCancellation(err) ? err : new CancelledFailure('cancelled')),
+      (failure: unknown) => failure,
+    );
   const failure = asWorkflowFailure(end);
   if (!(failure instanceof TemporalFailure)) return { status: 'bug', error: failure };
   return { status: isCancellation(failure) ? 'cancelled' : 'failed', failure };

@@ -121,9 +121,16 @@ function without<V>(record: Record<string, V>, keys: string[]): Record<string, V
  * A form elicitation: the common case of requestInput. With a timeout, an unanswered request
  * is withdrawn and reads as the client's `cancel`.
  */
-export async function elicit(key: string, message: string, requestedSchema: RequestedSchema, opts: InputOptions = {}): Promise<ElicitResult> {
+export async function elicit(
+  key: string,
+  message: string,
+  requestedSchema: RequestedSchema,
+  opts: InputOptions = {},
+): Promise<ElicitResult> {
   try {
-    return (await requestInputs({ [key]: { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } } }, opts))[key] as ElicitResult;
+    return (await requestInputs({ [key]: { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } } }, opts))[
+      key
+    ] as ElicitResult;
   } catch (err) {
     if (err instanceof InputTimeout) return { action: 'cancel' };
     throw err;

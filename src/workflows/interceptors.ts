@@ -32,7 +32,10 @@ class TaskRuntimeInterceptor implements WorkflowInboundCallsInterceptor {
 
 /** Every log line of a task's workflow names its tool (the workflow type is the function's name). */
 class ToolLogInterceptor implements WorkflowOutboundCallsInterceptor {
-  getLogAttributes(input: GetLogAttributesInput, next: Next<WorkflowOutboundCallsInterceptor, 'getLogAttributes'>): Record<string, unknown> {
+  getLogAttributes(
+    input: GetLogAttributesInput,
+    next: Next<WorkflowOutboundCallsInterceptor, 'getLogAttributes'>,
+  ): Record<string, unknown> {
     const tool = (workflowInfo().memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.tool;
     return next(tool ? { ...input, tool } : input);
   }
@@ -48,7 +51,10 @@ class OriginalRunHeaderInterceptor implements WorkflowOutboundCallsInterceptor {
     return next({ ...input, headers: withOriginalRun(input.headers) });
   }
 
-  scheduleLocalActivity(input: LocalActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>): Promise<unknown> {
+  scheduleLocalActivity(
+    input: LocalActivityInput,
+    next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>,
+  ): Promise<unknown> {
     return next({ ...input, headers: withOriginalRun(input.headers) });
   }
 }

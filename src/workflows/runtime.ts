@@ -62,7 +62,6 @@ export interface RuntimeCarry {
   claimDeadline?: number;
 }
 
-
 let state: RuntimeState | undefined;
 
 /** Installs the handlers once per workflow run; every helper below calls it. */
@@ -125,7 +124,8 @@ function publish(progress: Omit<TaskProgress, 'lastUpdatedAt'>): void {
   if (s.flushPending) return;
   s.flushPending = true;
   s.flushPerActivation ??= applies(PATCHES.flushPerActivation);
-  if (!s.flushPerActivation) void Promise.resolve().then(flushProgress); // builds before the patch
+  if (!s.flushPerActivation)
+    void Promise.resolve().then(flushProgress); // builds before the patch
   else s.flusher ??= startFlusher(s);
 }
 
@@ -140,7 +140,7 @@ function startFlusher(s: RuntimeState): Promise<void> {
   return CancellationScope.nonCancellable(async () => {
     for (;;) {
       await condition(() => s.flushPending);
-      for (let seen = -1; seen !== s.published; ) {
+      for (let seen = -1; seen !== s.published;) {
         seen = s.published;
         await condition(() => true); // the next round: whatever else woke has run
       }
@@ -167,7 +167,11 @@ export function flushProgress(): void {
   const previousStatus = s.written.status;
   s.written = s.progress;
   upsertMemo({ [PROGRESS_MEMO_KEY]: s.progress });
-  log.info('task progress', { status: s.progress.status, statusMessage: s.progress.statusMessage, waitingFor: Object.keys(s.progress.inputRequests) });
+  log.info('task progress', {
+    status: s.progress.status,
+    statusMessage: s.progress.statusMessage,
+    waitingFor: Object.keys(s.progress.inputRequests),
+  });
   setCurrentDetails(describeProgress(s.progress));
   if (previousStatus !== s.progress.status) recordStatus(s.progress.status);
 }
@@ -233,7 +237,12 @@ function finish(end: TaskEnd): unknown {
 /** The UI's final details: the end and why (a cancellation's own message only says what it interrupted). */
 function describeEnd(end: TaskEnd): string {
   const summary = (workflowInfo().memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.summary;
-  const why = end.status === 'cancelled' ? ': tasks/cancel, every step undone' : end.status === 'failed' ? `: ${(end.failure as { message?: string }).message ?? String(end.failure)}` : '';
+  const why =
+    end.status === 'cancelled'
+      ? ': tasks/cancel, every step undone'
+      : end.status === 'failed'
+        ? `: ${(end.failure as { message?: string }).message ?? String(end.failure)}`
+        : '';
   return [...(summary ? [summary] : []), `**${end.status}**${why}`].join('\n\n');
 }
 

@@ -22,7 +22,11 @@ beforeAll(() => {
   if (fs.existsSync(NODE22) && fs.existsSync(INSPECTOR)) return;
   fs.mkdirSync(DIR, { recursive: true });
   if (!fs.existsSync(path.join(DIR, 'package.json'))) fs.writeFileSync(path.join(DIR, 'package.json'), '{"private":true}');
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', ...PINNED], { cwd: DIR, encoding: 'utf8', timeout: 300_000 });
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', ...PINNED], {
+    cwd: DIR,
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   if (r.status !== 0) throw new Error(`could not install ${PINNED.join(' ')} into .conformance/:\n${r.stderr}`);
 }, 300_000);
 
@@ -30,9 +34,25 @@ const stack = useStack({ config: { handleWaitMs: 2000 }, workerEnv: { MCP_TASKS_
 
 /** One `inspector --cli` tools/call; its CallToolResult. */
 function inspect(tool: string, args: Record<string, unknown>): Promise<any> {
-  const argv = [INSPECTOR, '--cli', stack.url, '--method', 'tools/call', '--tool-name', tool, '--tool-args-json', JSON.stringify(args), '--format', 'json', '-q'];
+  const argv = [
+    INSPECTOR,
+    '--cli',
+    stack.url,
+    '--method',
+    'tools/call',
+    '--tool-name',
+    tool,
+    '--tool-args-json',
+    JSON.stringify(args),
+    '--format',
+    'json',
+    '-q',
+  ];
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE22, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCP_CATALOG_PATH: path.join(os.tmpdir(), `mtt-inspector-${process.pid}.json`) } });
+    const child = spawn(NODE22, argv, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, MCP_CATALOG_PATH: path.join(os.tmpdir(), `mtt-inspector-${process.pid}.json`) },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));

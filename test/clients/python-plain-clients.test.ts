@@ -35,7 +35,7 @@ describe.each(['mcp', 'fastmcp'])('%s plain client', (client) => {
     expect(out.text).toBe('Expense of 12 for "python plain" was approved. Comment: from python');
   });
 
-  test('approve_expense: answered in the client\'s own elicitation form', async () => {
+  test("approve_expense: answered in the client's own elicitation form", async () => {
     const out = await plain(client, 'elicit');
     expect(out.text).toBe('Expense of 13 for "python form" was approved.');
     expect(out.elicitations).toHaveLength(1);

@@ -15,7 +15,10 @@ async function waitForText(page: Page, pattern: RegExp, timeoutMs = 30_000): Pro
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
-      const text = await frame.locator('body').innerText({ timeout: 1000 }).catch(() => '');
+      const text = await frame
+        .locator('body')
+        .innerText({ timeout: 1000 })
+        .catch(() => '');
       if (pattern.test(text)) return;
     }
     await page.waitForTimeout(250);
@@ -25,24 +28,39 @@ async function waitForText(page: Page, pattern: RegExp, timeoutMs = 30_000): Pro
 
 // CI installs Chromium and must run this; elsewhere a missing browser skips it, loudly.
 const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium && !process.env.CI) console.warn(`[ui] skipped: Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+if (!haveChromium && !process.env.CI)
+  console.warn(`[ui] skipped: Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 const uiTest = haveChromium || process.env.CI ? test : test.skip;
 
 uiTest('a task is visible in the Temporal UI with its status and summary', async () => {
   expect(haveChromium ? CHROMIUM : `Chromium not found at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`).toBe(CHROMIUM);
   const { temporal, url } = stack;
-  const { taskId } = await call(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 42, description: 'conference ticket' } });
+  const { taskId } = await call(url, 'tools/call', {
+    name: 'approve_expense',
+    arguments: { amount: 42, description: 'conference ticket' },
+  });
   await pollTask(url, taskId, (t) => t.status === 'input_required');
 
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(`${temporal.server.uiUrl}/namespaces/default/workflows/${taskId}`, { waitUntil: 'domcontentloaded' });
     await page.getByText(taskId).first().waitFor({ timeout: 30_000 });
-    await page.getByText(/^running$/i).first().waitFor({ timeout: 30_000 });
+    await page
+      .getByText(/^running$/i)
+      .first()
+      .waitFor({ timeout: 30_000 });
     await page.getByText('approveExpense', { exact: true }).first().waitFor({ timeout: 30_000 }); // workflow type
     await page.getByText('User Metadata').first().click();
     // the UI renders summary and details as markdown (typographic quotes), in frames of their own
@@ -52,7 +70,10 @@ uiTest('a task is visible in the Temporal UI with its status and summary', async
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, 'ui-task.png'), fullPage: true });
     const list = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await list.goto(`${temporal.server.uiUrl}/namespaces/default/workflows?query=${encodeURIComponent(`McpTaskStatus="input_required" AND TaskQueue="${stack.taskQueue}"`)}`, { waitUntil: 'domcontentloaded' });
+    await list.goto(
+      `${temporal.server.uiUrl}/namespaces/default/workflows?query=${encodeURIComponent(`McpTaskStatus="input_required" AND TaskQueue="${stack.taskQueue}"`)}`,
+      { waitUntil: 'domcontentloaded' },
+    );
     await list.getByText(taskId).first().waitFor({ timeout: 30_000 });
     await list.screenshot({ path: path.join(ARTIFACTS, 'ui-input-required.png') });
   } finally {

@@ -18,7 +18,8 @@ stopAllAfter(() => temporal);
 test('the retried activity gets the same idempotency key and the effect happens once', async () => {
   temporal = await startTestTemporal();
   const ledger = ledgerDir();
-  const lines = (file: string) => (fs.existsSync(path.join(ledger, file)) ? fs.readFileSync(path.join(ledger, file), 'utf8').trim().split('\n').filter(Boolean) : []);
+  const lines = (file: string) =>
+    fs.existsSync(path.join(ledger, file)) ? fs.readFileSync(path.join(ledger, file), 'utf8').trim().split('\n').filter(Boolean) : [];
   const first = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
   const { url } = await startServe(temporal.address);
 
@@ -43,5 +44,10 @@ test('the retried activity gets the same idempotency key and the effect happens 
   const history = await temporal.client.workflow.getHandle(taskId).fetchHistory();
   const started = history.events!.find((e) => e.activityTaskStartedEventAttributes)!.activityTaskStartedEventAttributes!;
   expect(started.attempt).toBe(2); // Temporal records the attempt that completed
-  report('activity idempotency', { attempts: attempts.length, distinctKeys: new Set(attempts).size, effectsApplied: effects.length, msKillToDone: Date.now() - killedAt });
+  report('activity idempotency', {
+    attempts: attempts.length,
+    distinctKeys: new Set(attempts).size,
+    effectsApplied: effects.length,
+    msKillToDone: Date.now() - killedAt,
+  });
 });

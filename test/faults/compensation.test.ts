@@ -19,7 +19,10 @@ test(`provision_environment cancelled mid-step ${RUNS} times leaves a balanced l
       const taskId = await createTask(url, 'provision_environment', { name: `env-${i}`, steps: 4, stepMs: 300 });
       await sleep(Math.floor(Math.random() * 1500)); // anywhere in the first steps, often mid-activity
       await call(url, 'tasks/cancel', { taskId });
-      await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined); // the undo has run
+      await temporal.client.workflow
+        .getHandle(taskId)
+        .result()
+        .catch(() => undefined); // the undo has run
       return taskId;
     }),
   );
@@ -49,7 +52,10 @@ test(`the docs' send_invoice cancelled at random moments ${RUNS} times: every in
       await call(url, 'tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
       await sleep(Math.floor(Math.random() * 900)); // before, during or after the send
       await call(url, 'tasks/cancel', { taskId });
-      await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
+      await temporal.client.workflow
+        .getHandle(taskId)
+        .result()
+        .catch(() => undefined);
       return taskId;
     }),
   );

@@ -15,7 +15,12 @@ test('task_wait open on a replica that is SIGKILLed: task_wait again on another 
   await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledgerDir() });
   const [first, second] = await Promise.all([startServe(temporal.address, BOUND), startServe(temporal.address, BOUND)]);
 
-  const handle = await call(first.url, 'tools/call', { name: 'provision_environment', arguments: { name: 'crash', steps: 4, stepMs: 2000 } }, PLAIN);
+  const handle = await call(
+    first.url,
+    'tools/call',
+    { name: 'provision_environment', arguments: { name: 'crash', steps: 4, stepMs: 2000 } },
+    PLAIN,
+  );
   expect(handle.structuredContent.status).toBe('working');
   const { taskId } = handle.structuredContent;
 

@@ -15,7 +15,10 @@ stopAllAfter(() => temporal);
 
 /** What the world holds for a one-step provision: the step applied, and undone. */
 function effectOf(ledger: string, taskId: string) {
-  return { applied: ledgerMarkers(ledger, 'provision', taskId).has('_step-1.json'), undone: ledgerMarkers(ledger, 'deprovision', taskId).has('_step-1.json') };
+  return {
+    applied: ledgerMarkers(ledger, 'provision', taskId).has('_step-1.json'),
+    undone: ledgerMarkers(ledger, 'deprovision', taskId).has('_step-1.json'),
+  };
 }
 
 test(`a cancel in the last step, ${RUNS} times, with a worker SIGKILL after half of them: the end matches the ledger`, async () => {
@@ -36,7 +39,10 @@ test(`a cancel in the last step, ${RUNS} times, with a worker SIGKILL after half
       worker = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
     }
     const end = await pollTask(url, taskId, undefined, 90_000);
-    await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
+    await temporal.client.workflow
+      .getHandle(taskId)
+      .result()
+      .catch(() => undefined);
     const temporalStatus = (await temporal.client.workflow.getHandle(taskId).describe()).status.name;
     outcomes.push({ ack: ack.status, end: end.status, ...effectOf(ledger, taskId) });
     expect(temporalStatus).toBe(end.status === 'cancelled' ? 'CANCELLED' : end.status === 'completed' ? 'COMPLETED' : 'FAILED');

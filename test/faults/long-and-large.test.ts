@@ -35,7 +35,14 @@ test('a long process continues as new under the same taskId; its pending input s
 test('a result over the payload limit ends the task failed with a clear, typed error; the server stays healthy', async () => {
   const taskId = await createTask(url, 'export_report', { rows: 200_000 });
   const failed = await pollTask(url, taskId);
-  expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringMatching(/over the 1500000-byte limit of a Temporal payload/), data: { limitBytes: 1_500_000 } } });
+  expect(failed).toMatchObject({
+    status: 'failed',
+    error: {
+      code: -32603,
+      message: expect.stringMatching(/over the 1500000-byte limit of a Temporal payload/),
+      data: { limitBytes: 1_500_000 },
+    },
+  });
   const small = await createTask(url, 'export_report', { rows: 3 });
   expect((await pollTask(url, small)).result.content[0].text).toBe('id,name,amount\n1,item-1,7.00\n2,item-2,14.00\n3,item-3,21.00');
   report('payload limit', { oversizedResults: 1, failedClearly: 1, serverHealthy: 1 });

@@ -42,5 +42,12 @@ test('no worker: get within 1 s, update and cancel acked and applied when a work
   const [approved, cancelled] = await Promise.all([pollTask(url, approval), pollTask(url, long)]);
   expect(approved.result.content[0].text).toMatch(/was approved/);
   expect(cancelled.status).toBe('cancelled');
-  report('no worker', { getMsBefore: before.ms, getMsWithPendingSignal: pending.ms, getMsNeverRun: fresh.ms, updatesApplied: 1, cancelsApplied: 1, lost: 0 });
+  report('no worker', {
+    getMsBefore: before.ms,
+    getMsWithPendingSignal: pending.ms,
+    getMsNeverRun: fresh.ms,
+    updatesApplied: 1,
+    cancelsApplied: 1,
+    lost: 0,
+  });
 });

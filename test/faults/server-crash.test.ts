@@ -21,7 +21,10 @@ test('get, update and cancel work on a new server after the first one is SIGKILL
   const second = await startServe(temporal.address);
   expect(second.url).not.toBe(first.url);
   expect((await call(second.url, 'tasks/get', { taskId: approval })).status).toBe('input_required');
-  await call(second.url, 'tasks/update', { taskId: approval, inputResponses: { approval: { action: 'accept', content: { approved: true } } } });
+  await call(second.url, 'tasks/update', {
+    taskId: approval,
+    inputResponses: { approval: { action: 'accept', content: { approved: true } } },
+  });
   await call(second.url, 'tasks/cancel', { taskId: long });
   const results = await Promise.all([approval, long, short].map((id) => pollTask(second.url, id)));
   expect(results.map((t) => t.status)).toEqual(['completed', 'cancelled', 'completed']);

@@ -35,9 +35,18 @@ test('a SIGKILLed replica: its streams break, and a subscription on another repl
   const resumed = await subscribe(second.url, [approval, provision]);
   expect((await resumed.next()).params.notifications.taskIds).toEqual([approval, provision]);
   const current = [(await resumed.next()).params, (await resumed.next()).params];
-  expect(current.find((t) => t.taskId === approval)).toMatchObject({ status: 'input_required', inputRequests: { approval: expect.any(Object) } });
-  expect(current.find((t) => t.taskId === provision)).toMatchObject({ status: 'working', statusMessage: expect.stringMatching(/^step [234]\/4/) });
-  await call(second.url, 'tasks/update', { taskId: approval, inputResponses: { approval: { action: 'accept', content: { approved: true } } } });
+  expect(current.find((t) => t.taskId === approval)).toMatchObject({
+    status: 'input_required',
+    inputRequests: { approval: expect.any(Object) },
+  });
+  expect(current.find((t) => t.taskId === provision)).toMatchObject({
+    status: 'working',
+    statusMessage: expect.stringMatching(/^step [234]\/4/),
+  });
+  await call(second.url, 'tasks/update', {
+    taskId: approval,
+    inputResponses: { approval: { action: 'accept', content: { approved: true } } },
+  });
   const rest = await resumed.rest(60_000);
   const terminal = rest.filter((m) => m.params?.status === 'completed').map((m) => m.params.taskId);
   expect(terminal.sort()).toEqual([approval, provision].sort());

@@ -6,5 +6,9 @@ export { sleep } from '../support/wait';
 
 /** Prints the counts the closing note reports. */
 export function report(caseName: string, counts: Record<string, number>): void {
-  console.log(`[faults] ${caseName}: ${Object.entries(counts).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  console.log(
+    `[faults] ${caseName}: ${Object.entries(counts)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  );
 }

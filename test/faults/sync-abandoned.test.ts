@@ -38,16 +38,31 @@ test('SIGKILL of serve mid-call: a synchronous run times out, a call still in it
   ]);
 
   // a handle first: reachable by its taskId (claimed before it was answered), so it must keep running
-  const handle = await rpc(handles.url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'kept', seconds: 3600 } }, { capabilities: PLAIN });
+  const handle = await rpc(
+    handles.url,
+    'tools/call',
+    { name: 'wait_and_echo', arguments: { text: 'kept', seconds: 3600 } },
+    { capabilities: PLAIN },
+  );
   if (!handle.body.result?.structuredContent) throw new Error(JSON.stringify(handle.body));
   const handed = handle.body.result.structuredContent.taskId as string;
   const handedAt = Date.now();
   expect(handle.body.result.structuredContent.status).toBe('working');
 
   // a synchronous call and a call in its bounded wait, both held open when their servers die
-  const heldSync = rpc(sync.url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'lost', seconds: 3600 } }, { capabilities: PLAIN }).catch(() => 'cut');
+  const heldSync = rpc(
+    sync.url,
+    'tools/call',
+    { name: 'wait_and_echo', arguments: { text: 'lost', seconds: 3600 } },
+    { capabilities: PLAIN },
+  ).catch(() => 'cut');
   const lostSync = await waitFor(async () => (await running()).find((id) => id !== handed));
-  const heldWait = rpc(waiting.url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'unclaimed', seconds: 3600 } }, { capabilities: PLAIN }).catch(() => 'cut');
+  const heldWait = rpc(
+    waiting.url,
+    'tools/call',
+    { name: 'wait_and_echo', arguments: { text: 'unclaimed', seconds: 3600 } },
+    { capabilities: PLAIN },
+  ).catch(() => 'cut');
   const lostWait = await waitFor(async () => (await running()).find((id) => id !== handed && id !== lostSync));
   const killedAt = Date.now();
   for (const s of [sync, handles, waiting]) s.proc.child.kill('SIGKILL');
@@ -55,7 +70,13 @@ test('SIGKILL of serve mid-call: a synchronous run times out, a call still in it
   expect(await heldWait).toBe('cut');
 
   const endOf = async (id: string) => {
-    const err = await temporal.client.workflow.getHandle(id).result().then(() => undefined, (e) => e);
+    const err = await temporal.client.workflow
+      .getHandle(id)
+      .result()
+      .then(
+        () => undefined,
+        (e) => e,
+      );
     return { err, afterKillMs: Date.now() - killedAt, status: (await temporal.client.workflow.getHandle(id).describe()).status.name };
   };
   const [syncEnd, waitEnd] = await Promise.all([endOf(lostSync), endOf(lostWait)]);
@@ -66,7 +87,10 @@ test('SIGKILL of serve mid-call: a synchronous run times out, a call still in it
   // unclaimed: ended by its claim guard after the bounded wait plus the grace (5 s at least),
   // failed on every reader (issue 31: nobody requested a cancel), its steps undone
   expect(waitEnd.err).toBeInstanceOf(WorkflowFailedError);
-  expect((waitEnd.err as WorkflowFailedError).cause).toMatchObject({ type: 'McpTaskUnclaimed', message: expect.stringMatching(/^nobody claimed the task within \d+ms/) });
+  expect((waitEnd.err as WorkflowFailedError).cause).toMatchObject({
+    type: 'McpTaskUnclaimed',
+    message: expect.stringMatching(/^nobody claimed the task within \d+ms/),
+  });
   expect(waitEnd.status).toBe('FAILED');
   expect(waitEnd.afterKillMs).toBeLessThan(HANDLE_WAIT_MS + 5_000 + 5_000);
 
@@ -74,6 +98,12 @@ test('SIGKILL of serve mid-call: a synchronous run times out, a call still in it
   const wait = 1_000 + 5_000 + 1_000 - (Date.now() - handedAt);
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   expect((await temporal.client.workflow.getHandle(handed).describe()).status.name).toBe('RUNNING');
-  report('runs abandoned by SIGKILLed servers', { syncRunTimeoutMs: TIMEOUT_MS, syncEndedAfterKillMs: syncEnd.afterKillMs, handleWaitMs: HANDLE_WAIT_MS, unclaimedEndedAfterKillMs: waitEnd.afterKillMs, handedOutStillRunning: 1 });
+  report('runs abandoned by SIGKILLed servers', {
+    syncRunTimeoutMs: TIMEOUT_MS,
+    syncEndedAfterKillMs: syncEnd.afterKillMs,
+    handleWaitMs: HANDLE_WAIT_MS,
+    unclaimedEndedAfterKillMs: waitEnd.afterKillMs,
+    handedOutStillRunning: 1,
+  });
   await temporal.client.workflow.getHandle(handed).cancel();
 });

@@ -16,7 +16,14 @@ test('a tools/call whose start was never acknowledged leaves no running task beh
   await startWorker(temporal.address);
   proxy = await startTcpProxy(temporal.address);
   // no quotas: their count would go first and fail while the proxy holds, so no start would reach Temporal
-  const { url } = await startServe(proxy.address, ['--temporal-timeout-ms', '1500', '--max-running-tasks-per-caller', '0', '--max-running-tasks', '0']);
+  const { url } = await startServe(proxy.address, [
+    '--temporal-timeout-ms',
+    '1500',
+    '--max-running-tasks-per-caller',
+    '0',
+    '--max-running-tasks',
+    '0',
+  ]);
 
   proxy.hold();
   const started = Date.now();

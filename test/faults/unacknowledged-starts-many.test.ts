@@ -45,7 +45,14 @@ async function serverThroughProxy() {
     });
   });
   // no quotas: their count would go first and fail while Temporal is silent, so no start would reach it
-  const server = await createMcpTasksServer({ client, tools: [], temporalTimeoutMs: 1000, maxRunningTasksPerCaller: 0, maxRunningTasks: 0, log: () => undefined });
+  const server = await createMcpTasksServer({
+    client,
+    tools: [],
+    temporalTimeoutMs: 1000,
+    maxRunningTasksPerCaller: 0,
+    maxRunningTasks: 0,
+    log: () => undefined,
+  });
   servers.push(server);
   return { server, cancels };
 }
@@ -85,7 +92,12 @@ test('20 unacknowledged starts: one sweeper asks once at a time while Temporal i
   await waitFor(async () => ((await Promise.all(orphans.map(cancelRequested))).every(Boolean) ? true : undefined), 60_000);
   await waitFor(async () => (server.store.orphans.size === 0 && !server.store.orphans.active ? true : undefined), 30_000);
   expect(warn.mock.calls.filter(([f]) => (f as { event?: string }).event === 'task.orphan.cancelled').length).toBeGreaterThan(0);
-  report('unacknowledged starts, many', { orphansStarted: 20, orphansLeftRunning: 0, cancelsWhileSilent: sentWhileSilent, cleanupMs: Date.now() - released });
+  report('unacknowledged starts, many', {
+    orphansStarted: 20,
+    orphansLeftRunning: 0,
+    cancelsWhileSilent: sentWhileSilent,
+    cleanupMs: Date.now() - released,
+  });
   warn.mockRestore();
 });
 

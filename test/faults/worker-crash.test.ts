@@ -13,8 +13,12 @@ test('20 running tasks survive a worker SIGKILL: all complete, no side effect ap
   const worker = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
   const { url } = await startServe(temporal.address);
 
-  const echoes = await Promise.all(Array.from({ length: 10 }, (_, i) => createTask(url, 'wait_and_echo', { text: `echo-${i}`, seconds: 3 })));
-  const envs = await Promise.all(Array.from({ length: 10 }, (_, i) => createTask(url, 'provision_environment', { name: `env-${i}`, steps: 3, stepMs: 1000 })));
+  const echoes = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => createTask(url, 'wait_and_echo', { text: `echo-${i}`, seconds: 3 })),
+  );
+  const envs = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => createTask(url, 'provision_environment', { name: `env-${i}`, steps: 3, stepMs: 1000 })),
+  );
   await sleep(1500);
   worker.child.kill('SIGKILL');
   await worker.stop();
@@ -23,7 +27,9 @@ test('20 running tasks survive a worker SIGKILL: all complete, no side effect ap
   const echoResults = await Promise.all(echoes.map((id) => pollTask(url, id, undefined, 120_000)));
   const envResults = await Promise.all(envs.map((id) => pollTask(url, id, undefined, 120_000)));
   echoResults.forEach((t, i) => expect(t).toMatchObject({ status: 'completed', result: { content: [{ text: `echo-${i}` }] } }));
-  envResults.forEach((t, i) => expect(t).toMatchObject({ status: 'completed', result: { content: [{ text: `Environment env-${i} provisioned in 3 steps.` }] } }));
+  envResults.forEach((t, i) =>
+    expect(t).toMatchObject({ status: 'completed', result: { content: [{ text: `Environment env-${i} provisioned in 3 steps.` }] } }),
+  );
 
   const effects = ledgerCounts(ledger, 'effects.log');
   const attempts = ledgerCounts(ledger, 'attempts.log');
@@ -33,7 +39,11 @@ test('20 running tasks survive a worker SIGKILL: all complete, no side effect ap
   expect(duplicated).toBe(0);
   const completed = [...echoResults, ...envResults].filter((t) => t.status === 'completed').length;
   report('worker crash', {
-    started: 20, completed, lost: 20 - completed, duplicated,
-    activityAttempts: [...attempts.values()].reduce((a, b) => a + b, 0), effectsApplied: effects.size,
+    started: 20,
+    completed,
+    lost: 20 - completed,
+    duplicated,
+    activityAttempts: [...attempts.values()].reduce((a, b) => a + b, 0),
+    effectsApplied: effects.size,
   });
 });

@@ -15,10 +15,15 @@ import type { Ran } from './runner';
 // the script as npm runs it, compiled (`npm run build`): it is spawned below
 const SCRIPT = path.resolve(__dirname, '..', '..', 'build', 'scripts', 'generative.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the compiled script, as npm runs it
-const { parseArgs, envOf } = require(SCRIPT) as { parseArgs(argv: string[]): Record<string, unknown>; envOf(opts: unknown): Record<string, string> };
+const { parseArgs, envOf } = require(SCRIPT) as {
+  parseArgs(argv: string[]): Record<string, unknown>;
+  envOf(opts: unknown): Record<string, string>;
+};
 
 function names(ops: GeneratedOp[]): string[] {
-  return ops.flatMap((op) => (op.t === 'step' ? [op.name] : op.t === 'input' ? [op.key] : op.t === 'inputs' ? op.keys : op.t === 'scopeTimeout' ? names(op.ops) : []));
+  return ops.flatMap((op) =>
+    op.t === 'step' ? [op.name] : op.t === 'input' ? [op.key] : op.t === 'inputs' ? op.keys : op.t === 'scopeTimeout' ? names(op.ops) : [],
+  );
 }
 
 test('generated programs are valid tool arguments, with unique step names and input keys', () => {
@@ -44,8 +49,17 @@ test('--without leaves those kinds out of programs and schedules', () => {
 
 const plain: GeneratedCase = { program: { ops: [{ t: 'step', name: 's1', undo: 'ok' }] }, events: [] };
 const cancelled: GeneratedCase = { ...plain, events: [{ atMs: 10, kind: 'cancel', revision: '2026-07-28' }] };
-const ran = (c: GeneratedCase, reading: Ran['reading'] = 'terminal'): Ran => ({ taskId: 't', sent: { cancel: c.events.filter((e) => e.kind === 'cancel').map(() => '2026-07-28' as const) }, reading });
-const readings = (temporal: string, rev2026: string, rev2025 = rev2026, mcpTaskStatus: string | undefined = rev2026): Readings => ({ temporal, rev2026: { status: rev2026 }, rev2025: { status: rev2025 }, mcpTaskStatus });
+const ran = (c: GeneratedCase, reading: Ran['reading'] = 'terminal'): Ran => ({
+  taskId: 't',
+  sent: { cancel: c.events.filter((e) => e.kind === 'cancel').map(() => '2026-07-28' as const) },
+  reading,
+});
+const readings = (temporal: string, rev2026: string, rev2025 = rev2026, mcpTaskStatus: string | undefined = rev2026): Readings => ({
+  temporal,
+  rev2026: { status: rev2026 },
+  rev2025: { status: rev2025 },
+  mcpTaskStatus,
+});
 const apply = (name: string): LedgerLine => ({ taskId: 't', name, kind: 'apply' });
 const undo = (name: string): LedgerLine => ({ taskId: 't', name, kind: 'undo' });
 
@@ -58,38 +72,85 @@ test('the invariants hold for a task every reader ends the same way', () => {
 
 test('the invariants flag readers that disagree, a cancel nobody asked for, undos that do not match the end, effects twice', () => {
   const failing: GeneratedCase = { program: { ops: [{ t: 'fail', message: 'x' }] }, events: [] };
-  expect(violations(failing, ran(failing), readings('FAILED', 'failed', 'failed', 'cancelled'), [])).toEqual([expect.stringMatching(/readers disagree.*McpTaskStatus cancelled.*Temporal FAILED/)]);
-  // TERMINATED leaves McpTaskStatus at its last running value; an end value there disagrees
-  expect(violations(plain, ran(plain), readings('TERMINATED', 'failed', 'failed', 'working'), [])).toEqual([expect.stringMatching(/must end completed/)]);
-  expect(violations(plain, ran(plain), readings('TERMINATED', 'failed', 'failed', 'completed'), [])).toEqual([expect.stringMatching(/readers disagree/), expect.stringMatching(/must end completed/)]);
-  expect(violations(plain, ran(plain), readings('COMPLETED', 'completed', 'cancelled'), [apply('s1')])).toEqual([expect.stringMatching(/readers disagree/)]);
-  const scoped: GeneratedCase = { program: { ops: [{ t: 'scopeTimeout', ms: 20, ops: [{ t: 'step', name: 's1', undo: 'ok' }] }] }, events: [] };
-  expect(violations(scoped, ran(scoped), readings('CANCELLED', 'cancelled'), [apply('s1'), undo('s1')])).toEqual([expect.stringMatching(/nobody requested a cancel/)]);
-  expect(violations(cancelled, ran(cancelled), readings('CANCELLED', 'cancelled'), [apply('s1')])).toEqual([expect.stringMatching(/not undone: s1/)]);
-  expect(violations(plain, ran(plain), readings('COMPLETED', 'completed'), [apply('s1'), undo('s1')])).toEqual([expect.stringMatching(/undos ran: s1/)]);
-  expect(violations(plain, ran(plain), readings('COMPLETED', 'completed'), [apply('s1'), apply('s1')])).toEqual([expect.stringMatching(/more than once: apply s1 ×2/)]);
-  const unasked = (reply: string): Ran => ({ ...ran(plain), sent: { cancel: [], unasked: reply } });
-  expect(violations(plain, unasked('accepted'), { ...readings('COMPLETED', 'completed'), signalledKeys: ['k1', 'constructor'] }, [])).toEqual([expect.stringMatching(/never asked reached the workflow as answers: constructor/)]);
-  expect(violations(plain, unasked('refused -32603: boom'), { ...readings('COMPLETED', 'completed'), signalledKeys: ['k1'] }, [])).toEqual([expect.stringMatching(/failed inside the server: refused -32603/)]);
-  expect(violations(plain, unasked('refused -32602: not outstanding'), { ...readings('COMPLETED', 'completed'), signalledKeys: ['k1'] }, [])).toEqual([]);
-  expect(violations(plain, ran(plain, 'timeout'), readings('RUNNING', 'working'), [])).toEqual([expect.stringMatching(/neither ended nor read stuck/), expect.stringMatching(/must end completed/)]);
-  expect(violations(plain, ran(plain, 'stuck'), { ...readings('RUNNING', 'working'), rev2026: { status: 'working', statusMessage: 'stuck: …' } }, [])).toEqual([
-    expect.stringMatching(/stuck without a bug/),
-    expect.stringMatching(/must end completed .*, it reads stuck/),
+  expect(violations(failing, ran(failing), readings('FAILED', 'failed', 'failed', 'cancelled'), [])).toEqual([
+    expect.stringMatching(/readers disagree.*McpTaskStatus cancelled.*Temporal FAILED/),
   ]);
+  // TERMINATED leaves McpTaskStatus at its last running value; an end value there disagrees
+  expect(violations(plain, ran(plain), readings('TERMINATED', 'failed', 'failed', 'working'), [])).toEqual([
+    expect.stringMatching(/must end completed/),
+  ]);
+  expect(violations(plain, ran(plain), readings('TERMINATED', 'failed', 'failed', 'completed'), [])).toEqual([
+    expect.stringMatching(/readers disagree/),
+    expect.stringMatching(/must end completed/),
+  ]);
+  expect(violations(plain, ran(plain), readings('COMPLETED', 'completed', 'cancelled'), [apply('s1')])).toEqual([
+    expect.stringMatching(/readers disagree/),
+  ]);
+  const scoped: GeneratedCase = {
+    program: { ops: [{ t: 'scopeTimeout', ms: 20, ops: [{ t: 'step', name: 's1', undo: 'ok' }] }] },
+    events: [],
+  };
+  expect(violations(scoped, ran(scoped), readings('CANCELLED', 'cancelled'), [apply('s1'), undo('s1')])).toEqual([
+    expect.stringMatching(/nobody requested a cancel/),
+  ]);
+  expect(violations(cancelled, ran(cancelled), readings('CANCELLED', 'cancelled'), [apply('s1')])).toEqual([
+    expect.stringMatching(/not undone: s1/),
+  ]);
+  expect(violations(plain, ran(plain), readings('COMPLETED', 'completed'), [apply('s1'), undo('s1')])).toEqual([
+    expect.stringMatching(/undos ran: s1/),
+  ]);
+  expect(violations(plain, ran(plain), readings('COMPLETED', 'completed'), [apply('s1'), apply('s1')])).toEqual([
+    expect.stringMatching(/more than once: apply s1 ×2/),
+  ]);
+  const unasked = (reply: string): Ran => ({ ...ran(plain), sent: { cancel: [], unasked: reply } });
+  expect(
+    violations(plain, unasked('accepted'), { ...readings('COMPLETED', 'completed'), signalledKeys: ['k1', 'constructor'] }, []),
+  ).toEqual([expect.stringMatching(/never asked reached the workflow as answers: constructor/)]);
+  expect(violations(plain, unasked('refused -32603: boom'), { ...readings('COMPLETED', 'completed'), signalledKeys: ['k1'] }, [])).toEqual([
+    expect.stringMatching(/failed inside the server: refused -32603/),
+  ]);
+  expect(
+    violations(plain, unasked('refused -32602: not outstanding'), { ...readings('COMPLETED', 'completed'), signalledKeys: ['k1'] }, []),
+  ).toEqual([]);
+  expect(violations(plain, ran(plain, 'timeout'), readings('RUNNING', 'working'), [])).toEqual([
+    expect.stringMatching(/neither ended nor read stuck/),
+    expect.stringMatching(/must end completed/),
+  ]);
+  expect(
+    violations(
+      plain,
+      ran(plain, 'stuck'),
+      { ...readings('RUNNING', 'working'), rev2026: { status: 'working', statusMessage: 'stuck: …' } },
+      [],
+    ),
+  ).toEqual([expect.stringMatching(/stuck without a bug/), expect.stringMatching(/must end completed .*, it reads stuck/)]);
 });
 
 test('the model: the program alone decides the end only without cancels and timers', () => {
   expect(modelEnd(plain)).toBe('completed');
-  expect(modelEnd({ program: { ops: [{ t: 'fail', message: 'x' }, { t: 'bug', message: 'y' }] }, events: [] })).toBe('failed');
+  expect(
+    modelEnd({
+      program: {
+        ops: [
+          { t: 'fail', message: 'x' },
+          { t: 'bug', message: 'y' },
+        ],
+      },
+      events: [],
+    }),
+  ).toBe('failed');
   expect(modelEnd({ program: { ops: [{ t: 'bug', message: 'y' }] }, events: [{ atMs: 1, kind: 'killWorker' }] })).toBe('stuck');
   expect(modelEnd(cancelled)).toBeUndefined();
   expect(modelEnd({ program: { ops: [{ t: 'input', key: 'k1', timeoutMs: 50 }] }, events: [] })).toBeUndefined();
 });
 
-test('npm run test:generative: flags become the test files\' settings', () => {
+test("npm run test:generative: flags become the test files' settings", () => {
   expect(envOf(parseArgs(['--cases', '200', '--seed', '-42', '--without', 'bug,scopeTimeout']))).toEqual({
-    MTT_GEN_CASES: '200', MTT_GEN_PROCESS_CASES: '20', MTT_GEN_CONCURRENCY: '12', MTT_GEN_SEED: '-42', MTT_GEN_WITHOUT: 'bug,scopeTimeout',
+    MTT_GEN_CASES: '200',
+    MTT_GEN_PROCESS_CASES: '20',
+    MTT_GEN_CONCURRENCY: '12',
+    MTT_GEN_SEED: '-42',
+    MTT_GEN_WITHOUT: 'bug,scopeTimeout',
   });
 });
 

@@ -17,6 +17,10 @@ const tier = useGenerativeTier({
   perCaseMs: 4_000,
 });
 
-test(`${tier.budget.cases} generated programs: every reader agrees, no effect twice, undos as the end says`, async () => {
-  await tier.run({ boundMs: 30_000 }, ['cancel', 'answer', 'answerUnasked', 'cancelRacingAnswer', 'restartServer']);
-}, tier.timeoutMs);
+test(
+  `${tier.budget.cases} generated programs: every reader agrees, no effect twice, undos as the end says`,
+  async () => {
+    await tier.run({ boundMs: 30_000 }, ['cancel', 'answer', 'answerUnasked', 'cancelRacingAnswer', 'restartServer']);
+  },
+  tier.timeoutMs,
+);

@@ -41,7 +41,7 @@ export interface Readings {
 export async function readAll(env: CaseEnv, ran: Ran): Promise<Readings> {
   const handle = env.client.workflow.getHandle(ran.taskId);
   let description: WorkflowExecutionDescription = await handle.describe();
-  for (const until = Date.now() + 5_000; ran.reading === 'terminal' && description.status.name === 'RUNNING' && Date.now() < until; ) {
+  for (const until = Date.now() + 5_000; ran.reading === 'terminal' && description.status.name === 'RUNNING' && Date.now() < until;) {
     await sleep(100);
     description = await handle.describe();
   }
@@ -49,7 +49,13 @@ export async function readAll(env: CaseEnv, ran: Ran): Promise<Readings> {
   const reply2025 = await retrying(env, (url) => call(url, 'tasks/get', { taskId: ran.taskId }, { revision: '2025-11-25' }));
   const attribute = (description.searchAttributes as Record<string, unknown[] | undefined>)[MCP_TASK_STATUS.name];
   const signalledKeys = ran.sent.unasked ? await signalledKeysOf(env, ran.taskId, description.runId) : undefined;
-  return { temporal: description.status.name, rev2026, rev2025: reply2025?.task ?? reply2025, mcpTaskStatus: attribute?.[0] as string | undefined, signalledKeys };
+  return {
+    temporal: description.status.name,
+    rev2026,
+    rev2025: reply2025?.task ?? reply2025,
+    mcpTaskStatus: attribute?.[0] as string | undefined,
+    signalledKeys,
+  };
 }
 
 /** The keys of the `mcp.inputResponses` signals of every run of the chain. */
@@ -69,7 +75,7 @@ async function signalledKeysOf(env: CaseEnv, taskId: string, lastRunId: string):
 /** The histories of every run of a continue-as-new chain, newest first (each run names the one it continued). */
 export async function chainHistories(env: CaseEnv, taskId: string, lastRunId?: string): Promise<History[]> {
   const runs: History[] = [];
-  for (let runId: string | undefined = lastRunId ?? (await env.client.workflow.getHandle(taskId).describe()).runId; runId; ) {
+  for (let runId: string | undefined = lastRunId ?? (await env.client.workflow.getHandle(taskId).describe()).runId; runId;) {
     const history: History = await env.client.workflow.getHandle(taskId, runId).fetchHistory();
     runs.push(history);
     runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
@@ -80,18 +86,28 @@ export async function chainHistories(env: CaseEnv, taskId: string, lastRunId?: s
 export function readLedger(dir: string, taskId: string): LedgerLine[] {
   const file = path.join(dir, 'effects.log');
   if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LedgerLine).filter((l) => l.taskId === taskId);
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as LedgerLine)
+    .filter((l) => l.taskId === taskId);
 }
 
 /** Every invariant the case broke, in words (empty: it held). */
 export function violations(c: GeneratedCase, ran: Ran, r: Readings, ledger: LedgerLine[]): string[] {
   const out: string[] = [];
   const cancelSent = ran.sent.cancel.length > 0;
-  if (ran.reading === 'timeout') out.push(`the task neither ended nor read stuck within the bound (tasks/get: ${r.rev2026.status} "${r.rev2026.statusMessage ?? ''}", Temporal ${r.temporal})`);
-  if (ran.reading === 'stuck' && !mayBeStuck(c.program)) out.push(`the task reads stuck without a bug in the program: "${r.rev2026.statusMessage}"`);
+  if (ran.reading === 'timeout')
+    out.push(
+      `the task neither ended nor read stuck within the bound (tasks/get: ${r.rev2026.status} "${r.rev2026.statusMessage ?? ''}", Temporal ${r.temporal})`,
+    );
+  if (ran.reading === 'stuck' && !mayBeStuck(c.program))
+    out.push(`the task reads stuck without a bug in the program: "${r.rev2026.statusMessage}"`);
   out.push(...readersAgree(r, cancelSent));
   const status = r.rev2026.status;
-  if (status === 'cancelled' && !cancelSent) out.push('tasks/get reads cancelled, but nobody requested a cancel (a timeout or an inner scope is the tool\'s own failure)');
+  if (status === 'cancelled' && !cancelSent)
+    out.push("tasks/get reads cancelled, but nobody requested a cancel (a timeout or an inner scope is the tool's own failure)");
   const expected = modelEnd(c);
   const end = isStuck(r.rev2026) ? 'stuck' : status;
   if (expected && end !== expected) out.push(`the program must end ${expected} (no cancel, no timer racing), it reads ${end}`);
@@ -103,7 +119,8 @@ export function violations(c: GeneratedCase, ran: Ran, r: Readings, ledger: Ledg
 /** Keys the task never asked are not answers: refused or ignored with a clear reply, never sent to the workflow. */
 function onlyOutstandingKeys(ran: Ran, r: Readings): string[] {
   const out: string[] = [];
-  if (ran.sent.unasked?.startsWith('refused -32603')) out.push(`tasks/update of keys never asked failed inside the server: ${ran.sent.unasked}`);
+  if (ran.sent.unasked?.startsWith('refused -32603'))
+    out.push(`tasks/update of keys never asked failed inside the server: ${ran.sent.unasked}`);
   const delivered = (r.signalledKeys ?? []).filter((k) => UNASKED_KEYS.includes(k));
   if (delivered.length) out.push(`keys never asked reached the workflow as answers: ${[...new Set(delivered)].join(', ')}`);
   return out;
@@ -116,15 +133,19 @@ function readersAgree(r: Readings, cancelSent: boolean): string[] {
   const rule2025 = r.rev2025?.status === 'cancelled' && cancelSent && r.temporal !== 'COMPLETED';
   if (r.temporal === 'RUNNING') {
     // a stuck (or unfinished) task: no reader may call it ended
-    const ended = [r.rev2026.status, rule2025 ? undefined : r.rev2025?.status, r.mcpTaskStatus].filter((s) => ['completed', 'failed', 'cancelled'].includes(s));
+    const ended = [r.rev2026.status, rule2025 ? undefined : r.rev2025?.status, r.mcpTaskStatus].filter((s) =>
+      ['completed', 'failed', 'cancelled'].includes(s),
+    );
     if (ended.length) out.push(`readers disagree on a running task: ${said}`);
     return out;
   }
   const expected = CLOSE_STATUS_TABLE[r.temporal];
   // TERMINATED / TIMED_OUT: no workflow code ran to write McpTaskStatus, which keeps its last
   // running value (docs/contract.md, "The end of a task"); it must not claim another end
-  const unwritten = (r.temporal === 'TERMINATED' || r.temporal === 'TIMED_OUT') && !['completed', 'cancelled'].includes(r.mcpTaskStatus ?? '');
-  if (r.rev2026.status !== expected || (r.mcpTaskStatus !== expected && !unwritten) || (r.rev2025?.status !== expected && !rule2025)) out.push(`readers disagree: ${said} (the table says ${expected})`);
+  const unwritten =
+    (r.temporal === 'TERMINATED' || r.temporal === 'TIMED_OUT') && !['completed', 'cancelled'].includes(r.mcpTaskStatus ?? '');
+  if (r.rev2026.status !== expected || (r.mcpTaskStatus !== expected && !unwritten) || (r.rev2025?.status !== expected && !rule2025))
+    out.push(`readers disagree: ${said} (the table says ${expected})`);
   return out;
 }
 

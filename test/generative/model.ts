@@ -39,12 +39,38 @@ function opsArbitrary(without: OpKind[]): fc.Arbitrary<GeneratedOp[]> {
   const timeoutMs = fc.option(fc.integer({ min: 20, max: 400 }), { nil: undefined });
   return fc.letrec<{ op: GeneratedOp; ops: GeneratedOp[] }>((tie) => {
     const all: Record<OpKind, { weight: number; arbitrary: fc.Arbitrary<GeneratedOp> }> = {
-      step: { weight: 6, arbitrary: fc.record({ t: fc.constant('step' as const), name: fc.constant(''), undo: fc.constantFrom('ok' as const, 'fails' as const) }) },
-      input: { weight: 3, arbitrary: fc.record({ t: fc.constant('input' as const), key: fc.constant(''), timeoutMs }, { requiredKeys: ['t', 'key'] }) },
-      inputs: { weight: 2, arbitrary: fc.record({ t: fc.constant('inputs' as const), keys: fc.array(fc.constant(''), { minLength: 2, maxLength: 3 }), timeoutMs }, { requiredKeys: ['t', 'keys'] }) },
-      scopeTimeout: { weight: 2, arbitrary: fc.record({ t: fc.constant('scopeTimeout' as const), ms: fc.integer({ min: 20, max: 500 }), ops: tie('ops') as fc.Arbitrary<GeneratedOp[]> }) },
+      step: {
+        weight: 6,
+        arbitrary: fc.record({
+          t: fc.constant('step' as const),
+          name: fc.constant(''),
+          undo: fc.constantFrom('ok' as const, 'fails' as const),
+        }),
+      },
+      input: {
+        weight: 3,
+        arbitrary: fc.record({ t: fc.constant('input' as const), key: fc.constant(''), timeoutMs }, { requiredKeys: ['t', 'key'] }),
+      },
+      inputs: {
+        weight: 2,
+        arbitrary: fc.record(
+          { t: fc.constant('inputs' as const), keys: fc.array(fc.constant(''), { minLength: 2, maxLength: 3 }), timeoutMs },
+          { requiredKeys: ['t', 'keys'] },
+        ),
+      },
+      scopeTimeout: {
+        weight: 2,
+        arbitrary: fc.record({
+          t: fc.constant('scopeTimeout' as const),
+          ms: fc.integer({ min: 20, max: 500 }),
+          ops: tie('ops') as fc.Arbitrary<GeneratedOp[]>,
+        }),
+      },
       sleep: { weight: 2, arbitrary: fc.record({ t: fc.constant('sleep' as const), ms: ms(200) }) },
-      status: { weight: 1, arbitrary: fc.record({ t: fc.constant('status' as const), message: fc.constantFrom('halfway', 'almost done') }) },
+      status: {
+        weight: 1,
+        arbitrary: fc.record({ t: fc.constant('status' as const), message: fc.constantFrom('halfway', 'almost done') }),
+      },
       fail: { weight: 1, arbitrary: fc.record({ t: fc.constant('fail' as const), message: fc.constant('the tool gave up') }) },
       bug: { weight: 1, arbitrary: fc.record({ t: fc.constant('bug' as const), message: fc.constant('a bug in the tool') }) },
     };
@@ -58,7 +84,10 @@ function opsArbitrary(without: OpKind[]): fc.Arbitrary<GeneratedOp[]> {
 
 export function programArbitrary(without: OpKind[] = []): fc.Arbitrary<GeneratedProgram> {
   return fc
-    .record({ ops: opsArbitrary(without), turns: fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined, freq: 3 }) }, { requiredKeys: ['ops'] })
+    .record(
+      { ops: opsArbitrary(without), turns: fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined, freq: 3 }) },
+      { requiredKeys: ['ops'] },
+    )
     .map(numbered);
 }
 
@@ -82,7 +111,11 @@ export function eventArbitrary(kinds: EventKind[]): fc.Arbitrary<GeneratedEvent>
   if (kinds.length === 0) return fc.constant({ atMs: 0, kind: 'answer', pick: [true] });
   const atMs = ms(1_000);
   const all: Record<EventKind, fc.Arbitrary<GeneratedEvent>> = {
-    cancel: fc.record({ atMs, kind: fc.constant('cancel' as const), revision: fc.constantFrom('2026-07-28' as const, '2025-11-25' as const) }),
+    cancel: fc.record({
+      atMs,
+      kind: fc.constant('cancel' as const),
+      revision: fc.constantFrom('2026-07-28' as const, '2025-11-25' as const),
+    }),
     answer: fc.record({ atMs, kind: fc.constant('answer' as const), pick: fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }) }),
     answerUnasked: fc.record({ atMs, kind: fc.constant('answerUnasked' as const) }),
     cancelRacingAnswer: fc.record({ atMs, kind: fc.constant('cancelRacingAnswer' as const) }),
@@ -96,7 +129,10 @@ export function eventArbitrary(kinds: EventKind[]): fc.Arbitrary<GeneratedEvent>
 export function caseArbitrary(kinds: EventKind[], without: Array<OpKind | EventKind> = []): fc.Arbitrary<GeneratedCase> {
   const events = kinds.filter((k) => !without.includes(k));
   const ops = without.filter((k): k is OpKind => (OP_KINDS as string[]).includes(k));
-  return fc.record({ program: programArbitrary(ops), events: fc.array(eventArbitrary(events), { maxLength: 4 }).map((es) => [...es].sort((a, b) => a.atMs - b.atMs)) });
+  return fc.record({
+    program: programArbitrary(ops),
+    events: fc.array(eventArbitrary(events), { maxLength: 4 }).map((es) => [...es].sort((a, b) => a.atMs - b.atMs)),
+  });
 }
 
 /** What the program alone decides, when nothing racy is in it: its end with every question answered. */

@@ -21,17 +21,28 @@ const tier = useGenerativeTier({
   perCaseMs: 15_000,
 });
 
-test(`${tier.budget.cases} generated programs with worker SIGKILLs: every reader agrees, no effect twice`, async () => {
-  if (!fs.existsSync(CLI)) throw new Error(`no ${CLI}: the worker runs from the build (npm run build)`);
-  const { stack, ledger } = tier;
-  const spawnWorker = () => startWorker(stack.temporal.address, { MCP_TASKS_LEDGER_DIR: ledger }, ['--task-queue', stack.taskQueue]);
-  let worker: CliProcess = await spawnWorker();
-  let killing: Promise<void> | undefined;
-  const killWorker = () =>
-    (killing ??= (async () => {
-      worker.child.kill('SIGKILL');
-      await worker.exited;
-      worker = await spawnWorker();
-    })().finally(() => (killing = undefined)));
-  await tier.run({ boundMs: 60_000, killWorker }, ['cancel', 'answer', 'answerUnasked', 'cancelRacingAnswer', 'restartServer', 'killWorker']);
-}, tier.timeoutMs);
+test(
+  `${tier.budget.cases} generated programs with worker SIGKILLs: every reader agrees, no effect twice`,
+  async () => {
+    if (!fs.existsSync(CLI)) throw new Error(`no ${CLI}: the worker runs from the build (npm run build)`);
+    const { stack, ledger } = tier;
+    const spawnWorker = () => startWorker(stack.temporal.address, { MCP_TASKS_LEDGER_DIR: ledger }, ['--task-queue', stack.taskQueue]);
+    let worker: CliProcess = await spawnWorker();
+    let killing: Promise<void> | undefined;
+    const killWorker = () =>
+      (killing ??= (async () => {
+        worker.child.kill('SIGKILL');
+        await worker.exited;
+        worker = await spawnWorker();
+      })().finally(() => (killing = undefined)));
+    await tier.run({ boundMs: 60_000, killWorker }, [
+      'cancel',
+      'answer',
+      'answerUnasked',
+      'cancelRacingAnswer',
+      'restartServer',
+      'killWorker',
+    ]);
+  },
+  tier.timeoutMs,
+);

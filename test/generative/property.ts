@@ -33,7 +33,8 @@ export function budgetFromEnv(defaults: { cases: number; concurrency: number }):
   const num = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
   const without = (process.env.MTT_GEN_WITHOUT ?? '').split(',').filter(Boolean);
   const unknown = without.filter((k) => !(OP_KINDS as string[]).includes(k) && !(EVENT_KINDS as string[]).includes(k));
-  if (unknown.length) throw new Error(`MTT_GEN_WITHOUT: unknown kind(s) ${unknown.join(', ')}; known: ${[...OP_KINDS, ...EVENT_KINDS].join(', ')}`);
+  if (unknown.length)
+    throw new Error(`MTT_GEN_WITHOUT: unknown kind(s) ${unknown.join(', ')}; known: ${[...OP_KINDS, ...EVENT_KINDS].join(', ')}`);
   return {
     cases: num('MTT_GEN_CASES') ?? defaults.cases,
     seed: num('MTT_GEN_SEED'),
@@ -70,9 +71,14 @@ async function checkCase(env: CaseEnv, c: GeneratedCase, tally: Tally): Promise<
   const broken = violations(c, ran, readings, readLedger(env.ledgerDir, ran.taskId));
   const end = ran.reading === 'stuck' || isStuck(readings.rev2026) ? 'stuck' : readings.rev2026.status;
   tally.set(end, (tally.get(end) ?? 0) + 1);
-  if (process.env.MTT_GEN_VERBOSE) process.stderr.write(`[generative] ${ran.taskId} ${end} in ${Date.now() - started} ms: ${JSON.stringify(c)}\n`);
+  if (process.env.MTT_GEN_VERBOSE)
+    process.stderr.write(`[generative] ${ran.taskId} ${end} in ${Date.now() - started} ms: ${JSON.stringify(c)}\n`);
   // a stuck task retries for ever: end it (Temporal's terminate, not the test's subject)
-  if (readings.temporal === 'RUNNING') await env.client.workflow.getHandle(ran.taskId).terminate('generative test: case checked').catch(() => undefined);
+  if (readings.temporal === 'RUNNING')
+    await env.client.workflow
+      .getHandle(ran.taskId)
+      .terminate('generative test: case checked')
+      .catch(() => undefined);
   if (broken.length === 0) return undefined;
   const historyFile = await writeHistory(env, ran.taskId, c, readings);
   return [
@@ -107,5 +113,8 @@ function readable(_key: string, value: unknown): unknown {
 
 export function formatTally(tally: Tally): string {
   const total = [...tally.values()].reduce((a, b) => a + b, 0);
-  return `${total} cases: ${[...tally].sort().map(([k, v]) => `${k}=${v}`).join(' ')}`;
+  return `${total} cases: ${[...tally]
+    .sort()
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')}`;
 }

@@ -17,17 +17,19 @@ import { waitFor } from '../support/wait';
 let temporal: TestTemporal;
 let url: string;
 const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-activity-'));
-const lines = (file: string) => (fs.existsSync(path.join(ledger, file)) ? fs.readFileSync(path.join(ledger, file), 'utf8').trim().split('\n').filter(Boolean) : []);
+const lines = (file: string) =>
+  fs.existsSync(path.join(ledger, file)) ? fs.readFileSync(path.join(ledger, file), 'utf8').trim().split('\n').filter(Boolean) : [];
 
 const stack = useStack({ workerEnv: { MCP_TASKS_LEDGER_DIR: ledger } });
 beforeAll(() => {
   ({ temporal, url } = stack);
 });
 
-const start = async (name: string, args: Record<string, unknown>) => (await call(url, 'tools/call', { name, arguments: args })).taskId as string;
+const start = async (name: string, args: Record<string, unknown>) =>
+  (await call(url, 'tools/call', { name, arguments: args })).taskId as string;
 const ROWS = /^exporting rows \((\d{1,2},\d{3}) of 30,000\)$/;
 
-test('export_report: tasks/get (2026-07-28 and 2025-11-25) and a subscription read the activity\'s progress while it runs, then the result', async () => {
+test("export_report: tasks/get (2026-07-28 and 2025-11-25) and a subscription read the activity's progress while it runs, then the result", async () => {
   const started = Date.now();
   // 30 chunks of 1,000 rows, 250 ms each: about 7.5 s of activity
   const taskId = await start('export_report', { rows: 30_000, msPerChunk: 250 });
@@ -66,13 +68,15 @@ test('export_report: tasks/get (2026-07-28 and 2025-11-25) and a subscription re
   }
   const progress = messages.filter((m) => ROWS.test(m));
   expect(progress.length).toBeGreaterThanOrEqual(2);
-  expect(progress.map((m) => Number(ROWS.exec(m)![1].replace(',', '')))).toEqual([...progress.map((m) => Number(ROWS.exec(m)![1].replace(',', '')))].sort((a, b) => a - b));
+  expect(progress.map((m) => Number(ROWS.exec(m)![1].replace(',', '')))).toEqual(
+    [...progress.map((m) => Number(ROWS.exec(m)![1].replace(',', '')))].sort((a, b) => a - b),
+  );
   sub.close();
 
   console.log(`activity progress e2e: ${Date.now() - started} ms, ${progress.length} progress notifications: ${progress.join(' | ')}`);
 });
 
-test('the Temporal UI shows the progress: the pending activity\'s heartbeat details and its summary', async () => {
+test("the Temporal UI shows the progress: the pending activity's heartbeat details and its summary", async () => {
   const taskId = await start('export_report', { rows: 20_000, msPerChunk: 300 });
   const handle = temporal.client.workflow.getHandle(taskId);
   // the UI shows the pending activity's last heartbeat details as JSON (the first beat may carry none yet)
@@ -92,7 +96,12 @@ test('the Temporal UI shows the progress: the pending activity\'s heartbeat deta
 
 test('a cancel during a heartbeating() activity aborts its AbortSignal; the compensation runs after the work stopped', async () => {
   const taskId = await start('keyed_job', { ms: 60_000 });
-  const running = await pollTask(url, taskId, (t) => /^waiting for the confirmation, ms \([\d,]+ of 60,000\)$/.test(t.statusMessage ?? ''), 15_000);
+  const running = await pollTask(
+    url,
+    taskId,
+    (t) => /^waiting for the confirmation, ms \([\d,]+ of 60,000\)$/.test(t.statusMessage ?? ''),
+    15_000,
+  );
   expect(running.status).toBe('working');
   const [key] = lines('attempts.log');
   expect(key).toMatch(new RegExp(`^${taskId}:[0-9a-f-]+:1$`));
@@ -104,7 +113,9 @@ test('a cancel during a heartbeating() activity aborts its AbortSignal; the comp
   expect(lines('aborts.log')).toEqual([key]);
   expect(lines('undos.log')).toEqual([taskId]);
   const events = (await temporal.client.workflow.getHandle(taskId).fetchHistory()).events!;
-  const order = events.filter((e) => e.activityTaskCanceledEventAttributes || e.activityTaskScheduledEventAttributes?.activityType?.name === 'keyedUndo').map((e) => (e.activityTaskCanceledEventAttributes ? 'step cancelled' : 'undo scheduled'));
+  const order = events
+    .filter((e) => e.activityTaskCanceledEventAttributes || e.activityTaskScheduledEventAttributes?.activityType?.name === 'keyedUndo')
+    .map((e) => (e.activityTaskCanceledEventAttributes ? 'step cancelled' : 'undo scheduled'));
   expect(order).toEqual(['step cancelled', 'undo scheduled']);
   console.log(`cancel to cancelled: ${Date.now() - cancelledAt} ms`);
 });

@@ -14,7 +14,9 @@ import { listedIds, sleep, waitFor } from '../support/wait';
 import { waitAndEchoTool } from '../../examples/demo/tools';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensureVenv } = require('../../scripts/clients-venv') as { ensureVenv: (venv: string, packages: Record<string, string>, o?: { log?: (m: string) => void }) => string };
+const { ensureVenv } = require('../../scripts/clients-venv') as {
+  ensureVenv: (venv: string, packages: Record<string, string>, o?: { log?: (m: string) => void }) => string;
+};
 
 /** The OpenAI Agents SDK pinned (it brings the Python `mcp` SDK it was released with). */
 const AGENTS_VENV = path.join(ROOT, '.venv-agents');
@@ -38,7 +40,14 @@ beforeAll(async () => {
 /** The runs of waitAndEcho whose summary shows `text` (undefined while there is none, for waitFor). */
 async function runsOf(text: string): Promise<string[] | undefined> {
   const ids = (await listedIds(stack.temporal.client, `TaskQueue = "${stack.taskQueue}" AND WorkflowType = "waitAndEcho"`)) ?? [];
-  const summaries = await Promise.all(ids.map((id) => stack.temporal.client.workflow.getHandle(id).describe().then((d) => d.staticSummary?.())));
+  const summaries = await Promise.all(
+    ids.map((id) =>
+      stack.temporal.client.workflow
+        .getHandle(id)
+        .describe()
+        .then((d) => d.staticSummary?.()),
+    ),
+  );
   const mine = ids.filter((_, i) => summaries[i]?.includes(`"${text}"`));
   return mine.length ? mine : undefined;
 }
@@ -46,16 +55,23 @@ async function runsOf(text: string): Promise<string[] | undefined> {
 /** Calls `tool` and drops the request after `afterMs` (the client's timeout closing its connection). */
 async function dropped(url: string, tool: string, args: Record<string, unknown>, afterMs: number): Promise<void> {
   const abort = new AbortController();
-  const call = rpc(url, 'tools/call', { name: tool, arguments: args }, { capabilities: PLAIN, signal: abort.signal }).catch(() => 'dropped');
+  const call = rpc(url, 'tools/call', { name: tool, arguments: args }, { capabilities: PLAIN, signal: abort.signal }).catch(
+    () => 'dropped',
+  );
   await sleep(afterMs);
   abort.abort();
   expect(await call).toBe('dropped');
 }
 
-test('a dropped call, retried the same: the retry gets the one task\'s result, and Temporal has one workflow', async () => {
+test("a dropped call, retried the same: the retry gets the one task's result, and Temporal has one workflow", async () => {
   const args = { text: 'retried-once', seconds: 3 };
   await dropped(stack.url, 'wait_and_echo', args, 1_000);
-  const retry = await rpc(stack.url, 'tools/call', { name: 'wait_and_echo', arguments: { seconds: 3, text: 'retried-once' } }, { capabilities: PLAIN });
+  const retry = await rpc(
+    stack.url,
+    'tools/call',
+    { name: 'wait_and_echo', arguments: { seconds: 3, text: 'retried-once' } },
+    { capabilities: PLAIN },
+  );
   expect(retry.body.result.content).toEqual([{ type: 'text', text: 'retried-once' }]);
   const runs = await waitFor(() => runsOf('retried-once'));
   expect(runs).toHaveLength(1);
@@ -73,16 +89,26 @@ test('a call that got its answer, made again, is a new call: a task of its own',
 
 test('other arguments start a task of their own', async () => {
   await dropped(stack.url, 'wait_and_echo', { text: 'args-a', seconds: 2 }, 300);
-  const other = await rpc(stack.url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'args-b', seconds: 2 } }, { capabilities: PLAIN });
+  const other = await rpc(
+    stack.url,
+    'tools/call',
+    { name: 'wait_and_echo', arguments: { text: 'args-b', seconds: 2 } },
+    { capabilities: PLAIN },
+  );
   expect(other.body.result.content).toEqual([{ type: 'text', text: 'args-b' }]);
   expect(await waitFor(() => runsOf('args-a'))).toHaveLength(1);
 });
 
-test('another authenticated caller making the same call gets a task of its own, never the first caller\'s', async () => {
+test("another authenticated caller making the same call gets a task of its own, never the first caller's", async () => {
   const args = { text: 'two-callers', seconds: 2 };
   const as = (token: string) => ({ capabilities: PLAIN, headers: { authorization: `Bearer ${token}` } });
   const abort = new AbortController();
-  const first = rpc(authUrl, 'tools/call', { name: 'wait_and_echo', arguments: args }, { ...as('tok-alice-0123456789'), signal: abort.signal }).catch(() => 'dropped');
+  const first = rpc(
+    authUrl,
+    'tools/call',
+    { name: 'wait_and_echo', arguments: args },
+    { ...as('tok-alice-0123456789'), signal: abort.signal },
+  ).catch(() => 'dropped');
   await sleep(500);
   abort.abort();
   await first;
@@ -91,11 +117,14 @@ test('another authenticated caller making the same call gets a task of its own, 
   expect(await waitFor(async () => ((await runsOf('two-callers'))?.length === 2 ? 2 : undefined))).toBe(2);
 });
 
-test('a tool with dedupe: false: the dropped call\'s task is cancelled', async () => {
+test("a tool with dedupe: false: the dropped call's task is cancelled", async () => {
   const args = { text: 'not-deduped', seconds: 30 };
   await dropped(onceUrl, 'wait_and_echo_once', args, 1_000);
   const [first] = await waitFor(() => runsOf('not-deduped'));
-  const end = await stack.temporal.client.workflow.getHandle(first).result().catch((err: unknown) => err);
+  const end = await stack.temporal.client.workflow
+    .getHandle(first)
+    .result()
+    .catch((err: unknown) => err);
   expect(end).toBeInstanceOf(WorkflowFailedError);
   expect((await stack.temporal.client.workflow.getHandle(first).describe()).status.name).toBe('CANCELLED');
 });
@@ -104,7 +133,10 @@ test('past the grace, an unclaimed task ends failed (claim guard) and a retry st
   const args = { text: 'past-grace', seconds: 3600 };
   await dropped(shortUrl, 'wait_and_echo', args, 300);
   const [first] = await waitFor(() => runsOf('past-grace'));
-  const end = await stack.temporal.client.workflow.getHandle(first).result().catch((err: unknown) => err);
+  const end = await stack.temporal.client.workflow
+    .getHandle(first)
+    .result()
+    .catch((err: unknown) => err);
   expect((end as WorkflowFailedError).cause).toMatchObject({ type: 'McpTaskUnclaimed' });
   await dropped(shortUrl, 'wait_and_echo', args, 300);
   expect(await waitFor(async () => ((await runsOf('past-grace'))?.length === 2 ? 2 : undefined))).toBe(2);
@@ -119,11 +151,15 @@ describe('Python clients with short timeouts', () => {
   test.each([
     ['agents', 'OpenAI Agents SDK 0.24 (default 5 s session timeout), a tool of 8 s'],
     ['mcp', 'Python SDK ClientSession at a 3 s read timeout, a tool of 8 s'],
-  ])('%s: %s: the retry reaches the one task and its result', async (client) => {
-    const label = `python-${client}-retry`;
-    const out = await runPythonClient(python, SCRIPT, [stack.url, client, label, '8']);
-    expect(out.firstError).toMatch(/time/i);
-    expect(out.text).toBe(label);
-    expect(await waitFor(() => runsOf(label))).toHaveLength(1);
-  }, 120_000);
+  ])(
+    '%s: %s: the retry reaches the one task and its result',
+    async (client) => {
+      const label = `python-${client}-retry`;
+      const out = await runPythonClient(python, SCRIPT, [stack.url, client, label, '8']);
+      expect(out.firstError).toMatch(/time/i);
+      expect(out.text).toBe(label);
+      expect(await waitFor(() => runsOf(label))).toHaveLength(1);
+    },
+    120_000,
+  );
 });

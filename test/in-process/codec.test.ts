@@ -6,7 +6,10 @@ import { ROOT } from '../support/processes';
 import { useStack } from '../support/stack';
 
 // the worker and the server load the codec module as `worker` and `serve` do (loadDataConverter reads these)
-const env = { TEMPORAL_PAYLOAD_CODEC: path.join(ROOT, 'docs/examples/encryption-codec.js'), MCP_ENCRYPTION_KEY: randomBytes(32).toString('hex') };
+const env = {
+  TEMPORAL_PAYLOAD_CODEC: path.join(ROOT, 'docs/examples/encryption-codec.js'),
+  MCP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+};
 const stack = useStack({ workerEnv: env });
 
 test('with TEMPORAL_PAYLOAD_CODEC set, tasks work and history holds only ciphertext', async () => {
@@ -15,7 +18,10 @@ test('with TEMPORAL_PAYLOAD_CODEC set, tasks work and history holds only ciphert
   const { taskId } = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: secret, seconds: 0 } });
   expect((await pollTask(url, taskId)).result.content[0].text).toBe(secret);
 
-  const history = await temporal.client.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId: taskId } });
+  const history = await temporal.client.workflowService.getWorkflowExecutionHistory({
+    namespace: 'default',
+    execution: { workflowId: taskId },
+  });
   const events = history.history?.events ?? [];
   const input = events[0].workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
   const result = events.at(-1)?.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];

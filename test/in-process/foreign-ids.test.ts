@@ -39,12 +39,23 @@ async function callsOf(fn: () => Promise<unknown>): Promise<Record<string, numbe
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 test('a foreign finished task (cached here) and an unknown id: one describe each, the same answer, indistinguishable medians', async () => {
-  const taskId = (await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'mine', seconds: 0 } }, { headers: alice })).taskId;
+  const taskId = (await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'mine', seconds: 0 } }, { headers: alice }))
+    .taskId;
   await temporal.client.workflow.getHandle(taskId).result();
 
-  const connection = await Connection.connect({ address: temporal.address, interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), counting] });
+  const connection = await Connection.connect({
+    address: temporal.address,
+    interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), counting],
+  });
   const client = new Client({ connection, namespace: 'default' });
-  const store = new TemporalTaskStore(client, { taskQueue: stack.taskQueue, ttlMs: 86_400_000, temporalTimeoutMs: 10_000, historyLimit: 5_000, searchAttributes: true, ownerKey: OWNER_KEY });
+  const store = new TemporalTaskStore(client, {
+    taskQueue: stack.taskQueue,
+    ttlMs: 86_400_000,
+    temporalTimeoutMs: 10_000,
+    historyLimit: 5_000,
+    searchAttributes: true,
+    ownerKey: OWNER_KEY,
+  });
   try {
     // alice's read puts the finished task in this store's terminal cache; her next read needs no call
     expect((await store.read(taskId, 'client:alice'))?.state.status).toBe('completed');
@@ -60,7 +71,15 @@ test('a foreign finished task (cached here) and an unknown id: one describe each
     const SAMPLES = 300;
     const t = { foreign: [] as number[], unknown: [] as number[] };
     for (let i = 0; i < SAMPLES; i++) {
-      for (const [kind, id] of (i % 2 ? [['foreign', taskId], ['unknown', mintTaskId()]] : [['unknown', mintTaskId()], ['foreign', taskId]]) as Array<['foreign' | 'unknown', string]>) {
+      for (const [kind, id] of (i % 2
+        ? [
+            ['foreign', taskId],
+            ['unknown', mintTaskId()],
+          ]
+        : [
+            ['unknown', mintTaskId()],
+            ['foreign', taskId],
+          ]) as Array<['foreign' | 'unknown', string]>) {
         const started = process.hrtime.bigint();
         await store.read(id, 'client:bob');
         t[kind].push(Number(process.hrtime.bigint() - started) / 1e6);
@@ -70,9 +89,11 @@ test('a foreign finished task (cached here) and an unknown id: one describe each
     // a one-shot classifier at the midpoint of the medians: ~50% means indistinguishable
     const cut = (mf + mu) / 2;
     const fasterIsForeign = mf < mu;
-    const right = t.foreign.filter((x) => (x < cut) === fasterIsForeign).length + t.unknown.filter((x) => (x < cut) !== fasterIsForeign).length;
+    const right = t.foreign.filter((x) => x < cut === fasterIsForeign).length + t.unknown.filter((x) => x < cut !== fasterIsForeign).length;
     const accuracy = right / (2 * SAMPLES);
-    console.log(`item 5 timing over ${SAMPLES} samples each: median foreign ${mf.toFixed(2)} ms, unknown ${mu.toFixed(2)} ms; midpoint classifier right ${(accuracy * 100).toFixed(0)}% (it was 77% with 4.2 vs 9.4 ms)`);
+    console.log(
+      `item 5 timing over ${SAMPLES} samples each: median foreign ${mf.toFixed(2)} ms, unknown ${mu.toFixed(2)} ms; midpoint classifier right ${(accuracy * 100).toFixed(0)}% (it was 77% with 4.2 vs 9.4 ms)`,
+    );
     expect(Math.abs(mf - mu)).toBeLessThan(Math.max(1, 0.3 * Math.max(mf, mu)));
     expect(accuracy).toBeLessThan(0.7);
   } finally {

@@ -55,7 +55,11 @@ test('/healthz stays 200 while Temporal is unreachable; /readyz answers 503 with
     const r = await probe(`${base}/readyz`);
     return r.status === 503 ? r : undefined;
   });
-  expect(down.body).toMatchObject({ ok: false, namespace: 'default', reason: expect.stringMatching(/^Temporal does not answer DescribeNamespace: /) });
+  expect(down.body).toMatchObject({
+    ok: false,
+    namespace: 'default',
+    reason: expect.stringMatching(/^Temporal does not answer DescribeNamespace: /),
+  });
   expect(await probe(`${base}/healthz`)).toEqual({ status: 200, body: { ok: true } });
   expect((await probe(`${base}/healthz`, 'HEAD')).status).toBe(200);
   expect((await probe(`${base}/readyz`, 'HEAD')).status).toBe(503);

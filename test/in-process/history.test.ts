@@ -16,9 +16,11 @@ beforeAll(() => {
 async function runsOf(taskId: string) {
   const handle = temporal.client.workflow.getHandle(taskId);
   const runs = [];
-  for (let runId: string | undefined = (await handle.describe()).runId; runId; ) {
+  for (let runId: string | undefined = (await handle.describe()).runId; runId;) {
     const d = await temporal.client.workflow.getHandle(taskId, runId).describe();
-    const history: Awaited<ReturnType<WorkflowHandle["fetchHistory"]>> = await temporal.client.workflow.getHandle(taskId, runId).fetchHistory();
+    const history: Awaited<ReturnType<WorkflowHandle['fetchHistory']>> = await temporal.client.workflow
+      .getHandle(taskId, runId)
+      .fetchHistory();
     runs.push({ d, events: history.events ?? [] });
     const first = history.events?.[0]?.workflowExecutionStartedEventAttributes;
     runId = first?.continuedExecutionRunId || undefined;
@@ -38,7 +40,9 @@ test('a tool reporting 10,000 status messages keeps every run under the history 
   const writes = runs.flatMap((r) => r.events).filter((e) => e.workflowPropertiesModifiedEventAttributes).length;
   expect(writes).toBeLessThanOrEqual(10_000 / 100 + runs.length);
   const events = runs.reduce((n, r) => n + r.events.length, 0);
-  console.log(`[history] chatty_job: ${runs.length} runs, ${events} events for 10,000 messages (${(events / 10_000).toFixed(2)} per message), ${writes} memo writes`);
+  console.log(
+    `[history] chatty_job: ${runs.length} runs, ${events} events for 10,000 messages (${(events / 10_000).toFixed(2)} per message), ${writes} memo writes`,
+  );
   // the task's identity survives continue-as-new, and so does its summary: Temporal carries no
   // summary to the next run, so every run's memo and current details hold it
   const last = runs[runs.length - 1].d;

@@ -6,7 +6,14 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { forgeRs256, makeKey, oauthEnv, startIdentityProvider, stopIdentityProviders, type IdentityProvider } from '../support/identity-provider';
+import {
+  forgeRs256,
+  makeKey,
+  oauthEnv,
+  startIdentityProvider,
+  stopIdentityProviders,
+  type IdentityProvider,
+} from '../support/identity-provider';
 import { configFromEnv } from '../support/in-process';
 import { call, rpc } from '../support/mcp';
 import { HeadlessOAuthProvider } from '../support/oauth-client';
@@ -62,7 +69,9 @@ describe('JWKS down or slow', () => {
   test('known keys keep working; an unknown kid waits at most the timeout, then 503 with a clear message', async () => {
     const relay = await jwksRelay(() => idp.issuer);
     try {
-      const { url } = await serveWith(oauthEnv(idp.issuer, { MCP_OAUTH_JWKS_URI: relay.url, MCP_OAUTH_HTTP_TIMEOUT_MS: '800', MCP_OAUTH_JWKS_MAX_AGE_MS: '1000' }));
+      const { url } = await serveWith(
+        oauthEnv(idp.issuer, { MCP_OAUTH_JWKS_URI: relay.url, MCP_OAUTH_HTTP_TIMEOUT_MS: '800', MCP_OAUTH_JWKS_MAX_AGE_MS: '1000' }),
+      );
       const token = await idp.clientCredentials('svc', url);
       expect((await rpc(url, 'tools/list', {}, { headers: bearer(token) })).status).toBe(200);
       const stranger = forgeRs256(makeKey('k-new'), { iss: idp.issuer, sub: 'x', aud: url, exp: Math.floor(Date.now() / 1000) + 600 });
@@ -80,7 +89,10 @@ describe('JWKS down or slow', () => {
         expect(Date.now() - t0).toBeLessThan(3_000);
         expect(res.status).toBe(503);
         expect(res.headers.get('retry-after')).toBe('5');
-        expect(await res.json()).toMatchObject({ error: 'temporarily_unavailable', error_description: expect.stringMatching(mode === 'slow' ? /no answer within 800 ms/ : /HTTP 502/) });
+        expect(await res.json()).toMatchObject({
+          error: 'temporarily_unavailable',
+          error_description: expect.stringMatching(mode === 'slow' ? /no answer within 800 ms/ : /HTTP 502/),
+        });
         // and the server is still up, serving
         expect((await rpc(url, 'tools/list', {}, { headers: bearer(token) })).status).toBe(200);
       }
@@ -126,7 +138,8 @@ describe('key rotation at the default cooldown (30 s)', () => {
       expect(relay.fetches).toBe(fetchesBefore + 1);
       // made-up kids after that: refused, and no more fetches until the cooldown has passed
       const claims = { iss: idp.issuer, sub: 'x', aud: url, exp: Math.floor(Date.now() / 1000) + 600 };
-      for (const kid of ['k3', 'k4', 'k5']) expect((await rpc(url, 'tools/list', {}, { headers: bearer(forgeRs256(makeKey(kid), claims)) })).status).toBe(401);
+      for (const kid of ['k3', 'k4', 'k5'])
+        expect((await rpc(url, 'tools/list', {}, { headers: bearer(forgeRs256(makeKey(kid), claims)) })).status).toBe(401);
       expect(relay.fetches).toBe(fetchesBefore + 1);
     } finally {
       relay.close();
@@ -137,13 +150,27 @@ describe('key rotation at the default cooldown (30 s)', () => {
 
 describe('refused at start', () => {
   test.each([
-    ['two principals with the same static token', { MCP_AUTH_TOKENS: 'alice:same-token-0123456789,bob:same-token-0123456789' }, /MCP_AUTH_TOKENS: the same bearer token is given to two principals \(alice and bob\)/],
-    ['an http issuer that is not loopback', { MCP_OAUTH_ISSUER: 'http://idp.example.com' }, /oauth\.issuer \(--oauth-issuer or MCP_OAUTH_ISSUER\): must be https/],
-    ['an HMAC algorithm', { MCP_OAUTH_ISSUER: 'https://idp.example.com', MCP_OAUTH_ALGORITHMS: 'RS256,HS256' }, /oauth\.algorithms.*asymmetric only/],
+    [
+      'two principals with the same static token',
+      { MCP_AUTH_TOKENS: 'alice:same-token-0123456789,bob:same-token-0123456789' },
+      /MCP_AUTH_TOKENS: the same bearer token is given to two principals \(alice and bob\)/,
+    ],
+    [
+      'an http issuer that is not loopback',
+      { MCP_OAUTH_ISSUER: 'http://idp.example.com' },
+      /oauth\.issuer \(--oauth-issuer or MCP_OAUTH_ISSUER\): must be https/,
+    ],
+    [
+      'an HMAC algorithm',
+      { MCP_OAUTH_ISSUER: 'https://idp.example.com', MCP_OAUTH_ALGORITHMS: 'RS256,HS256' },
+      /oauth\.algorithms.*asymmetric only/,
+    ],
     ['an unknown task binding', { MCP_OAUTH_ISSUER: 'https://idp.example.com', MCP_OAUTH_TASK_BINDING: 'client' }, /oauth\.taskBinding/],
   ])('%s', async (_label, env, message) => {
     const proc = spawnCli(['serve', '--port', '0'], { TEMPORAL_ADDRESS: temporal.address, ...env });
-    const code = await new Promise((resolve) => (proc.child.exitCode !== null ? resolve(proc.child.exitCode) : proc.child.once('exit', resolve)));
+    const code = await new Promise((resolve) =>
+      proc.child.exitCode !== null ? resolve(proc.child.exitCode) : proc.child.once('exit', resolve),
+    );
     expect(code).toBe(2);
     expect(proc.output()).toMatch(message);
   });
@@ -152,23 +179,39 @@ describe('refused at start', () => {
 describe("taskBinding 'user' (set by flags): one user's tasks are shared across that user's clients", () => {
   test('the same user through two clients sees the same task; another user does not', async () => {
     // by flags this time (the other tests use the environment)
-    const flags = ['--oauth-issuer', idp.issuer, '--oauth-required-scope', 'mcp', '--oauth-clock-skew-seconds', '1', '--oauth-task-binding', 'user'];
+    const flags = [
+      '--oauth-issuer',
+      idp.issuer,
+      '--oauth-required-scope',
+      'mcp',
+      '--oauth-clock-skew-seconds',
+      '1',
+      '--oauth-task-binding',
+      'user',
+    ];
     const { url } = await stack.serveProcess(flags, { MCP_OWNER_KEY: 'an-owner-key-for-oauth-tests' });
     const prm = await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', url))).json();
     expect(prm).toMatchObject({ authorization_servers: [idp.issuer], scopes_supported: ['mcp'] });
     const { Client, StreamableHTTPClientTransport, UnauthorizedError } = await import('@modelcontextprotocol/client');
     const login = async (provider: HeadlessOAuthProvider) => {
       const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });
-      await new Client({ name: 't', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }).connect(transport).catch((e) => {
-        if (!(e instanceof UnauthorizedError)) throw e;
-      });
+      await new Client({ name: 't', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+        .connect(transport)
+        .catch((e) => {
+          if (!(e instanceof UnauthorizedError)) throw e;
+        });
       await transport.finishAuth(provider.callback!);
       return provider.accessToken;
     };
     const viaA = await login(new HeadlessOAuthProvider('dave'));
     const viaB = await login(new HeadlessOAuthProvider('dave'));
     const other = await login(new HeadlessOAuthProvider('erin'));
-    const created = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'shared', seconds: 0 } }, { headers: bearer(viaA) });
+    const created = await call(
+      url,
+      'tools/call',
+      { name: 'wait_and_echo', arguments: { text: 'shared', seconds: 0 } },
+      { headers: bearer(viaA) },
+    );
     expect((await call(url, 'tasks/get', { taskId: created.taskId }, { headers: bearer(viaB) })).taskId).toBe(created.taskId);
     expect((await rpc(url, 'tasks/get', { taskId: created.taskId }, { headers: bearer(other) })).body.error.code).toBe(-32602);
   });

@@ -18,28 +18,46 @@ beforeAll(async () => {
 afterAll(() => stopIdentityProviders());
 
 function verifier(overrides: Record<string, unknown> = {}) {
-  const settings = OAuthSettingsSchema.parse({ issuer: idp.issuer, introspectionClientId: 'rs', introspectionClientSecret: 'rs-secret-0123456789', ...overrides });
+  const settings = OAuthSettingsSchema.parse({
+    issuer: idp.issuer,
+    introspectionClientId: 'rs',
+    introspectionClientSecret: 'rs-secret-0123456789',
+    ...overrides,
+  });
   return new IntrospectionVerifier({ settings, endpoint: async () => `${idp.issuer}/token/introspection` });
 }
 
 test('an active opaque token for this resource: its client is the subject, its scopes are read', async () => {
   const token = await idp.clientCredentials('svc-opaque', RESOURCE);
   const info = await verifier().verify(token, expected);
-  expect(info).toMatchObject({ token, clientId: 'svc-opaque', scopes: ['mcp', 'tools:admin'], extra: { sub: 'svc-opaque', iss: idp.issuer } });
+  expect(info).toMatchObject({
+    token,
+    clientId: 'svc-opaque',
+    scopes: ['mcp', 'tools:admin'],
+    extra: { sub: 'svc-opaque', iss: idp.issuer },
+  });
 });
 
 test.each([
   ['a token nobody issued', async () => 'never-issued-0123456789', 'token is not active'],
-  ['a token for another resource', async () => idp.clientCredentials('svc-opaque', 'https://other.example.com/mcp'), 'token was not issued for this resource (aud)'],
+  [
+    'a token for another resource',
+    async () => idp.clientCredentials('svc-opaque', 'https://other.example.com/mcp'),
+    'token was not issued for this resource (aud)',
+  ],
 ])('%s: refused', async (_label, token, message) => {
-  const err = await verifier().verify(await token(), expected).catch((e) => e);
+  const err = await verifier()
+    .verify(await token(), expected)
+    .catch((e) => e);
   expect(err).toBeInstanceOf(InvalidTokenError);
   expect(err.message).toBe(message);
 });
 
 test('wrong introspection credentials: 503 saying so (the token cannot be decided)', async () => {
   const token = await idp.clientCredentials('svc-opaque', RESOURCE);
-  const err = await verifier({ introspectionClientSecret: 'wrong-secret' }).verify(token, expected).catch((e) => e);
+  const err = await verifier({ introspectionClientSecret: 'wrong-secret' })
+    .verify(token, expected)
+    .catch((e) => e);
   expect(err).toBeInstanceOf(AuthServerUnavailableError);
   expect(err.message).toMatch(/introspection answered HTTP 401 \(check the introspection client credentials\)/);
 });
@@ -57,7 +75,9 @@ test('the cache: answers are reused while the provider is away, bounded in size,
     await expect(v.verify(tokens[1], expected)).resolves.toMatchObject({ token: tokens[1] });
     await expect(v.verify(tokens[0], expected)).rejects.toBeInstanceOf(AuthServerUnavailableError);
     // an answer is never reused for another resource
-    await expect(v.verify(tokens[2], { resource: new URL('http://127.0.0.1:9/other'), audiences: [RESOURCE] })).rejects.toBeInstanceOf(AuthServerUnavailableError);
+    await expect(v.verify(tokens[2], { resource: new URL('http://127.0.0.1:9/other'), audiences: [RESOURCE] })).rejects.toBeInstanceOf(
+      AuthServerUnavailableError,
+    );
   } finally {
     idp = await startIdentityProvider([makeKey('k1')], { port });
   }

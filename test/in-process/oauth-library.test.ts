@@ -22,7 +22,14 @@ beforeAll(async () => {
   idp = await startIdentityProvider([makeKey('k1')]);
   const tools: ToolDefinition[] = [
     { name: 'open_tool', description: 'no scope', inputSchema: z.object({}), taskMode: 'optional', workflowType: 'waitAndEcho' },
-    { name: 'admin_tool', description: 'needs tools:admin', inputSchema: z.object({}), taskMode: 'optional', workflowType: 'waitAndEcho', scopes: ['tools:admin'] },
+    {
+      name: 'admin_tool',
+      description: 'needs tools:admin',
+      inputSchema: z.object({}),
+      taskMode: 'optional',
+      workflowType: 'waitAndEcho',
+      scopes: ['tools:admin'],
+    },
   ];
   server = await createMcpTasksServer({
     client: temporal.client as Client,
@@ -40,25 +47,61 @@ afterAll(async () => {
 });
 
 const mcp = (headers: Record<string, string> = {}, method = 'tools/list') =>
-  server.fetch(new Request('http://localhost/mcp', {
-    method: 'POST',
-    headers: { host: 'localhost', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL, 'mcp-method': method, ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { _meta: { 'io.modelcontextprotocol/protocolVersion': PROTOCOL, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
-  }));
+  server.fetch(
+    new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers: {
+        host: 'localhost',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': PROTOCOL,
+        'mcp-method': method,
+        ...headers,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method,
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': PROTOCOL,
+            'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    }),
+  );
 const names = async (res: Response) => {
   const text = await res.text();
-  const body = JSON.parse(text.startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data:')).pop()!.slice(5));
+  const body = JSON.parse(
+    text.startsWith('{')
+      ? text
+      : text
+          .split('\n')
+          .filter((l) => l.startsWith('data:'))
+          .pop()!
+          .slice(5),
+  );
   return (body.result.tools.map((t: { name: string }) => t.name) as string[]).filter((n) => !n.startsWith('task_')); // not the task tools
 };
 
 test('the metadata and the challenge name the configured public resource', async () => {
-  const prm = await server.fetch(new Request('http://localhost/.well-known/oauth-protected-resource/mcp', { headers: { host: 'localhost' } }));
+  const prm = await server.fetch(
+    new Request('http://localhost/.well-known/oauth-protected-resource/mcp', { headers: { host: 'localhost' } }),
+  );
   expect(await prm.json()).toEqual({
-    resource: PUBLIC, authorization_servers: [idp.issuer], scopes_supported: ['mcp', 'reports', 'tools:admin'], bearer_methods_supported: ['header'], resource_name: 'mcp-temporal-tasks',
+    resource: PUBLIC,
+    authorization_servers: [idp.issuer],
+    scopes_supported: ['mcp', 'reports', 'tools:admin'],
+    bearer_methods_supported: ['header'],
+    resource_name: 'mcp-temporal-tasks',
   });
   const res = await mcp();
   expect(res.status).toBe(401);
-  expect(res.headers.get('www-authenticate')).toContain('resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"');
+  expect(res.headers.get('www-authenticate')).toContain(
+    'resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"',
+  );
 });
 
 test('a token for the public resource is accepted; one for the internal URL is not (no passthrough)', async () => {

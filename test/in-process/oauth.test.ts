@@ -10,7 +10,16 @@ import { createTaskSessionFromClient, resultFromTaskOutcome } from '@modelcontex
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { forgeHs256WithPublicKey, forgeNone, forgeRs256, makeKey, oauthEnv, startIdentityProvider, stopIdentityProviders, type IdentityProvider } from '../support/identity-provider';
+import {
+  forgeHs256WithPublicKey,
+  forgeNone,
+  forgeRs256,
+  makeKey,
+  oauthEnv,
+  startIdentityProvider,
+  stopIdentityProviders,
+  type IdentityProvider,
+} from '../support/identity-provider';
 import { configFromEnv, fixturesModule } from '../support/in-process';
 import { call, inRealmFetch, PROTOCOL, rpc, subscribe } from '../support/mcp';
 import { HeadlessOAuthProvider } from '../support/oauth-client';
@@ -28,8 +37,26 @@ const STATIC = 'static-ops-token-0123456789';
 /** A tools file adding a tool that needs `tools:admin`, run by the fixtures' waitAndEcho workflow. */
 function scopedToolsFile(): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-oauth-')), 'tools.json');
-  const inputSchema = { type: 'object', properties: { text: { type: 'string' }, seconds: { type: 'number' } }, required: ['text', 'seconds'] };
-  fs.writeFileSync(file, JSON.stringify({ tools: [{ name: 'admin_echo', description: 'echo, for admins', inputSchema, workflowType: 'waitAndEcho', taskMode: 'optional', scopes: ['tools:admin'] }] }));
+  const inputSchema = {
+    type: 'object',
+    properties: { text: { type: 'string' }, seconds: { type: 'number' } },
+    required: ['text', 'seconds'],
+  };
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      tools: [
+        {
+          name: 'admin_echo',
+          description: 'echo, for admins',
+          inputSchema,
+          workflowType: 'waitAndEcho',
+          taskMode: 'optional',
+          scopes: ['tools:admin'],
+        },
+      ],
+    }),
+  );
   return file;
 }
 
@@ -38,7 +65,11 @@ const stack = useStack({ noServer: true });
 beforeAll(async () => {
   temporal = stack.temporal;
   idp = await startIdentityProvider([k1]);
-  const served = await stack.serve({ config: configFromEnv(oauthEnv(idp.issuer)), tokens: `ops:${STATIC}`, tools: [...fixturesModule().tools, ...toolsFromFile(scopedToolsFile())] });
+  const served = await stack.serve({
+    config: configFromEnv(oauthEnv(idp.issuer)),
+    tokens: `ops:${STATIC}`,
+    tools: [...fixturesModule().tools, ...toolsFromFile(scopedToolsFile())],
+  });
   url = served.url;
   serveOutput = served.logs;
 });
@@ -53,7 +84,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function post2025(message: Record<string, unknown>, headers: Record<string, string> = {}) {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
   });
   return { status: res.status, www: res.headers.get('www-authenticate'), text: await res.text() };
@@ -69,17 +105,20 @@ async function untilTerminal(taskId: string, headers: Record<string, string>, ti
 }
 
 describe('protected resource metadata (RFC 9728)', () => {
-  test.each(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'])('%s names the resource, the issuer, the scopes and the bearer method', async (p) => {
-    const res = await fetch(new URL(p, url));
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
-      resource: url,
-      authorization_servers: [idp.issuer],
-      scopes_supported: ['mcp', 'tools:admin'],
-      bearer_methods_supported: ['header'],
-      resource_name: 'mcp-temporal-tasks',
-    });
-  });
+  test.each(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'])(
+    '%s names the resource, the issuer, the scopes and the bearer method',
+    async (p) => {
+      const res = await fetch(new URL(p, url));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        resource: url,
+        authorization_servers: [idp.issuer],
+        scopes_supported: ['mcp', 'tools:admin'],
+        bearer_methods_supported: ['header'],
+        resource_name: 'mcp-temporal-tasks',
+      });
+    },
+  );
 
   test('a POST to it is refused, and other well-known paths are not served', async () => {
     expect((await fetch(prmUrl(), { method: 'POST' })).status).toBe(405);
@@ -88,7 +127,8 @@ describe('protected resource metadata (RFC 9728)', () => {
 });
 
 describe('challenges: every MCP surface is gated alike', () => {
-  const challenge = () => `Bearer error="invalid_token", error_description="Missing Authorization header", scope="mcp", resource_metadata="${prmUrl()}"`;
+  const challenge = () =>
+    `Bearer error="invalid_token", error_description="Missing Authorization header", scope="mcp", resource_metadata="${prmUrl()}"`;
 
   test.each([
     ['2026 tools/list', () => rpc(url, 'tools/list')],
@@ -132,7 +172,12 @@ describe('client credentials (JWT access tokens)', () => {
     const token = await idp.clientCredentials('svc', url);
     const tools = (await call(url, 'tools/list', {}, { headers: bearer(token) })).tools.map((t: { name: string }) => t.name);
     expect(tools).toEqual(expect.arrayContaining(['wait_and_echo', 'admin_echo']));
-    const created = await call(url, 'tools/call', { name: 'admin_echo', arguments: { text: 'hi', seconds: 0 } }, { headers: bearer(token) });
+    const created = await call(
+      url,
+      'tools/call',
+      { name: 'admin_echo', arguments: { text: 'hi', seconds: 0 } },
+      { headers: bearer(token) },
+    );
     const task = await untilTerminal(created.taskId, bearer(token));
     expect(task).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'hi' }] } });
     // nothing of the token reaches Temporal: not the token, not the user, not the issuer
@@ -155,8 +200,20 @@ describe('client credentials (JWT access tokens)', () => {
     const before = serveOutput().length;
     const rev2026 = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL, 'mcp-method': 'tools/call', 'mcp-name': 'admin_echo', ...bearer(token) },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'admin_echo', arguments: { text: 'x', seconds: 0 }, _meta: meta() } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': PROTOCOL,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'admin_echo',
+        ...bearer(token),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'admin_echo', arguments: { text: 'x', seconds: 0 }, _meta: meta() },
+      }),
     });
     expect(rev2026.status).toBe(403);
     expect(rev2026.headers.get('www-authenticate')).toBe(
@@ -166,7 +223,10 @@ describe('client credentials (JWT access tokens)', () => {
     expect(legacyList.status).toBe(200);
     expect(legacyList.text).toContain('wait_and_echo');
     expect(legacyList.text).not.toContain('admin_echo');
-    const rev2025 = await post2025({ method: 'tools/call', params: { name: 'admin_echo', arguments: { text: 'x', seconds: 0 }, task: {} } }, bearer(token));
+    const rev2025 = await post2025(
+      { method: 'tools/call', params: { name: 'admin_echo', arguments: { text: 'x', seconds: 0 }, task: {} } },
+      bearer(token),
+    );
     expect(rev2025.status).toBe(403);
     expect(rev2025.www).toContain('scope="mcp tools:admin"');
     // refused before Temporal: no task was created (the server logs every task.created)
@@ -174,8 +234,15 @@ describe('client credentials (JWT access tokens)', () => {
   });
 
   test("the MCP SDK client's ClientCredentialsProvider authenticates from the 401, and steps up on the 403 by itself", async () => {
-    const authProvider = new ClientCredentialsProvider({ clientId: 'svc', clientSecret: 'svc-secret-0123456789', expectedIssuer: idp.issuer });
-    const client = new Client({ name: 'svc-client', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } });
+    const authProvider = new ClientCredentialsProvider({
+      clientId: 'svc',
+      clientSecret: 'svc-secret-0123456789',
+      expectedIssuer: idp.issuer,
+    });
+    const client = new Client(
+      { name: 'svc-client', version: '1.0.0' },
+      { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider, fetch: inRealmFetch }));
     const listed = (await client.listTools()).tools.map((t) => t.name);
     expect(listed).toContain('wait_and_echo');
@@ -190,17 +257,34 @@ describe('client credentials (JWT access tokens)', () => {
   test('a static service token works alongside OAuth, with every scope', async () => {
     const tools = (await call(url, 'tools/list', {}, { headers: bearer(STATIC) })).tools.map((t: { name: string }) => t.name);
     expect(tools).toContain('admin_echo');
-    const created = await call(url, 'tools/call', { name: 'admin_echo', arguments: { text: 'ops', seconds: 0 } }, { headers: bearer(STATIC) });
+    const created = await call(
+      url,
+      'tools/call',
+      { name: 'admin_echo', arguments: { text: 'ops', seconds: 0 } },
+      { headers: bearer(STATIC) },
+    );
     expect((await untilTerminal(created.taskId, bearer(STATIC))).status).toBe('completed');
   });
 });
 
 function meta() {
-  return { 'io.modelcontextprotocol/protocolVersion': PROTOCOL, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+  return {
+    'io.modelcontextprotocol/protocolVersion': PROTOCOL,
+    'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+  };
 }
 
 describe('bad tokens never reach Temporal and never crash the server', () => {
-  const claims = () => ({ iss: idp.issuer, sub: 'mallory', aud: url, scope: 'mcp tools:admin', client_id: 'svc', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 600 });
+  const claims = () => ({
+    iss: idp.issuer,
+    sub: 'mallory',
+    aud: url,
+    scope: 'mcp tools:admin',
+    client_id: 'svc',
+    iat: Math.floor(Date.now() / 1000),
+    exp: Math.floor(Date.now() / 1000) + 600,
+  });
   const refused = async (token: string, reason: RegExp) => {
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(token) }, body: '{}' });
     expect(res.status).toBe(401);
@@ -220,7 +304,11 @@ describe('bad tokens never reach Temporal and never crash the server', () => {
     ['a token without exp', () => forgeRs256(k1, { ...claims(), exp: undefined }), /claim check failed|missing required "exp"/],
     ['a numeric sub', () => forgeRs256(k1, { ...claims(), sub: 1234 }), /subject \(sub\) is not a non-empty string/],
     ['an empty sub', () => forgeRs256(k1, { ...claims(), sub: '' }), /subject \(sub\) is not a non-empty string/],
-    ['an iat an hour ahead', () => forgeRs256(k1, { ...claims(), iat: Math.floor(Date.now() / 1000) + 3600 }), /issued in the future \(iat\)/],
+    [
+      'an iat an hour ahead',
+      () => forgeRs256(k1, { ...claims(), iat: Math.floor(Date.now() / 1000) + 3600 }),
+      /issued in the future \(iat\)/,
+    ],
   ])('%s: 401', async (_label, token, reason) => {
     await refused(token(), reason);
   });
@@ -267,7 +355,12 @@ describe('opaque tokens by introspection (RFC 7662)', () => {
   test('an opaque token is introspected: the caller is its client, a task runs', async () => {
     const token = await idp.clientCredentials('svc-opaque', url);
     expect(token.split('.')).toHaveLength(1);
-    const created = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'opaque', seconds: 0 } }, { headers: bearer(token) });
+    const created = await call(
+      url,
+      'tools/call',
+      { name: 'wait_and_echo', arguments: { text: 'opaque', seconds: 0 } },
+      { headers: bearer(token) },
+    );
     expect((await untilTerminal(created.taskId, bearer(token))).status).toBe('completed');
   });
 });
@@ -296,10 +389,10 @@ describe('key rotation', () => {
   });
 });
 
-
 /** Connects the SDK client; on the 401 it runs the authorization flow, then connects again with the tokens. */
 async function authorizedClient(provider: HeadlessOAuthProvider): Promise<Client> {
-  const make = () => new Client({ name: 'oauth-test', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } });
+  const make = () =>
+    new Client({ name: 'oauth-test', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } });
   let transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider, fetch: inRealmFetch });
   let client = make();
   try {
@@ -329,15 +422,33 @@ describe('authorization code + PKCE, from the 401, by the MCP SDK client', () =>
     const session = createTaskSessionFromClient(client, {
       endpointId: url,
       rawDispatch: async (request: any, options?: { context?: { headers?: Record<string, string> } }) => {
-        const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL, 'mcp-method': request.method, ...bearer(provider.accessToken) });
+        const headers = new Headers({
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': PROTOCOL,
+          'mcp-method': request.method,
+          ...bearer(provider.accessToken),
+        });
         if (request.method === 'tools/call') headers.set('mcp-name', request.params?.name);
         for (const [k, v] of Object.entries(options?.context?.headers ?? {})) headers.set(k, v);
         const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: Date.now(), ...request }) });
         const text = await res.text();
-        const body = JSON.parse(text.startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data:')).pop()!.slice(5));
+        const body = JSON.parse(
+          text.startsWith('{')
+            ? text
+            : text
+                .split('\n')
+                .filter((l) => l.startsWith('data:'))
+                .pop()!
+                .slice(5),
+        );
         return body.error ? { kind: 'error', error: body.error } : { kind: 'result', result: body.result };
       },
-      v2RequestFraming: { protocolVersion: PROTOCOL, clientInfo: { name: 'ext-tasks-oauth', version: '1.0.0' }, clientCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+      v2RequestFraming: {
+        protocolVersion: PROTOCOL,
+        clientInfo: { name: 'ext-tasks-oauth', version: '1.0.0' },
+        clientCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      },
     } as Parameters<typeof createTaskSessionFromClient>[1]);
     const execution = await session.callTool('wait_and_echo', { text: 'for alice', seconds: 1 });
     const { outcome } = await execution.settle();
@@ -355,7 +466,10 @@ describe('authorization code + PKCE, from the 401, by the MCP SDK client', () =>
     const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider, fetch: inRealmFetch });
     await transport.finishAuth(provider.callback!);
     expect((provider.tokens() as { scope?: string })?.scope?.split(' ').sort()).toEqual(['mcp', 'tools:admin']);
-    const again = new Client({ name: 'oauth-test', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } });
+    const again = new Client(
+      { name: 'oauth-test', version: '1.0.0' },
+      { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } },
+    );
     await again.connect(transport);
     expect((await again.listTools()).tools.map((t) => t.name)).toContain('admin_echo');
     await again.close();
@@ -363,14 +477,19 @@ describe('authorization code + PKCE, from the 401, by the MCP SDK client', () =>
   });
 });
 
-test('a task made under a scope the user has since lost stays the owner\'s to read and cancel', async () => {
+test("a task made under a scope the user has since lost stays the owner's to read and cancel", async () => {
   const admin = new HeadlessOAuthProvider('frank');
   const client = await authorizedClient(admin);
   await expect(client.callTool({ name: 'admin_echo', arguments: { text: 'x', seconds: 0 } })).rejects.toBeInstanceOf(UnauthorizedError);
   const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: admin });
   await transport.finishAuth(admin.callback!); // stepped up to tools:admin
   await client.close();
-  const created = await call(url, 'tools/call', { name: 'admin_echo', arguments: { text: 'long', seconds: 60 } }, { headers: bearer(admin.accessToken) });
+  const created = await call(
+    url,
+    'tools/call',
+    { name: 'admin_echo', arguments: { text: 'long', seconds: 60 } },
+    { headers: bearer(admin.accessToken) },
+  );
   const narrow = new HeadlessOAuthProvider('frank', admin); // same user, same client, a new login for `mcp` only
   (await authorizedClient(narrow)).close();
   expect(JSON.parse(Buffer.from(narrow.accessToken.split('.')[1], 'base64url').toString()).scope).toBe('mcp');
@@ -378,7 +497,12 @@ test('a task made under a scope the user has since lost stays the owner\'s to re
   await call(url, 'tasks/cancel', { taskId: created.taskId }, { headers: bearer(narrow.accessToken) });
   expect((await untilTerminal(created.taskId, bearer(narrow.accessToken))).status).toBe('cancelled');
   // but a new call of the tool is refused
-  const again = await rpc(url, 'tools/call', { name: 'admin_echo', arguments: { text: 'x', seconds: 0 } }, { headers: bearer(narrow.accessToken) });
+  const again = await rpc(
+    url,
+    'tools/call',
+    { name: 'admin_echo', arguments: { text: 'x', seconds: 0 } },
+    { headers: bearer(narrow.accessToken) },
+  );
   expect(again.status).toBe(403);
 });
 
@@ -399,7 +523,12 @@ describe('tasks bind to the user', () => {
     const aliceClaims = JSON.parse(Buffer.from(alice.accessToken.split('.')[1], 'base64url').toString());
     const bobClaims = JSON.parse(Buffer.from(bob.accessToken.split('.')[1], 'base64url').toString());
     expect(bobClaims.client_id).toBe(aliceClaims.client_id);
-    const created = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'secret', seconds: 30 } }, { headers: bearer(alice.accessToken) });
+    const created = await call(
+      url,
+      'tools/call',
+      { name: 'wait_and_echo', arguments: { text: 'secret', seconds: 30 } },
+      { headers: bearer(alice.accessToken) },
+    );
     await foreign(created.taskId, bob.accessToken);
     expect((await call(url, 'tasks/get', { taskId: created.taskId }, { headers: bearer(alice.accessToken) })).taskId).toBe(created.taskId);
     const cancel = await rpc(url, 'tasks/cancel', { taskId: created.taskId }, { headers: bearer(bob.accessToken) });
@@ -413,12 +542,22 @@ describe('tasks bind to the user', () => {
     (await authorizedClient(viaA)).close();
     const viaB = new HeadlessOAuthProvider('carol');
     (await authorizedClient(viaB)).close();
-    const created = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'c', seconds: 0 } }, { headers: bearer(viaA.accessToken) });
+    const created = await call(
+      url,
+      'tools/call',
+      { name: 'wait_and_echo', arguments: { text: 'c', seconds: 0 } },
+      { headers: bearer(viaA.accessToken) },
+    );
     await foreign(created.taskId, viaB.accessToken);
   });
 
   test('two service clients (client credentials) are two principals', async () => {
-    const created = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 's', seconds: 0 } }, { headers: bearer(await idp.clientCredentials('svc', url)) });
+    const created = await call(
+      url,
+      'tools/call',
+      { name: 'wait_and_echo', arguments: { text: 's', seconds: 0 } },
+      { headers: bearer(await idp.clientCredentials('svc', url)) },
+    );
     await foreign(created.taskId, await idp.clientCredentials('svc2', url));
   });
 });

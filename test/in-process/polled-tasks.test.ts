@@ -24,7 +24,9 @@ const ALICE = 'client:alice';
 function countDescribes(client = stack.server!.client) {
   const spy = jest.spyOn(client.workflowService, 'describeWorkflowExecution');
   return {
-    get count() { return spy.mock.calls.length; },
+    get count() {
+      return spy.mock.calls.length;
+    },
     of: (taskId: string) => spy.mock.calls.filter(([request]) => request.execution?.workflowId === taskId).length,
     reset: () => spy.mockClear(),
   };
@@ -66,7 +68,10 @@ test('a polled task waiting for input: from the second read no describe(), the s
     expect(Date.parse(answer.createdAt) + answer.ttlMs).toBeGreaterThanOrEqual(Date.now() + 86_400_000 - 100);
   }
   expect(describes.count).toBe(0);
-  expect(await stack.server!.server.store.read(taskId, ALICE)).toMatchObject({ state: { status: 'input_required' }, statusMessage: first.statusMessage });
+  expect(await stack.server!.server.store.read(taskId, ALICE)).toMatchObject({
+    state: { status: 'input_required' },
+    statusMessage: first.statusMessage,
+  });
 
   await call(stack.url, 'tasks/update', { taskId, inputResponses: approval(true) }, alice);
   const next = await get(taskId); // not the watch's read from before the answer
@@ -74,7 +79,7 @@ test('a polled task waiting for input: from the second read no describe(), the s
   expect((await pollTask(stack.url, taskId, undefined, 30_000, alice)).status).toBe('completed');
 });
 
-test('an answer sent through another replica reaches this replica\'s polls through the watch (the 2025-11-25 tasks/get too)', async () => {
+test("an answer sent through another replica reaches this replica's polls through the watch (the 2025-11-25 tasks/get too)", async () => {
   const other = await stack.serve({ tokens: 'alice:tok-alice-0123456789' });
   const taskId = await waitingForApproval();
   await get(taskId);
@@ -97,7 +102,7 @@ test('a cancel on this replica is seen at the next read: cancelling, then cancel
   expect((await pollTask(stack.url, taskId, undefined, 30_000, alice)).status).toBe('cancelled');
 });
 
-test('2025-11-25: a watched task cancelled on this replica reads cancelled at once (that revision\'s rule)', async () => {
+test("2025-11-25: a watched task cancelled on this replica reads cancelled at once (that revision's rule)", async () => {
   const legacy = { ...alice, revision: '2025-11-25' as const };
   const taskId = await createTask(stack.url, 'wait_and_echo', { text: 'x', seconds: 600 }, alice);
   await untilWatchAnswers(() => call(stack.url, 'tasks/get', { taskId }, legacy));
@@ -118,14 +123,19 @@ test('a watched task that continues as new: its polls follow the chain (each nex
   for (let i = 0; i < approvers.length; i++) {
     // answered through the other replica: only the watch can tell a's polls
     await pollTask(a.url, taskId, (t) => asked(t).includes(`approval-${i}`), 30_000, { ...alice, intervalMs: 20 });
-    await call(b.url, 'tasks/update', { taskId, inputResponses: { [`approval-${i}`]: { action: 'accept', content: { approved: true } } } }, alice);
+    await call(
+      b.url,
+      'tasks/update',
+      { taskId, inputResponses: { [`approval-${i}`]: { action: 'accept', content: { approved: true } } } },
+      alice,
+    );
   }
   const done = await pollTask(a.url, taskId, undefined, 30_000, { ...alice, intervalMs: 20 });
   expect(done).toMatchObject({ status: 'completed', result: { content: [{ text: 'Approved by all 4: ann, bob, cy, dee.' }] } });
   expect((await handle.describe()).runId).not.toBe(firstRun); // the chain continued as new on the way
 });
 
-test('another caller\'s polls of the task: not found, every time, and never served from the owner\'s watch', async () => {
+test("another caller's polls of the task: not found, every time, and never served from the owner's watch", async () => {
   const taskId = await waitingForApproval();
   await get(taskId);
   await get(taskId);
@@ -156,7 +166,10 @@ test('a watched task asked to cancel elsewhere is read from Temporal at every po
   const describes = countDescribes();
   for (let i = 0; i < 3; i++) await get(taskId);
   expect(describes.of(taskId)).toBeGreaterThanOrEqual(3);
-  await stack.temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
+  await stack.temporal.client.workflow
+    .getHandle(taskId)
+    .result()
+    .catch(() => undefined);
   expect((await get(taskId)).status).toBe('cancelled');
 });
 
@@ -169,11 +182,15 @@ test('a task with an activity running is read from Temporal at every poll (its h
   await call(stack.url, 'tasks/cancel', { taskId }, alice);
 });
 
-describe('PolledTasks on its own (the server\'s store and a watcher of its own)', () => {
+describe("PolledTasks on its own (the server's store and a watcher of its own)", () => {
   const polledTasks = (opts: { keepMs?: number; max?: number } = {}) => {
     const { server, client } = stack.server!;
     const watcher = new TaskWatcher(client, server.store, 5_000);
-    const polled = new PolledTasks(server.store, watcher, { keepMs: opts.keepMs ?? 60_000, maxSubscribedTasks: opts.max ?? 100, maxSubscribedTasksPerCaller: opts.max ?? 100 });
+    const polled = new PolledTasks(server.store, watcher, {
+      keepMs: opts.keepMs ?? 60_000,
+      maxSubscribedTasks: opts.max ?? 100,
+      maxSubscribedTasksPerCaller: opts.max ?? 100,
+    });
     return { polled, close: () => (polled.close(), watcher.stopAll()) };
   };
 
@@ -211,16 +228,26 @@ describe('PolledTasks on its own (the server\'s store and a watcher of its own)'
     }
   });
 
-  test('while the watch\'s Temporal calls fail, reads go to Temporal (and fail with it), never to what the watch read before', async () => {
+  test("while the watch's Temporal calls fail, reads go to Temporal (and fail with it), never to what the watch read before", async () => {
     const taskId = await waitingForApproval();
     const { polled, close } = polledTasks();
     try {
       await untilWatchAnswers(() => polled.read(taskId, ALICE));
-      const spy = jest.spyOn(stack.server!.client.workflowService, 'describeWorkflowExecution').mockRejectedValue(new Error('Temporal unavailable (injected)'));
+      const spy = jest
+        .spyOn(stack.server!.client.workflowService, 'describeWorkflowExecution')
+        .mockRejectedValue(new Error('Temporal unavailable (injected)'));
       // the answer bypasses this store (so no local write to note): only the watch's next read could tell it
       await stack.temporal.client.workflow.getHandle(taskId).signal(inputResponsesSignal, approval(true));
       // once the watch's read has failed, every read goes to Temporal (with the watch's stale read, none would fail)
-      const failure = await waitFor(() => polled.read(taskId, ALICE).then(() => undefined, (err: Error) => err), 10_000, 50);
+      const failure = await waitFor(
+        () =>
+          polled.read(taskId, ALICE).then(
+            () => undefined,
+            (err: Error) => err,
+          ),
+        10_000,
+        50,
+      );
       expect((failure.cause as Error | undefined)?.message ?? failure.message).toBe('Temporal unavailable (injected)');
       await expect(polled.read(taskId, ALICE)).rejects.toThrow();
       spy.mockRestore();
@@ -231,7 +258,7 @@ describe('PolledTasks on its own (the server\'s store and a watcher of its own)'
   });
 });
 
-test('a watch\'s history long-polls leave no listener on its abort signal (the client never removes the one it adds per call)', async () => {
+test("a watch's history long-polls leave no listener on its abort signal (the client never removes the one it adds per call)", async () => {
   const taskId = await waitingForApproval();
   const watch = new AbortController();
   for (let i = 0; i < 20; i++) await waitForTaskEvent(stack.server!.client, { workflowId: taskId }, watch.signal, 5_000);

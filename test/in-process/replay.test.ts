@@ -34,7 +34,10 @@ interface RecordedHistory {
   history: { events: unknown[] };
 }
 
-const files = fs.readdirSync(HISTORIES).filter((f) => f.endsWith('.json')).sort();
+const files = fs
+  .readdirSync(HISTORIES)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 function read(file: string): RecordedHistory {
   const json = JSON.parse(fs.readFileSync(path.join(HISTORIES, file), 'utf8'));
   return json.history ? json : { workflowId: file.replace(/\.json$/, ''), history: json };
@@ -45,16 +48,24 @@ function read(file: string): RecordedHistory {
  * @temporalio/common and @temporalio/proto each carry a copy of protobufjs and its instanceof
  * check fails ("type must be a Type"); protojson from @temporalio/proto's own copy works.
  */
-const protoJson = require(require.resolve('protobufjs/ext/protojson', { paths: [path.dirname(require.resolve('@temporalio/proto/package.json'))] }));
+const protoJson = require(
+  require.resolve('protobufjs/ext/protojson', { paths: [path.dirname(require.resolve('@temporalio/proto/package.json'))] }),
+);
 // the module itself, not an import-* copy of it: patchProtobufRoot must see the real root
-const HISTORY_TYPE = (patchProtobufRoot(require('@temporalio/proto')) as { lookupType(name: string): unknown }).lookupType('temporal.api.history.v1.History');
-const historyOf = (recorded: RecordedHistory): temporal.api.history.v1.History => protoJson.fromJson(HISTORY_TYPE, recorded.history, { ignoreUnknownFields: true });
+const HISTORY_TYPE = (patchProtobufRoot(require('@temporalio/proto')) as { lookupType(name: string): unknown }).lookupType(
+  'temporal.api.history.v1.History',
+);
+const historyOf = (recorded: RecordedHistory): temporal.api.history.v1.History =>
+  protoJson.fromJson(HISTORY_TYPE, recorded.history, { ignoreUnknownFields: true });
 
 let workflowBundle: WorkflowBundleWithSourceMap;
 
 beforeAll(async () => {
   // a replay failure is the test's failure (DeterminismViolationError); the SDK's INFO lines are noise
-  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
+  Runtime.install({
+    logger: new DefaultLogger('ERROR'),
+    telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
+  });
   // what a worker without a prebuilt bundle does: the tools module's workflows, with the plugin
   const { tools, workflowsPath } = require(TOOLS_MODULE);
   workflowBundle = await bundleWorkflowCode({ workflowsPath, plugins: [new McpTasksPlugin({ tools })], logger: quietLogger });
@@ -78,12 +89,18 @@ const workflowTypeOf = (tool: Tool) => tool.workflowType ?? tool.workflow?.name;
 const GENERATED = 'generated_program';
 const replayable = toolsModule.tools.filter((t) => !t.local && t.name !== GENERATED && bundled.has(workflowTypeOf(t) ?? ''));
 const outOfScope = toolsModule.tools.filter((t) => !replayable.includes(t));
-const whyOutOfScope = (t: Tool) => (t.name === GENERATED ? 'its programs are generated per case by the generative test' : t.local ? 'answered in process (local), no workflow' : `workflow type ${workflowTypeOf(t)} is not in this bundle (another worker runs it)`);
+const whyOutOfScope = (t: Tool) =>
+  t.name === GENERATED
+    ? 'its programs are generated per case by the generative test'
+    : t.local
+      ? 'answered in process (local), no workflow'
+      : `workflow type ${workflowTypeOf(t)} is not in this bundle (another worker runs it)`;
 
 /** The tool a history is of: as recorded, or (a history dropped in as is) by its workflow type. */
 function toolOf(recorded: RecordedHistory): string | undefined {
   if (recorded.tool) return recorded.tool;
-  const type = (recorded.history.events[0] as { workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } } })?.workflowExecutionStartedEventAttributes?.workflowType?.name;
+  const type = (recorded.history.events[0] as { workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } } })
+    ?.workflowExecutionStartedEventAttributes?.workflowType?.name;
   return toolsModule.tools.find((t) => workflowTypeOf(t) === type)?.name;
 }
 
@@ -124,7 +141,9 @@ const RUNTIME_PATHS: Record<string, string> = {
 };
 
 test('the recorded histories cover the runtime paths', () => {
-  const missing = Object.entries(RUNTIME_PATHS).filter(([, file]) => !files.includes(file)).map(([path, file]) => `${path} (${file})`);
+  const missing = Object.entries(RUNTIME_PATHS)
+    .filter(([, file]) => !files.includes(file))
+    .map(([path, file]) => `${path} (${file})`);
   expect({ runtimePathsWithoutHistory: missing }).toEqual({ runtimePathsWithoutHistory: [] });
 });
 
@@ -154,7 +173,9 @@ describe('task runtime revision 2 (TaskMemo.runtime)', () => {
     expect(revision2.length).toBeGreaterThanOrEqual(20);
     expect(revision2.filter((f) => runtimeMarkers(read(f)).length > 0)).toEqual([]);
     // and the same scenarios recorded before revision 2 did carry them: the check can fail
-    expect(runtimeMarkers(read('keyed_job-cancelled-in-activity.json'))).toEqual([expect.stringContaining('mcp-tasks.flush-per-activation')]);
+    expect(runtimeMarkers(read('keyed_job-cancelled-in-activity.json'))).toEqual([
+      expect.stringContaining('mcp-tasks.flush-per-activation'),
+    ]);
   });
 
   test('a task of revision 2 that a worker of the build before ran (its patch markers in the history) replays', async () => {
@@ -166,7 +187,9 @@ describe('task runtime revision 2 (TaskMemo.runtime)', () => {
 
   test('a revision-2 history is not what the build before would replay: the revision decides', async () => {
     const recorded = startedForRevision(read('collect_approvals-continued-as-new.rev2.run1.json'), 0);
-    await expect(Worker.runReplayHistory({ workflowBundle, replayName: 'revision 2 as revision 0' }, historyOf(recorded), recorded.workflowId)).rejects.toThrow(/[Nn]ondetermin/);
+    await expect(
+      Worker.runReplayHistory({ workflowBundle, replayName: 'revision 2 as revision 0' }, historyOf(recorded), recorded.workflowId),
+    ).rejects.toThrow(/[Nn]ondetermin/);
   });
 });
 
@@ -187,12 +210,18 @@ describe('the next runtime patch (each patch names the revision it arrived in)',
       workflowsPath: toolsModule.workflowsPath,
       plugins: [new McpTasksPlugin({ tools: toolsModule.tools as never })],
       workflowInterceptorModules: [path.join(__dirname, 'replay-patch-probe.ts')],
-      webpackConfigHook: (config) => ({ ...config, plugins: [...(config.plugins ?? []), new (require('webpack').DefinePlugin)({ PROBE_PATCH_REVISION: String(revision) })] }),
+      webpackConfigHook: (config) => ({
+        ...config,
+        plugins: [...(config.plugins ?? []), new (require('webpack').DefinePlugin)({ PROBE_PATCH_REVISION: String(revision) })],
+      }),
       logger: quietLogger,
     });
   const replays = async (bundle: WorkflowBundleWithSourceMap, file: string) => {
     const recorded = read(file);
-    return Worker.runReplayHistory({ workflowBundle: bundle, replayName: file }, historyOf(recorded), recorded.workflowId).then(() => true, () => false);
+    return Worker.runReplayHistory({ workflowBundle: bundle, replayName: file }, historyOf(recorded), recorded.workflowId).then(
+      () => true,
+      () => false,
+    );
   };
 
   test('every patch arrived in a revision a server can set', () => {
@@ -215,7 +244,9 @@ describe('the next runtime patch (each patch names the revision it arrived in)',
     expect(broken).toEqual([]);
     // a task started for that revision takes it without a marker, so a history of today's revision is no longer what it replays
     const recorded = startedForRevision(read('approve_expense-approved.rev2.json'), next);
-    await expect(Worker.runReplayHistory({ workflowBundle: bundle, replayName: 'as the next revision' }, historyOf(recorded), recorded.workflowId)).rejects.toThrow(/[Nn]ondetermin/);
+    await expect(
+      Worker.runReplayHistory({ workflowBundle: bundle, replayName: 'as the next revision' }, historyOf(recorded), recorded.workflowId),
+    ).rejects.toThrow(/[Nn]ondetermin/);
   });
 });
 

@@ -45,13 +45,25 @@ describe('a subscribed task tells its changes, in order, without tasks/get', () 
     // the current state comes first; it is input_required once the workflow has run
     let task = (await sub.next()).params;
     while (task.status !== 'input_required') task = (await sub.next()).params;
-    expect(task).toMatchObject({ taskId, status: 'input_required', statusMessage: 'waiting for approval', pollIntervalMs: expect.any(Number) });
+    expect(task).toMatchObject({
+      taskId,
+      status: 'input_required',
+      statusMessage: 'waiting for approval',
+      pollIntervalMs: expect.any(Number),
+    });
     expect(task.inputRequests.approval).toMatchObject({ method: 'elicitation/create' });
     await call(url, 'tasks/update', { taskId, inputResponses: { approval: { action: 'accept', content: { approved: true } } } });
     const { tasks, end } = await taskNotifications(sub, taskId);
-    expect(tasks.at(-1)).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'Expense of 12 for "taxi" was approved.' }] } });
+    expect(tasks.at(-1)).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'Expense of 12 for "taxi" was approved.' }] },
+    });
     expect(tasks.slice(0, -1).every((t) => t.status === 'working')).toBe(true); // the answer applied, nothing else
-    expect(end).toEqual({ jsonrpc: '2.0', id: subscriptionId, result: { resultType: 'complete', _meta: expect.objectContaining({ 'io.modelcontextprotocol/subscriptionId': subscriptionId }) } });
+    expect(end).toEqual({
+      jsonrpc: '2.0',
+      id: subscriptionId,
+      result: { resultType: 'complete', _meta: expect.objectContaining({ 'io.modelcontextprotocol/subscriptionId': subscriptionId }) },
+    });
   });
 
   test('a task stuck in a workflow-task failure loop is told as stuck, with the failure; a cancel then ends it failed once it still fails past the grace', async () => {
@@ -66,7 +78,7 @@ describe('a subscribed task tells its changes, in order, without tasks/get', () 
     expect(tasks.at(-1)).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/cancelled while stuck/) } });
   });
 
-  test('provision_environment: each step\'s statusMessage in order (its activity\'s progress between), then completed', async () => {
+  test("provision_environment: each step's statusMessage in order (its activity's progress between), then completed", async () => {
     const taskId = await start('provision_environment', { name: 'env-sub', steps: 3, stepMs: 700 });
     const sub = await subscribe(url, [taskId]);
     await sub.next(); // ack
@@ -75,7 +87,13 @@ describe('a subscribed task tells its changes, in order, without tasks/get', () 
     expect(messages).toEqual([...new Set(messages)]); // each change once
     // the workflow's message for a step, or its activity's progress: "step 2/3: provisioning database for env-sub: 40%"
     const steps = [...new Set(messages.map((m) => m.replace(/: \d+%$/, '')))];
-    expect(steps).toEqual(['step 1/3: provisioning network for env-sub', 'step 2/3: provisioning database for env-sub', 'step 3/3: provisioning compute for env-sub'].slice(3 - steps.length));
+    expect(steps).toEqual(
+      [
+        'step 1/3: provisioning network for env-sub',
+        'step 2/3: provisioning database for env-sub',
+        'step 3/3: provisioning compute for env-sub',
+      ].slice(3 - steps.length),
+    );
     expect(steps.length).toBeGreaterThanOrEqual(2); // the first may have been set before the subscription
     expect(tasks.at(-1).status).toBe('completed');
     // what the last notification says is exactly what tasks/get answers
@@ -112,7 +130,10 @@ describe('a subscribed task tells its changes, in order, without tasks/get', () 
     const sub = await subscribe(url, [taskId]);
     await sub.next();
     await sub.next();
-    await stack.temporal.client.workflowService.deleteWorkflowExecution({ namespace: 'default', workflowExecution: { workflowId: taskId } });
+    await stack.temporal.client.workflowService.deleteWorkflowExecution({
+      namespace: 'default',
+      workflowExecution: { workflowId: taskId },
+    });
     const messages = await sub.rest(30_000);
     expect(messages.at(-1).result.resultType).toBe('complete');
     expect(messages.slice(0, -1).every((m) => m.params.status !== 'working')).toBe(true); // at most its end (terminated), never more
@@ -147,7 +168,13 @@ describe("only the caller's own tasks, with a clear error otherwise", () => {
     const bobs = await subscribe(authUrl, [mine, unknownTaskId], { headers: bob });
     const unknownOnly = await subscribe(authUrl, [unknownTaskId], { headers: bob });
     const [a, b] = [await bobs.rest(), await unknownOnly.rest()];
-    const strip = (ms: any[]) => ms.map((m) => ({ ...m, id: undefined, params: m.params && { ...m.params, _meta: undefined }, result: m.result && { resultType: m.result.resultType } }));
+    const strip = (ms: any[]) =>
+      ms.map((m) => ({
+        ...m,
+        id: undefined,
+        params: m.params && { ...m.params, _meta: undefined },
+        result: m.result && { resultType: m.result.resultType },
+      }));
     expect(strip(a)).toEqual(strip(b));
     expect(a[0].params.notifications.taskIds).toEqual([]);
     // alice gets hers
@@ -161,7 +188,10 @@ describe("only the caller's own tasks, with a clear error otherwise", () => {
   test('without the Tasks extension declared: -32021 (HTTP 400)', async () => {
     const sub = await subscribe(url, [unknownTaskId], { capabilities: {} });
     expect(sub.status).toBe(400);
-    expect(sub.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
+    expect(sub.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    });
   });
 
   test('taskIds that are not a list of strings: -32602', async () => {
@@ -181,12 +211,19 @@ describe("only the caller's own tasks, with a clear error otherwise", () => {
     const ids = await Promise.all(Array.from({ length: 4 }, () => start('wait_and_echo', { text: 'l', seconds: 600 }, limitedUrl, alice)));
     const bobs = await Promise.all(Array.from({ length: 2 }, () => start('wait_and_echo', { text: 'l', seconds: 600 }, limitedUrl, bob)));
     const tooMany = await subscribe(limitedUrl, ids.slice(0, 3), { headers: alice });
-    expect(tooMany.error).toMatchObject({ code: -32603, message: 'Watch limit reached: at most 2 watched tasks (subscriptions, tasks/result streams, held calls) per caller at once', data: { scope: 'caller', limit: 2 } });
+    expect(tooMany.error).toMatchObject({
+      code: -32603,
+      message: 'Watch limit reached: at most 2 watched tasks (subscriptions, tasks/result streams, held calls) per caller at once',
+      data: { scope: 'caller', limit: 2 },
+    });
     const held = await subscribe(limitedUrl, ids.slice(0, 2), { headers: alice });
     await held.next();
     expect((await subscribe(limitedUrl, ids.slice(2, 3), { headers: alice })).error?.data).toEqual({ scope: 'caller', limit: 2 });
     // bob is within his own limit, but the replica holds 2 of 3
-    expect((await subscribe(limitedUrl, bobs, { headers: bob })).error).toMatchObject({ code: -32603, data: { scope: 'server', limit: 3 } });
+    expect((await subscribe(limitedUrl, bobs, { headers: bob })).error).toMatchObject({
+      code: -32603,
+      data: { scope: 'server', limit: 3 },
+    });
     held.close(); // the client goes away mid-stream
     const again = await waitFor(async () => {
       const sub = await subscribe(limitedUrl, ids.slice(2, 4), { headers: alice });
@@ -194,11 +231,16 @@ describe("only the caller's own tasks, with a clear error otherwise", () => {
     }, 5_000);
     expect((await again.next()).params.notifications.taskIds).toEqual(ids.slice(2, 4));
     again.close();
-    await Promise.all([...ids.map((taskId) => call(limitedUrl, 'tasks/cancel', { taskId }, { headers: alice })), ...bobs.map((taskId) => call(limitedUrl, 'tasks/cancel', { taskId }, { headers: bob }))]);
+    await Promise.all([
+      ...ids.map((taskId) => call(limitedUrl, 'tasks/cancel', { taskId }, { headers: alice })),
+      ...bobs.map((taskId) => call(limitedUrl, 'tasks/cancel', { taskId }, { headers: bob })),
+    ]);
   });
 
   test('a client that leaves while its tasks are still being read holds no place afterwards', async () => {
-    const ids = await Promise.all(Array.from({ length: 2 }, () => start('wait_and_echo', { text: 'early', seconds: 600 }, limitedUrl, alice)));
+    const ids = await Promise.all(
+      Array.from({ length: 2 }, () => start('wait_and_echo', { text: 'early', seconds: 600 }, limitedUrl, alice)),
+    );
     for (const ms of [0, 5, 20]) {
       const abort = new AbortController();
       setTimeout(() => abort.abort(), ms);

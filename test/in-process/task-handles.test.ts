@@ -28,13 +28,19 @@ let offUrl: string;
 const stack = useStack({ config: BOUND, workerEnv: { MCP_TASKS_LEDGER_DIR: ledger } });
 beforeAll(async () => {
   url = stack.url;
-  [{ url: authUrl }, { url: offUrl }] = await Promise.all([stack.serve({ config: BOUND, tokens: TOKENS }), stack.serve({ config: { taskHandles: false } })]);
+  [{ url: authUrl }, { url: offUrl }] = await Promise.all([
+    stack.serve({ config: BOUND, tokens: TOKENS }),
+    stack.serve({ config: { taskHandles: false } }),
+  ]);
 });
 
 type Elicit = (request: any) => any;
 
 async function v2Client(opts: { onElicit?: Elicit; token?: string; target?: string } = {}): Promise<V2Client> {
-  const client = new V2Client({ name: 'plain-v2', version: '1.0.0' }, { capabilities: opts.onElicit ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: { pin: PROTOCOL } } });
+  const client = new V2Client(
+    { name: 'plain-v2', version: '1.0.0' },
+    { capabilities: opts.onElicit ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: { pin: PROTOCOL } } },
+  );
   if (opts.onElicit) client.setRequestHandler('elicitation/create', async (request: any) => opts.onElicit!(request));
   const requestInit = opts.token ? { headers: { authorization: `Bearer ${opts.token}` } } : undefined;
   await client.connect(new V2Transport(new URL(opts.target ?? url), { requestInit, fetch: inRealmFetch }));
@@ -48,7 +54,6 @@ async function v1Client(opts: { onElicit?: Elicit } = {}): Promise<V1Client> {
   return client;
 }
 
-
 const running = (result: any) => ['working', 'input_required'].includes(result.structuredContent?.status);
 type AnyClient = { callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<any> };
 const text = (result: any): string => result.content.map((c: any) => c.text).join('\n');
@@ -58,13 +63,17 @@ async function waitToEnd(client: AnyClient, taskId: string, timeoutMs = 60_000):
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const result: any = await client.callTool({ name: 'task_wait', arguments: { taskId } });
-    if (result.structuredContent?.taskId !== taskId || !['working', 'input_required'].includes(result.structuredContent?.status)) return result;
+    if (result.structuredContent?.taskId !== taskId || !['working', 'input_required'].includes(result.structuredContent?.status))
+      return result;
     if (Date.now() > deadline) throw new Error(`task ${taskId} still ${result.structuredContent.status}`);
   }
 }
 
 function ledgerFiles(taskId: string): string[] {
-  return fs.readdirSync(ledger).filter((f) => f.includes(taskId)).sort();
+  return fs
+    .readdirSync(ledger)
+    .filter((f) => f.includes(taskId))
+    .sort();
 }
 
 const clients = {
@@ -97,7 +106,10 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
     expect(text(handle)).toContain('task_respond');
     expect(text(handle)).toContain('"approved"');
 
-    const bad = await client.callTool({ name: 'task_respond', arguments: { taskId, responses: { approval: { action: 'accept', content: { approved: 'yes' } } } } });
+    const bad = await client.callTool({
+      name: 'task_respond',
+      arguments: { taskId, responses: { approval: { action: 'accept', content: { approved: 'yes' } } } },
+    });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toContain('"approval"');
     // the refusal is a handle: the task stays reachable from it
@@ -106,7 +118,10 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
     expect(wrongKey.isError).toBe(true);
     expect(text(wrongKey)).toContain('pending: "approval"');
 
-    const done: any = await client.callTool({ name: 'task_respond', arguments: { taskId, responses: { approval: { action: 'accept', content: { approved: true, comment: 'ok' } } } } });
+    const done: any = await client.callTool({
+      name: 'task_respond',
+      arguments: { taskId, responses: { approval: { action: 'accept', content: { approved: true, comment: 'ok' } } } },
+    });
     const result = done.structuredContent?.status === 'working' ? await waitToEnd(client, taskId) : done;
     expect(result.isError).toBeFalsy();
     expect(text(result)).toBe('Expense of 42 for "train ticket" was approved. Comment: ok');
@@ -117,17 +132,21 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
     const client = await connect();
     const handle: any = await client.callTool({ name: 'approve_expense', arguments: { amount: 5, description: 'inherited keys' } });
     const { taskId } = handle.structuredContent;
-    const responses = Object.fromEntries(['constructor', 'toString', '__proto__', 'hasOwnProperty'].map((k) => [k, { action: 'accept', content: { approved: true } }]));
+    const responses = Object.fromEntries(
+      ['constructor', 'toString', '__proto__', 'hasOwnProperty'].map((k) => [k, { action: 'accept', content: { approved: true } }]),
+    );
     const refused = await client.callTool({ name: 'task_respond', arguments: { taskId, responses } });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toContain('pending: "approval"');
     const history = await stack.temporal.client.workflow.getHandle(taskId).fetchHistory();
-    expect((history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === inputResponsesSignal.name)).toEqual([]);
+    expect(
+      (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === inputResponsesSignal.name),
+    ).toEqual([]);
     await client.callTool({ name: 'task_cancel', arguments: { taskId } });
     await client.close();
   });
 
-  test('approve_expense answered through the client\'s own elicitation handler', async () => {
+  test("approve_expense answered through the client's own elicitation handler", async () => {
     const asked: any[] = [];
     const client = await connect({
       onElicit: (request) => {
@@ -205,14 +224,18 @@ describe.each(Object.entries(clients))('%s', (_name, connect) => {
       answers.push(await client.callTool({ name: 'task_cancel', arguments: { taskId } }));
       answers.push(await client.callTool({ name: 'task_respond', arguments: { taskId, responses: { approval: { action: 'decline' } } } }));
     }
-    for (const a of answers) expect(a).toMatchObject({ isError: true, content: [{ type: "text", text: (answers[0] as any).content[0].text }] });
+    for (const a of answers)
+      expect(a).toMatchObject({ isError: true, content: [{ type: 'text', text: (answers[0] as any).content[0].text }] });
     expect(text(answers[0])).toContain('unknown, expired or not yours');
     await client.close();
   });
 });
 
 test('sampling: asked of a client that declared it (input_required round), else shown pending and answered by task_respond', async () => {
-  const client = new V2Client({ name: 'plain-sampling', version: '1.0.0' }, { capabilities: { sampling: {} }, versionNegotiation: { mode: { pin: PROTOCOL } } });
+  const client = new V2Client(
+    { name: 'plain-sampling', version: '1.0.0' },
+    { capabilities: { sampling: {} }, versionNegotiation: { mode: { pin: PROTOCOL } } },
+  );
   const asked: any[] = [];
   client.setRequestHandler('sampling/createMessage', async (request: any) => {
     asked.push(request);
@@ -228,30 +251,63 @@ test('sampling: asked of a client that declared it (input_required round), else 
   const handle: any = await plain.callTool({ name: 'ask_model', arguments: { question: 'Capital of Italy?' } });
   expect(handle.structuredContent.inputRequests.answer.method).toBe('sampling/createMessage');
   expect(text(handle)).toContain('Capital of Italy?');
-  const bad: any = await plain.callTool({ name: 'task_respond', arguments: { taskId: handle.structuredContent.taskId, responses: { answer: { text: 'Rome' } } } });
+  const bad: any = await plain.callTool({
+    name: 'task_respond',
+    arguments: { taskId: handle.structuredContent.taskId, responses: { answer: { text: 'Rome' } } },
+  });
   expect(bad.isError).toBe(true);
   expect(text(bad)).toContain('CreateMessageResult');
   const answer = { role: 'assistant', content: { type: 'text', text: 'Rome' }, model: 'the agent' };
-  let done: any = await plain.callTool({ name: 'task_respond', arguments: { taskId: handle.structuredContent.taskId, responses: { answer } } });
+  let done: any = await plain.callTool({
+    name: 'task_respond',
+    arguments: { taskId: handle.structuredContent.taskId, responses: { answer } },
+  });
   if (running(done)) done = await waitToEnd(plain, handle.structuredContent.taskId);
   expect(text(done)).toBe('The model said: Rome');
   await plain.close();
 });
 
-test('2026 without Tasks, with elicitation: a bad answer to the input_required round is another round saying why, with the task\'s requestState', async () => {
+test("2026 without Tasks, with elicitation: a bad answer to the input_required round is another round saying why, with the task's requestState", async () => {
   const caps = { elicitation: { form: {} } };
-  const first = await call(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 9, description: 'taxi' } }, { capabilities: caps });
+  const first = await call(
+    url,
+    'tools/call',
+    { name: 'approve_expense', arguments: { amount: 9, description: 'taxi' } },
+    { capabilities: caps },
+  );
   expect(first.resultType).toBe('input_required');
   const { requestState } = first;
   expect(requestState).toMatch(/task_/);
-  const again = await call(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 9, description: 'taxi' }, requestState, inputResponses: { approval: { action: 'accept', content: { approved: 'yes' } } } }, { capabilities: caps });
+  const again = await call(
+    url,
+    'tools/call',
+    {
+      name: 'approve_expense',
+      arguments: { amount: 9, description: 'taxi' },
+      requestState,
+      inputResponses: { approval: { action: 'accept', content: { approved: 'yes' } } },
+    },
+    { capabilities: caps },
+  );
   expect(again.resultType).toBe('input_required');
   expect(again.requestState).toBe(requestState);
   expect(again.inputRequests.approval.params.message).toMatch(/not accepted.*approved/s);
-  const done = await call(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 9, description: 'taxi' }, requestState, inputResponses: { approval: { action: 'accept', content: { approved: true } } } }, { capabilities: caps });
+  const done = await call(
+    url,
+    'tools/call',
+    {
+      name: 'approve_expense',
+      arguments: { amount: 9, description: 'taxi' },
+      requestState,
+      inputResponses: { approval: { action: 'accept', content: { approved: true } } },
+    },
+    { capabilities: caps },
+  );
   expect(done.content?.[0]?.text ?? JSON.stringify(done)).toMatch(/Expense of 9 for "taxi" was approved|taskId/);
   const taskId = requestState.slice(requestState.indexOf('task_'));
-  expect((await waitToEnd({ callTool: (p) => call(url, 'tools/call', p, { capabilities: {} }) }, taskId)).content[0].text).toBe('Expense of 9 for "taxi" was approved.');
+  expect((await waitToEnd({ callTool: (p) => call(url, 'tools/call', p, { capabilities: {} }) }, taskId)).content[0].text).toBe(
+    'Expense of 9 for "taxi" was approved.',
+  );
 });
 
 test('a caller that declares Tasks sees the same tools/list as before, and no task_* tools to call', async () => {
@@ -267,13 +323,18 @@ test('a caller that declares Tasks sees the same tools/list as before, and no ta
 });
 
 test('a 2026 tools/call without Tasks never gets a CreateTaskResult, even for a required tool', async () => {
-  const result = await call(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 3, description: 'raw' } }, { capabilities: {} });
+  const result = await call(
+    url,
+    'tools/call',
+    { name: 'approve_expense', arguments: { amount: 3, description: 'raw' } },
+    { capabilities: {} },
+  );
   expect(result.resultType).toBe('complete');
   expect(result.structuredContent.status).toBe('input_required');
   await call(url, 'tools/call', { name: 'task_cancel', arguments: { taskId: result.structuredContent.taskId } }, { capabilities: {} });
 });
 
-test('with authentication: task_list lists only the caller\'s own tasks; another caller\'s taskId is unknown to it', async () => {
+test("with authentication: task_list lists only the caller's own tasks; another caller's taskId is unknown to it", async () => {
   const alice = await v2Client({ token: 'tok-a', target: authUrl });
   const bob = await v2Client({ token: 'tok-b', target: authUrl });
   const handle = await alice.callTool({ name: 'approve_expense', arguments: { amount: 9, description: 'alice only' } });
@@ -303,12 +364,22 @@ test('--no-task-handles: no task_* tools, -32021 for a required tool, as before'
   const { tools } = await call(offUrl, 'tools/list', {}, { capabilities: {} });
   expect(tools.some((t: any) => t.name.startsWith('task_'))).toBe(false);
   expect(tools.find((t: any) => t.name === 'approve_expense').description).toBe(APPROVE);
-  const { body } = await rpc(offUrl, 'tools/call', { name: 'approve_expense', arguments: { amount: 1, description: 'x' } }, { capabilities: {} });
+  const { body } = await rpc(
+    offUrl,
+    'tools/call',
+    { name: 'approve_expense', arguments: { amount: 1, description: 'x' } },
+    { capabilities: {} },
+  );
   expect(body.error.code).toBe(-32021);
 });
 
 test('task_respond with no answers, or arguments of the wrong type, is refused clearly', async () => {
-  const handle = await call(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 2, description: 'empty' } }, { capabilities: {} });
+  const handle = await call(
+    url,
+    'tools/call',
+    { name: 'approve_expense', arguments: { amount: 2, description: 'empty' } },
+    { capabilities: {} },
+  );
   const { taskId } = handle.structuredContent;
   const empty = await call(url, 'tools/call', { name: 'task_respond', arguments: { taskId, responses: {} } }, { capabilities: {} });
   expect(empty).toMatchObject({ isError: true });
@@ -320,15 +391,23 @@ test('task_respond with no answers, or arguments of the wrong type, is refused c
 });
 
 test('a task_wait the client gives up on leaves the task running (only a call abandoned before its handle cancels it)', async () => {
-  const handle = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'still here', seconds: 3 } }, { capabilities: {} });
+  const handle = await call(
+    url,
+    'tools/call',
+    { name: 'wait_and_echo', arguments: { text: 'still here', seconds: 3 } },
+    { capabilities: {} },
+  );
   const { taskId } = handle.structuredContent;
   const abort = new AbortController();
-  const dropped = rpc(url, 'tools/call', { name: 'task_wait', arguments: { taskId } }, { capabilities: {}, signal: abort.signal }).catch(() => 'dropped');
+  const dropped = rpc(url, 'tools/call', { name: 'task_wait', arguments: { taskId } }, { capabilities: {}, signal: abort.signal }).catch(
+    () => 'dropped',
+  );
   await new Promise((r) => setTimeout(r, 300));
   abort.abort();
   expect(await dropped).toBe('dropped');
   let result = await call(url, 'tools/call', { name: 'task_wait', arguments: { taskId } }, { capabilities: {} });
-  if (result.structuredContent?.status === 'working') result = await call(url, 'tools/call', { name: 'task_wait', arguments: { taskId } }, { capabilities: {} });
+  if (result.structuredContent?.status === 'working')
+    result = await call(url, 'tools/call', { name: 'task_wait', arguments: { taskId } }, { capabilities: {} });
   expect(result.content).toEqual([{ type: 'text', text: 'still here' }]);
 });
 

@@ -24,7 +24,12 @@ const statusAttribute = async (taskId: string) => (await describeTask(taskId)).s
 
 describe('what Temporal stores', () => {
   test('the principal is stored only as a keyed hash: not in memo, search attributes or summary', async () => {
-    const { taskId } = await call(authUrl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'mine', seconds: 30 } }, { headers: alice });
+    const { taskId } = await call(
+      authUrl,
+      'tools/call',
+      { name: 'wait_and_echo', arguments: { text: 'mine', seconds: 30 } },
+      { headers: alice },
+    );
     const d = await describeTask(taskId);
     const stored = JSON.stringify({ memo: d.memo, sa: d.searchAttributes, summary: await d.staticSummary?.() });
     expect(stored).not.toMatch(/alice/);
@@ -40,7 +45,9 @@ describe('what Temporal stores', () => {
     expect(principalOf(ctx({ clientId: 'app' }))).toBe('client:app');
     expect(principalOf(ctx(undefined))).toBeUndefined();
     // one client acting for two users: two owners
-    expect(principalOf(ctx({ clientId: 'app', extra: { sub: 'u-1' } }))).not.toBe(principalOf(ctx({ clientId: 'app', extra: { sub: 'u-2' } })));
+    expect(principalOf(ctx({ clientId: 'app', extra: { sub: 'u-1' } }))).not.toBe(
+      principalOf(ctx({ clientId: 'app', extra: { sub: 'u-2' } })),
+    );
   });
 });
 
@@ -58,7 +65,10 @@ describe('McpTaskStatus follows the task to its end', () => {
   test('cancelled', async () => {
     const { taskId } = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 600 } });
     await call(url, 'tasks/cancel', { taskId });
-    await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
+    await temporal.client.workflow
+      .getHandle(taskId)
+      .result()
+      .catch(() => undefined);
     expect(await statusAttribute(taskId)).toEqual(['cancelled']);
   });
 });
@@ -72,13 +82,20 @@ describe('a bug in a tool workflow', () => {
     expect(await statusAttribute(taskId)).toEqual(['working']);
     // not terminated at once: a worker that runs again would undo its steps
     expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({ _meta: { 'mcp-temporal-tasks/cancel': { status: 'working' } } });
-    expect(await pollTask(url, taskId, undefined, 30_000)).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/cancelled while stuck/) } });
+    expect(await pollTask(url, taskId, undefined, 30_000)).toMatchObject({
+      status: 'failed',
+      error: { message: expect.stringMatching(/cancelled while stuck/) },
+    });
   });
 
   test('synchronously, the same bug is not a hang: after the bounded wait the caller holds a handle that says it is stuck', async () => {
     const { body } = await rpc(url, 'tools/call', { name: 'broken_job', arguments: {} }, { capabilities: {} });
     expect(body.result.isError).toBeFalsy();
-    expect(body.result.structuredContent).toMatchObject({ taskId: expect.stringMatching(/^task_/), status: 'working', statusMessage: expect.stringMatching(/^stuck: .*reading 'join'/) });
+    expect(body.result.structuredContent).toMatchObject({
+      taskId: expect.stringMatching(/^task_/),
+      status: 'working',
+      statusMessage: expect.stringMatching(/^stuck: .*reading 'join'/),
+    });
     const { taskId } = body.result.structuredContent;
     await temporal.client.workflow.getHandle(taskId).terminate('test over');
   });
@@ -92,7 +109,10 @@ describe('cancellation is final', () => {
     const right = await call(url, 'tasks/get', { taskId });
     expect(right.status === 'cancelled' || right.statusMessage === CANCELLING_MESSAGE).toBe(true);
     expect((await pollTask(url, taskId)).status).toBe('cancelled');
-    await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
+    await temporal.client.workflow
+      .getHandle(taskId)
+      .result()
+      .catch(() => undefined);
     expect((await call(url, 'tasks/get', { taskId })).status).toBe('cancelled');
   });
 });
@@ -126,8 +146,15 @@ describe('an abandoned synchronous call', () => {
   test('cancels its workflow when the client goes away (retries off: nothing could attach to it)', async () => {
     const { url: noRetries } = await stack.serve({ config: { handleWaitMs: 3000, retryGraceMs: 0 } });
     const aborted = new AbortController();
-    const pending = rpc(noRetries, 'tools/call', { name: 'slow_compute', arguments: { seconds: 120, label: 'abandoned' } }, { capabilities: {}, signal: aborted.signal }).catch(() => undefined);
-    const [started] = await waitFor(() => listedIds(temporal.client, `TaskQueue = "${stack.taskQueue}" AND WorkflowType = "slow_compute" AND ExecutionStatus = "Running"`));
+    const pending = rpc(
+      noRetries,
+      'tools/call',
+      { name: 'slow_compute', arguments: { seconds: 120, label: 'abandoned' } },
+      { capabilities: {}, signal: aborted.signal },
+    ).catch(() => undefined);
+    const [started] = await waitFor(() =>
+      listedIds(temporal.client, `TaskQueue = "${stack.taskQueue}" AND WorkflowType = "slow_compute" AND ExecutionStatus = "Running"`),
+    );
     const d = await describeTask(started);
     expect(await d.staticSummary?.()).toMatch(/abandoned/);
     aborted.abort();
@@ -152,7 +179,9 @@ describe('only outstanding keys are answers', () => {
     expect(body).toContain('"__proto__"'); // sent as an own key
     expect(await call(url, 'tasks/update', { taskId, inputResponses: answers })).toMatchObject({ resultType: 'complete' });
     const history = await temporal.client.workflow.getHandle(taskId).fetchHistory();
-    expect((history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === inputResponsesSignal.name)).toEqual([]);
+    expect(
+      (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === inputResponsesSignal.name),
+    ).toEqual([]);
     const task = await call(url, 'tasks/get', { taskId });
     expect(task.status).toBe('input_required');
     expect(Object.keys(task.inputRequests)).toEqual(['approval']);

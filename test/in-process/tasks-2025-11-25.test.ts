@@ -1,7 +1,13 @@
 /** The 2025-11-25 experimental Tasks revision on the same workflows, with the 1.x SDK's tasks client. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, type ElicitResult, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ElicitRequestSchema,
+  type ElicitResult,
+  TaskStatusNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { call } from '../support/mcp';
 import { useStack } from '../support/stack';
 import type { TestTemporal } from '../support/temporal';
@@ -34,7 +40,10 @@ interface ClientOptions {
 }
 
 async function legacyClient({ token, urls = [url], onElicit, posts }: ClientOptions = {}): Promise<Client> {
-  const client = new Client({ name: 'tasks-2025-11-25', version: '1.0.0' }, { capabilities: onElicit ? { elicitation: { form: {} } } : {} });
+  const client = new Client(
+    { name: 'tasks-2025-11-25', version: '1.0.0' },
+    { capabilities: onElicit ? { elicitation: { form: {} } } : {} },
+  );
   if (onElicit) client.setRequestHandler(ElicitRequestSchema, (request) => onElicit(request));
   let next = 0;
   const roundRobin: typeof fetch = (input, init) => {
@@ -50,7 +59,10 @@ async function legacyClient({ token, urls = [url], onElicit, posts }: ClientOpti
 }
 
 async function startTask(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
-  const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+  const created = await client.request(
+    { method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } },
+    CreateTaskResultSchema,
+  );
   return created.task.taskId;
 }
 
@@ -101,7 +113,11 @@ test('callToolStream with a task param: taskCreated, status, then the result fro
   const seen: string[] = [];
   let result: any;
   let taskId = '';
-  for await (const message of client.experimental.tasks.callToolStream({ name: 'wait_and_echo', arguments: { text: 'from 2025', seconds: 1 } }, undefined, { task: { ttl: 60_000 } })) {
+  for await (const message of client.experimental.tasks.callToolStream(
+    { name: 'wait_and_echo', arguments: { text: 'from 2025', seconds: 1 } },
+    undefined,
+    { task: { ttl: 60_000 } },
+  )) {
     seen.push(message.type);
     if (message.type === 'taskCreated') taskId = message.task.taskId;
     if (message.type === 'result') result = message.result;
@@ -133,7 +149,10 @@ test('approve_expense end to end: tools/list picks task mode, the elicitation co
   const seen: string[] = [];
   let result: any;
   let taskId = '';
-  for await (const message of client.experimental.tasks.callToolStream({ name: 'approve_expense', arguments: { amount: 42, description: 'train ticket' } })) {
+  for await (const message of client.experimental.tasks.callToolStream({
+    name: 'approve_expense',
+    arguments: { amount: 42, description: 'train ticket' },
+  })) {
     seen.push(message.type);
     if (message.type === 'taskCreated') taskId = message.task.taskId;
     if (message.type === 'result') result = message.result;
@@ -177,7 +196,10 @@ test('a declined approval: tasks/result returns the isError result, the task is 
   await client.listTools();
   let result: any;
   let taskId = '';
-  for await (const message of client.experimental.tasks.callToolStream({ name: 'approve_expense', arguments: { amount: 7, description: 'lunch' } })) {
+  for await (const message of client.experimental.tasks.callToolStream({
+    name: 'approve_expense',
+    arguments: { amount: 7, description: 'lunch' },
+  })) {
     if (message.type === 'taskCreated') taskId = message.task.taskId;
     if (message.type === 'result') result = message.result;
     if (message.type === 'error') throw message.error;
@@ -190,11 +212,11 @@ test('a declined approval: tasks/result returns the isError result, the task is 
   await client.close();
 });
 
-test('answers that are not ours or not the caller\'s are accepted and dropped; a malformed one is refused with its reason (issue 24); the task keeps waiting', async () => {
+test("answers that are not ours or not the caller's are accepted and dropped; a malformed one is refused with its reason (issue 24); the task keeps waiting", async () => {
   const alice = await legacyClient({ token: 'tok-a' });
   const taskId = await startTask(alice, 'approve_expense', { amount: 1, description: 'pen' });
   let task = await alice.experimental.tasks.getTask(taskId);
-  for (const deadline = Date.now() + 20_000; task.status !== 'input_required' && Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 20_000; task.status !== 'input_required' && Date.now() < deadline;) {
     await sleep(200);
     task = await alice.experimental.tasks.getTask(taskId);
   }
@@ -209,10 +231,19 @@ test('answers that are not ours or not the caller\'s are accepted and dropped; a
     expect(await post(url2, { id, result }, token)).toEqual({ status: 202, text: '' });
   }
   // does not fit the schema: visible, the reason in the answer (the question is asked again on a stream, load-limits.test.ts)
-  const misfit = await post(url2, { id: `mcp-task-input:${taskId}:approval`, result: { action: 'accept', content: { approved: 'yes' } } }, 'tok-a');
+  const misfit = await post(
+    url2,
+    { id: `mcp-task-input:${taskId}:approval`, result: { action: 'accept', content: { approved: 'yes' } } },
+    'tok-a',
+  );
   expect(misfit.status).toBe(400);
-  expect(JSON.parse(misfit.text)).toMatchObject({ error: { code: -32602, data: { key: 'approval', reason: expect.stringContaining('approved must be boolean') } } });
-  expect(await post(url2, { id: `mcp-task-input:${taskId}:approval`, error: { code: -32601, message: 'no' } }, 'tok-a')).toEqual({ status: 202, text: '' });
+  expect(JSON.parse(misfit.text)).toMatchObject({
+    error: { code: -32602, data: { key: 'approval', reason: expect.stringContaining('approved must be boolean') } },
+  });
+  expect(await post(url2, { id: `mcp-task-input:${taskId}:approval`, error: { code: -32601, message: 'no' } }, 'tok-a')).toEqual({
+    status: 202,
+    text: '',
+  });
   await sleep(500);
   expect((await alice.experimental.tasks.getTask(taskId)).status).toBe('input_required');
   // the right answer, from the right caller, to either replica, is applied
@@ -226,7 +257,12 @@ test('tasks/cancel answers the cancelled Task; it stays cancelled on both revisi
   const alice = await legacyClient({ token: 'tok-a' });
   const bob = await legacyClient({ token: 'tok-b' });
   const taskId = await startTask(alice, 'provision_environment', { name: 'env', steps: 3, stepMs: 1500 });
-  expect(await alice.experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'working', ttl: expect.any(Number), pollInterval: 200 });
+  expect(await alice.experimental.tasks.getTask(taskId)).toMatchObject({
+    taskId,
+    status: 'working',
+    ttl: expect.any(Number),
+    pollInterval: 200,
+  });
   await expect(bob.experimental.tasks.getTask(taskId)).rejects.toMatchObject({ code: -32602 });
   await expect(bob.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({ code: -32602 });
   await sleep(500);
@@ -240,19 +276,28 @@ test('tasks/cancel answers the cancelled Task; it stays cancelled on both revisi
     await sleep(300);
   }
   expect([...seen2026].every((s) => s === 'cancelled' || s === `working: ${CANCELLING_MESSAGE}`)).toBe(true);
-  await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
+  await temporal.client.workflow
+    .getHandle(taskId)
+    .result()
+    .catch(() => undefined);
   expect((await call(url2, 'tasks/get', { taskId }, { headers: { authorization: 'Bearer tok-a' } })).status).toBe('cancelled');
   expect((await alice.experimental.tasks.getTask(taskId)).status).toBe('cancelled');
-  await expect(alice.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('already cancelled') });
+  await expect(alice.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({
+    code: -32602,
+    message: expect.stringContaining('already cancelled'),
+  });
   const done = await startTask(alice, 'wait_and_echo', { text: 'x', seconds: 0 });
   await alice.experimental.tasks.getTaskResult(done, CallToolResultSchema);
-  await expect(alice.experimental.tasks.cancelTask(done)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('already completed') });
+  await expect(alice.experimental.tasks.cancelTask(done)).rejects.toMatchObject({
+    code: -32602,
+    message: expect.stringContaining('already completed'),
+  });
   await expect(alice.experimental.tasks.cancelTask('task_nope')).rejects.toMatchObject({ code: -32602 });
   await alice.close();
   await bob.close();
 });
 
-test('a cancel whose undo failed still reads cancelled (this revision\'s rule); its statusMessage and tasks/result name the step that stayed', async () => {
+test("a cancel whose undo failed still reads cancelled (this revision's rule); its statusMessage and tasks/result name the step that stayed", async () => {
   const alice = await legacyClient({ token: 'tok-a' });
   const taskId = await startTask(alice, 'saga_job', { steps: 2, stepMs: 0, failUndo: [1], afterMs: 60_000 });
   for (let i = 0; !/all 2 steps done/.test((await alice.experimental.tasks.getTask(taskId)).statusMessage ?? ''); i++) {
@@ -260,11 +305,16 @@ test('a cancel whose undo failed still reads cancelled (this revision\'s rule); 
     await sleep(100);
   }
   expect(await alice.experimental.tasks.cancelTask(taskId)).toMatchObject({ status: 'cancelled' });
-  await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
+  await temporal.client.workflow
+    .getHandle(taskId)
+    .result()
+    .catch(() => undefined);
   expect((await temporal.client.workflow.getHandle(taskId).describe()).status.name).toBe('FAILED');
   expect(await alice.experimental.tasks.getTask(taskId)).toMatchObject({
     status: 'cancelled',
-    statusMessage: expect.stringMatching(/^cancelled, but 1 step\(s\) could not be undone and may still be in effect: step 1 \(.*the undo of step 1 failed/),
+    statusMessage: expect.stringMatching(
+      /^cancelled, but 1 step\(s\) could not be undone and may still be in effect: step 1 \(.*the undo of step 1 failed/,
+    ),
   });
   await expect(alice.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)).rejects.toMatchObject({
     code: -32603,
@@ -272,14 +322,20 @@ test('a cancel whose undo failed still reads cancelled (this revision\'s rule); 
     data: { undoFailures: [{ step: 'step 1', reason: expect.stringMatching(/the undo of step 1 failed/) }] },
   });
   // the 2026 revision reads the end as it is: failed, with the undo failure
-  expect(await call(url2, 'tasks/get', { taskId }, { headers: { authorization: 'Bearer tok-a' } })).toMatchObject({ status: 'failed', error: { data: { undoFailures: [{ step: 'step 1' }] } } });
+  expect(await call(url2, 'tasks/get', { taskId }, { headers: { authorization: 'Bearer tok-a' } })).toMatchObject({
+    status: 'failed',
+    error: { data: { undoFailures: [{ step: 'step 1' }] } },
+  });
   await alice.close();
 });
 
-test('tasks/list: only the caller\'s tasks, every one of them; a bad cursor is -32602', async () => {
+test("tasks/list: only the caller's tasks, every one of them; a bad cursor is -32602", async () => {
   const alice = await legacyClient({ token: 'tok-a' });
   const bob = await legacyClient({ token: 'tok-b' });
-  const mine = [await startTask(alice, 'wait_and_echo', { text: 'a', seconds: 0 }), await startTask(alice, 'wait_and_echo', { text: 'b', seconds: 600 })];
+  const mine = [
+    await startTask(alice, 'wait_and_echo', { text: 'a', seconds: 0 }),
+    await startTask(alice, 'wait_and_echo', { text: 'b', seconds: 600 }),
+  ];
   const listAll = async (client: Client) => {
     const ids: string[] = [];
     let cursor: string | undefined;
@@ -291,7 +347,7 @@ test('tasks/list: only the caller\'s tasks, every one of them; a bad cursor is -
     return ids;
   };
   let listed: string[] = [];
-  for (const deadline = Date.now() + 20_000; !mine.every((id) => listed.includes(id)) && Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 20_000; !mine.every((id) => listed.includes(id)) && Date.now() < deadline;) {
     await sleep(300); // visibility lags
     listed = await listAll(alice);
   }

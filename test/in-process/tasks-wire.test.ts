@@ -60,15 +60,28 @@ describe('tools/call', () => {
   });
 
   test('a non-declaring request for an optional tool runs synchronously; the 2025-11-25 params.task is ignored', async () => {
-    const { body } = await rpc(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'sync', seconds: 0 }, task: { ttl: 60000 } }, { capabilities: NON_DECLARING });
+    const { body } = await rpc(
+      url,
+      'tools/call',
+      { name: 'wait_and_echo', arguments: { text: 'sync', seconds: 0 }, task: { ttl: 60000 } },
+      { capabilities: NON_DECLARING },
+    );
     expect(body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'sync' }] });
     expect(body.result).not.toHaveProperty('taskId');
   });
 
   test('a required tool without the declaration gets -32021 with data.requiredCapabilities, HTTP 400', async () => {
-    const { status, body } = await rpc(url, 'tools/call', { name: 'approve_expense', arguments: { amount: 5, description: 'x' } }, { capabilities: NON_DECLARING });
+    const { status, body } = await rpc(
+      url,
+      'tools/call',
+      { name: 'approve_expense', arguments: { amount: 5, description: 'x' } },
+      { capabilities: NON_DECLARING },
+    );
     expect(status).toBe(400);
-    expect(body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
+    expect(body.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    });
   });
 
   test('a never-mode tool answers synchronously even to a declaring client', async () => {
@@ -106,16 +119,25 @@ describe('tasks/get', () => {
     expect(body.error).toMatchObject({ code: -32602, message: 'Failed to retrieve task: Task not found' });
   });
 
-  test.each(['tasks/get', 'tasks/update', 'tasks/cancel'])('%s from a non-declaring request answers -32021 before any lookup', async (method) => {
-    const { body } = await rpc(url, method, { taskId: 'gate-test', inputResponses: {} }, { capabilities: NON_DECLARING });
-    expect(body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
-  });
+  test.each(['tasks/get', 'tasks/update', 'tasks/cancel'])(
+    '%s from a non-declaring request answers -32021 before any lookup',
+    async (method) => {
+      const { body } = await rpc(url, method, { taskId: 'gate-test', inputResponses: {} }, { capabilities: NON_DECLARING });
+      expect(body.error).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+      });
+    },
+  );
 
   test('a terminated workflow reads as failed with an internal error', async () => {
     const created = await createTask('wait_and_echo', { text: 'x', seconds: 600 });
     await temporal.client.workflow.getHandle(created.taskId).terminate('operator stopped it');
     const task = await get(created.taskId);
-    expect(task).toMatchObject({ status: 'failed', error: { code: -32603, message: 'The task was terminated in Temporal: operator stopped it' } });
+    expect(task).toMatchObject({
+      status: 'failed',
+      error: { code: -32603, message: 'The task was terminated in Temporal: operator stopped it' },
+    });
   });
 
   test('statusMessage tracks the workflow: provision_environment reports its steps', async () => {
@@ -135,13 +157,22 @@ describe('input during a task', () => {
     expect(waiting.inputRequests).toEqual({
       approval: {
         method: 'elicitation/create',
-        params: { mode: 'form', message: 'Approve the expense of 99.5 for "books"?', requestedSchema: expect.objectContaining({ required: ['approved'] }) },
+        params: {
+          mode: 'form',
+          message: 'Approve the expense of 99.5 for "books"?',
+          requestedSchema: expect.objectContaining({ required: ['approved'] }),
+        },
       },
     });
     const ack = await call(url, 'tasks/update', { taskId, inputResponses: { 'not-asked': { action: 'accept', content: {} } } });
     expectEmptyAck(UpdateTaskResultV2Schema.parse(ack));
     expect((await get(taskId)).status).toBe('input_required');
-    for (const wrong of [{ action: 'accept', content: { approved: 'yes' } }, { action: 'accept', content: {} }, { action: 'maybe' }, 'approved']) {
+    for (const wrong of [
+      { action: 'accept', content: { approved: 'yes' } },
+      { action: 'accept', content: {} },
+      { action: 'maybe' },
+      'approved',
+    ]) {
       const { body } = await rpc(url, 'tasks/update', { taskId, inputResponses: { approval: wrong } });
       expect(body.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^inputResponses\.approval: /) });
     }
@@ -179,18 +210,27 @@ describe('tasks/cancel', () => {
     const { taskId } = await createTask('wait_and_echo', { text: 'x', seconds: 600 });
     const ack = await call(url, 'tasks/cancel', { taskId });
     // the ack (an open object) says what the cancel did
-    expect(CancelTaskResultV2Schema.parse(ack)).toMatchObject({ resultType: 'complete', _meta: { [CANCEL_OUTCOME_META_KEY]: { status: 'working', statusMessage: CANCELLING_MESSAGE } } });
+    expect(CancelTaskResultV2Schema.parse(ack)).toMatchObject({
+      resultType: 'complete',
+      _meta: { [CANCEL_OUTCOME_META_KEY]: { status: 'working', statusMessage: CANCELLING_MESSAGE } },
+    });
     expect(ack.status).toBeUndefined(); // an empty ack otherwise
     const cancelled = await pollTask(url, taskId);
     expect(cancelled.status).toBe('cancelled');
-    expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({ resultType: 'complete', _meta: { [CANCEL_OUTCOME_META_KEY]: { status: 'cancelled' } } });
+    expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({
+      resultType: 'complete',
+      _meta: { [CANCEL_OUTCOME_META_KEY]: { status: 'cancelled' } },
+    });
     expect((await get(taskId)).status).toBe('cancelled');
   });
 
   test('a cancel that comes after the task completed: the task reads completed and the ack says nothing was cancelled', async () => {
     const { taskId } = await createTask('wait_and_echo', { text: 'done first', seconds: 0 });
     expect((await pollTask(url, taskId)).status).toBe('completed');
-    expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({ resultType: 'complete', _meta: { [CANCEL_OUTCOME_META_KEY]: { status: 'completed', statusMessage: 'The task had already completed: nothing was cancelled' } } });
+    expect(await call(url, 'tasks/cancel', { taskId })).toMatchObject({
+      resultType: 'complete',
+      _meta: { [CANCEL_OUTCOME_META_KEY]: { status: 'completed', statusMessage: 'The task had already completed: nothing was cancelled' } },
+    });
     expect(await get(taskId)).toMatchObject({ status: 'completed', result: { content: [{ text: 'done first' }] } });
   });
 
@@ -199,7 +239,10 @@ describe('tasks/cancel', () => {
     await pollTask(url, taskId, (t) => /^step 3\/5/.test(t.statusMessage ?? ''));
     await call(url, 'tasks/cancel', { taskId });
     expect((await pollTask(url, taskId)).status).toBe('cancelled'); // once the workflow has undone the steps
-    await temporal.client.workflow.getHandle(taskId).result().catch(() => undefined);
+    await temporal.client.workflow
+      .getHandle(taskId)
+      .result()
+      .catch(() => undefined);
     const files = fs.readdirSync(ledger).filter((f) => f.includes(taskId));
     const provisioned = files.filter((f) => f.startsWith('provision-')).sort();
     const undone = files.filter((f) => f.startsWith('deprovision-')).sort();
@@ -221,7 +264,12 @@ describe('routing headers', () => {
     expect(GetTaskResultV2Schema.parse(got.body.result).taskId).toBe(taskId);
     const neither = await rpc(url, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': undefined, 'mcp-method': undefined } });
     expect(neither.body.error.code).toBe(-32602);
-    const greet = await rpc(url, 'tools/call', { name: 'greet', arguments: { name: 'x' } }, { headers: { 'mcp-name': undefined, 'mcp-method': undefined } });
+    const greet = await rpc(
+      url,
+      'tools/call',
+      { name: 'greet', arguments: { name: 'x' } },
+      { headers: { 'mcp-name': undefined, 'mcp-method': undefined } },
+    );
     expect(greet.body.result.content[0].text).toBe('Hello, x!');
   });
 
@@ -229,7 +277,9 @@ describe('routing headers', () => {
     const a = await rpc(url, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': 'task_other' } });
     const b = await rpc(url, 'tools/call', { name: 'greet', arguments: { name: 'x' } }, { headers: { 'mcp-method': 'tasks/get' } });
     const c = await rpc(url, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': 'task_other', 'mcp-method': undefined } });
-    expect([a.status, a.body.error.code, b.status, b.body.error.code, c.status, c.body.error.code]).toEqual([400, -32020, 400, -32020, 400, -32020]);
+    expect([a.status, a.body.error.code, b.status, b.body.error.code, c.status, c.body.error.code]).toEqual([
+      400, -32020, 400, -32020, 400, -32020,
+    ]);
   });
 
   test('a body that is not JSON, or none, is HTTP 400 / -32700 with or without routing headers', async () => {
@@ -253,8 +303,9 @@ describe('routing headers', () => {
       const noName = await rpc(u, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': undefined } });
       const noMethod = await rpc(u, 'tools/list', {}, { headers: { 'mcp-method': undefined } });
       const bad = await rpc(u, 'tasks/get', { taskId: UNKNOWN_ID }, { headers: { 'mcp-name': 'task_other' } });
-      expect([noName.status, noName.body.error.code, noMethod.status, noMethod.body.error.code, bad.status, bad.body.error.code])
-        .toEqual([400, -32020, 400, -32020, 400, -32020]);
+      expect([noName.status, noName.body.error.code, noMethod.status, noMethod.body.error.code, bad.status, bad.body.error.code]).toEqual([
+        400, -32020, 400, -32020, 400, -32020,
+      ]);
     }
   });
 });
@@ -264,13 +315,17 @@ describe('ttl', () => {
     const ns = await temporal.client.workflowService.describeNamespace({ namespace: 'default' });
     const retentionMs = Number(ns.config!.workflowExecutionRetentionTtl!.seconds) * 1000;
     const longTtl = await serveWith({ config: { ttlMs: retentionMs * 10 } });
-    const created = CreateTaskResultV2Schema.parse(await call(longTtl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 0 } }));
+    const created = CreateTaskResultV2Schema.parse(
+      await call(longTtl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 0 } }),
+    );
     expect(created.ttlMs).toBe(retentionMs);
   });
 
   test('a finished task stays readable for its ttlMs, then answers -32602', async () => {
     const shortTtl = await serveWith({ config: { ttlMs: 3000 } });
-    const created = CreateTaskResultV2Schema.parse(await call(shortTtl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 0 } }));
+    const created = CreateTaskResultV2Schema.parse(
+      await call(shortTtl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'x', seconds: 0 } }),
+    );
     expect(created.ttlMs).toBe(3000);
     const done = await pollTask(shortTtl, created.taskId);
     await new Promise((r) => setTimeout(r, Date.parse(done.lastUpdatedAt) + 3100 - Date.now()));
@@ -280,7 +335,9 @@ describe('ttl', () => {
 
   test('a task that runs longer than its ttlMs keeps its result for ttlMs after it finished (ttlMs raised to say so)', async () => {
     const shortTtl = await serveWith({ config: { ttlMs: 2000 } });
-    const created = CreateTaskResultV2Schema.parse(await call(shortTtl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'late', seconds: 3 } }));
+    const created = CreateTaskResultV2Schema.parse(
+      await call(shortTtl, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'late', seconds: 3 } }),
+    );
     expect(created.ttlMs).toBe(2000);
     const done = await pollTask(shortTtl, created.taskId);
     expect(done.status).toBe('completed');

@@ -48,7 +48,10 @@ function runCompose(cmd: string, args: string[], env: NodeJS.ProcessEnv = { POST
 function composeGoBinary(): string | undefined {
   const py = spawnSync(
     'python3',
-    ['-c', "import importlib.util, os; s = importlib.util.find_spec('compose'); print(os.path.join(os.path.dirname(s.origin), 'docker-compose') if s and s.origin else '')"],
+    [
+      '-c',
+      "import importlib.util, os; s = importlib.util.find_spec('compose'); print(os.path.join(os.path.dirname(s.origin), 'docker-compose') if s and s.origin else '')",
+    ],
     { encoding: 'utf8', timeout: 30_000 },
   );
   const file = py.status === 0 ? py.stdout.trim() : '';
@@ -106,17 +109,20 @@ const asList = (n: Node | undefined): Node[] => (Array.isArray(n) ? n : []);
 /** `environment` as a map, from either the map or the ["K=V"] list form. */
 /** `${VAR:-default}` as compose interpolates it (the validator's output is interpolated, the raw file is not). */
 function withDefaults(env: Record<string, string | null>): Record<string, string | null> {
-  const interpolate = (v: string) => v.replace(/\$\{(\w+):-([^}]*)\}/g, (_, name: string, fallback: string) => process.env[name] || fallback);
+  const interpolate = (v: string) =>
+    v.replace(/\$\{(\w+):-([^}]*)\}/g, (_, name: string, fallback: string) => process.env[name] || fallback);
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null ? null : interpolate(v)]));
 }
 
 function envOf(service: Mapping): Record<string, string | null> {
   const env = service.environment;
   if (Array.isArray(env)) {
-    return Object.fromEntries(env.map((e) => {
-      const [k, ...v] = String(e).split('=');
-      return [k, v.length ? v.join('=') : null];
-    }));
+    return Object.fromEntries(
+      env.map((e) => {
+        const [k, ...v] = String(e).split('=');
+        return [k, v.length ? v.join('=') : null];
+      }),
+    );
   }
   return Object.fromEntries(Object.entries(asMap(env)).map(([k, v]) => [k, v === null ? null : String(v)]));
 }
@@ -138,7 +144,8 @@ function hostIps(service: Mapping): string[] {
 /** A compose duration ("45s", "1m30s") in ms. */
 function durationMs(value: Node | undefined): number {
   let ms = 0;
-  for (const [, n, unit] of String(value ?? '').matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) ms += Number(n) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms']!;
+  for (const [, n, unit] of String(value ?? '').matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g))
+    ms += Number(n) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms']!;
   return ms;
 }
 
@@ -186,7 +193,11 @@ describe('docker-compose.yml', () => {
 
   test('mcp-server and worker reach Temporal at temporal:7233 on one namespace and task queue', () => {
     for (const name of ['mcp-server', 'worker']) {
-      expect(envOf(svc(name))).toMatchObject({ TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_NAMESPACE: 'default', MCP_TASK_QUEUE: 'mcp-tasks' });
+      expect(envOf(svc(name))).toMatchObject({
+        TEMPORAL_ADDRESS: 'temporal:7233',
+        TEMPORAL_NAMESPACE: 'default',
+        MCP_TASK_QUEUE: 'mcp-tasks',
+      });
       expect(asMap(svc(name).build).dockerfile).toBe('Dockerfile');
       expect(asMap(asMap(svc(name).depends_on)['temporal-setup']).condition).toBe('service_completed_successfully');
     }
@@ -194,7 +205,17 @@ describe('docker-compose.yml', () => {
   });
 
   test('mcp-server serves on 0.0.0.0:3000 for Host localhost and mcp-server; workers run 2 replicas', () => {
-    expect(commandOf(svc('mcp-server'))).toEqual(['serve', '--host', '0.0.0.0', '--port', '3000', '--allowed-host', 'localhost', '--allowed-host', 'mcp-server']);
+    expect(commandOf(svc('mcp-server'))).toEqual([
+      'serve',
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '3000',
+      '--allowed-host',
+      'localhost',
+      '--allowed-host',
+      'mcp-server',
+    ]);
     expect(targetPorts(svc('mcp-server'))).toContain(3000);
     expect(commandOf(svc('worker'))).toEqual(['worker']);
     expect(Number(asMap(svc('worker').deploy).replicas)).toBeGreaterThanOrEqual(2);
@@ -217,7 +238,8 @@ describe('docker-compose.yml', () => {
     expect(server).toMatch(/^temporalio\/server:\d+\.\d+\.\d+$/);
     expect(COMPOSE_TEXT).not.toMatch(/auto-setup/);
     const version = server.split(':')[1];
-    for (const name of ['temporal-schema', 'temporal-setup']) expect(String(svc(name).image)).toMatch(new RegExp(`^temporalio/admin-tools:${version.replace(/\./g, '\\.')}-`));
+    for (const name of ['temporal-schema', 'temporal-setup'])
+      expect(String(svc(name).image)).toMatch(new RegExp(`^temporalio/admin-tools:${version.replace(/\./g, '\\.')}-`));
     expect(asMap(asMap(svc('temporal-schema').depends_on).postgresql).condition).toBe('service_healthy');
     expect(asMap(asMap(svc('temporal').depends_on)['temporal-schema']).condition).toBe('service_completed_successfully');
     expect(asMap(asMap(svc('temporal-setup').depends_on).temporal).condition).toBe('service_healthy');
@@ -255,7 +277,8 @@ describe('docker-compose.yml', () => {
   });
 
   test('healthchecks on postgresql, temporal, mcp-server and worker; the worker one asks its /readyz, the server its /healthz', () => {
-    for (const name of ['postgresql', 'temporal', 'mcp-server', 'worker']) expect(asList(asMap(svc(name).healthcheck).test).length).toBeGreaterThan(0);
+    for (const name of ['postgresql', 'temporal', 'mcp-server', 'worker'])
+      expect(asList(asMap(svc(name).healthcheck).test).length).toBeGreaterThan(0);
     const env = envOf(svc('worker'));
     const check = asList(asMap(svc('worker').healthcheck).test).join(' ');
     expect(check).toContain(`http://127.0.0.1:${env.MCP_HEALTH_PORT}/readyz`);
@@ -269,7 +292,11 @@ describe('docker-compose.yml', () => {
     expect(grace).toBeGreaterThanOrEqual(10_000);
     // the SDK's force-stop comes 10 s after the grace; compose's SIGKILL must come later still
     expect(durationMs(svc('worker').stop_grace_period)).toBeGreaterThan(grace + 10_000);
-    expect(env).toMatchObject({ MCP_WORKER_MAX_CACHED_WORKFLOWS: expect.stringMatching(/^\d+$/), MCP_WORKER_MAX_CONCURRENT_ACTIVITIES: expect.stringMatching(/^\d+$/), MCP_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: expect.stringMatching(/^\d+$/) });
+    expect(env).toMatchObject({
+      MCP_WORKER_MAX_CACHED_WORKFLOWS: expect.stringMatching(/^\d+$/),
+      MCP_WORKER_MAX_CONCURRENT_ACTIVITIES: expect.stringMatching(/^\d+$/),
+      MCP_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: expect.stringMatching(/^\d+$/),
+    });
     expect(asList(svc('worker').expose).map(String)).toContain(env.MCP_METRICS_PORT);
   });
 
@@ -296,7 +323,10 @@ describe('docker-compose.yml', () => {
 
 describe('Dockerfile', () => {
   const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
-  const dockerignore = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+  const dockerignore = fs
+    .readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
 
   test('builds on node:20-slim with npm ci and npm run build, and runs node dist/cli/index.js', () => {
     expect(dockerfile).toMatch(/^FROM node:20-slim/m);

@@ -56,20 +56,44 @@ const cmdline = (pid: number) => {
   }
 };
 
-async function npmStart(opts: { detached: boolean }): Promise<{ npm: ChildProcess; output: () => string; pids: number[]; temporalPort: number }> {
-  return onFreePorts(() => npmStartOnce(opts), (err) => /address already in use/.test(err.message), 'npm start');
+async function npmStart(opts: {
+  detached: boolean;
+}): Promise<{ npm: ChildProcess; output: () => string; pids: number[]; temporalPort: number }> {
+  return onFreePorts(
+    () => npmStartOnce(opts),
+    (err) => /address already in use/.test(err.message),
+    'npm start',
+  );
 }
 
-async function npmStartOnce(opts: { detached: boolean }): Promise<{ npm: ChildProcess; output: () => string; pids: number[]; temporalPort: number }> {
+async function npmStartOnce(opts: {
+  detached: boolean;
+}): Promise<{ npm: ChildProcess; output: () => string; pids: number[]; temporalPort: number }> {
   const db = tempDbFile('mtt-npm-start-');
   const temporalPort = await freePort();
   const uiPort = await freePort();
   // --ignore-scripts skips only prestart (the build; pretest has built dist/), not the start script itself
-  const proc = spawnProcess('npm', ['start', '--ignore-scripts', '--', '--port', '0', '--temporal-port', String(temporalPort), '--ui-port', String(uiPort), '--db-file', db], {
-    detached: opts.detached,
-    env: { MCP_LOG_LEVEL: 'info' },
-    name: 'npm start',
-  });
+  const proc = spawnProcess(
+    'npm',
+    [
+      'start',
+      '--ignore-scripts',
+      '--',
+      '--port',
+      '0',
+      '--temporal-port',
+      String(temporalPort),
+      '--ui-port',
+      String(uiPort),
+      '--db-file',
+      db,
+    ],
+    {
+      detached: opts.detached,
+      env: { MCP_LOG_LEVEL: 'info' },
+      name: 'npm start',
+    },
+  );
   const npm = proc.child;
   seen.add(proc.pid);
   await proc.waitFor(/MCP endpoint:/, 90_000);
@@ -86,7 +110,16 @@ async function allGone(pids: number[], withinMs: number, npm?: ChildProcess): Pr
     const left = pids.filter(alive);
     if (left.length === 0 || Date.now() > deadline) {
       // the processes are gone, but their last lines may still be in the pipes: read them to the end
-      await Promise.all([npm?.stdout, npm?.stderr].map((s) => (s && !s.closed ? new Promise((r) => { s.once('close', r); setTimeout(r, 5_000); }) : undefined)));
+      await Promise.all(
+        [npm?.stdout, npm?.stderr].map((s) =>
+          s && !s.closed
+            ? new Promise((r) => {
+                s.once('close', r);
+                setTimeout(r, 5_000);
+              })
+            : undefined,
+        ),
+      );
       return left;
     }
     await new Promise((r) => setTimeout(r, 100));

@@ -19,8 +19,15 @@ const SECTION = '## Add MCP tasks to your Temporal worker';
 const README_FILES = ['workflows.ts', 'activities.ts', 'tools.ts', 'worker.ts', 'server.ts'];
 /** The peers (and the compiler) at the versions of our own lock file. */
 const CONSUMER_DEPS = [
-  '@temporalio/client', '@temporalio/worker', '@temporalio/workflow', '@temporalio/common', '@temporalio/plugin',
-  '@temporalio/activity', 'zod', 'typescript', '@types/node',
+  '@temporalio/client',
+  '@temporalio/worker',
+  '@temporalio/workflow',
+  '@temporalio/common',
+  '@temporalio/plugin',
+  '@temporalio/activity',
+  'zod',
+  'typescript',
+  '@types/node',
 ];
 
 const timings: Record<string, number> = {};
@@ -33,7 +40,11 @@ const timed = async <T>(label: string, fn: () => Promise<T>): Promise<T> => {
   }
 };
 const tsc = (app: string, config: string) =>
-  run(process.execPath, [path.join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--pretty', 'false'], { cwd: app, env: cleanEnv(), timeoutMs: 120_000 });
+  run(process.execPath, [path.join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--pretty', 'false'], {
+    cwd: app,
+    env: cleanEnv(),
+    timeoutMs: 120_000,
+  });
 const failure = (what: string, r: RunResult) => `${what} exited ${r.code} after ${r.ms} ms\n${r.stdout}\n${r.stderr}`;
 
 let tmp: string;
@@ -58,7 +69,10 @@ beforeAll(async () => {
   if (packed.code !== 0) throw new Error(failure('npm pack', packed));
   const tarball = path.join(tmp, JSON.parse(packed.stdout)[0].filename);
   const listed = await run('tar', ['-tzf', tarball], { cwd: tmp });
-  tarFiles = listed.stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+  tarFiles = listed.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((f) => f.replace(/^package\//, ''));
   packedManifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'], { cwd: tmp })).stdout);
 
   writeJson(path.join(app, 'package.json'), { name: 'mcp-tasks-consumer', version: '1.0.0', private: true });
@@ -87,8 +101,14 @@ beforeAll(async () => {
   // without it @temporalio/common's and ext-tasks' own declarations do not type-check
   writeJson(path.join(app, 'tsconfig.json'), {
     compilerOptions: {
-      strict: true, module: 'node16', moduleResolution: 'node16', target: 'ES2022', outDir: 'dist', rootDir: 'src',
-      esModuleInterop: true, skipLibCheck: true,
+      strict: true,
+      module: 'node16',
+      moduleResolution: 'node16',
+      target: 'ES2022',
+      outDir: 'dist',
+      rootDir: 'src',
+      esModuleInterop: true,
+      skipLibCheck: true,
     },
     include: ['src'],
     exclude: ['src/tools-mismatch.ts'],
@@ -116,31 +136,39 @@ afterAll(async () => {
 
 describe('the npm tarball', () => {
   test('carries no tests, fixtures, examples build output, source maps or TypeScript sources', () => {
-    const forbidden = tarFiles.filter((f) =>
-      /^(test|src|build|examples|bench)\//.test(f) ||
-      (/^scripts\//.test(f) && f !== 'scripts/install-temporal-cli.js') ||
-      /(^|\/)fixtures\//.test(f) ||
-      /\.(map|test\.[jt]s)$/.test(f) ||
-      (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)),
+    const forbidden = tarFiles.filter(
+      (f) =>
+        /^(test|src|build|examples|bench)\//.test(f) ||
+        (/^scripts\//.test(f) && f !== 'scripts/install-temporal-cli.js') ||
+        /(^|\/)fixtures\//.test(f) ||
+        /\.(map|test\.[jt]s)$/.test(f) ||
+        (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)),
     );
     expect(forbidden).toEqual([]);
   });
 
   test('carries the entry points, their declarations, the interceptor module and the CLI', () => {
     const required = [
-      'package.json', 'README.md',
-      'dist/index.js', 'dist/index.d.ts',
-      'dist/workflows/index.js', 'dist/workflows/index.d.ts',
-      'dist/worker/index.js', 'dist/worker/index.d.ts',
-      'dist/activities/index.js', 'dist/activities/index.d.ts',
-      'dist/workflows/interceptors.js', 'dist/cli/index.js',
+      'package.json',
+      'README.md',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/workflows/index.js',
+      'dist/workflows/index.d.ts',
+      'dist/worker/index.js',
+      'dist/worker/index.d.ts',
+      'dist/activities/index.js',
+      'dist/activities/index.d.ts',
+      'dist/workflows/interceptors.js',
+      'dist/cli/index.js',
     ];
     expect(required.filter((f) => !tarFiles.includes(f))).toEqual([]);
     expect(Object.keys(packedManifest.exports)).toEqual(expect.arrayContaining(['.', './workflow', './worker', './activity']));
     expect(packedManifest.peerDependencies['@temporalio/activity']).toBeDefined(); // the activity entry's one import
     // every target package.json names (exports, main, types, bin) is in the tarball
     const targets = [packedManifest.main, packedManifest.types, ...Object.values(packedManifest.bin ?? {})];
-    for (const entry of Object.values(packedManifest.exports)) targets.push(...(typeof entry === 'string' ? [entry] : Object.values(entry as object)));
+    for (const entry of Object.values(packedManifest.exports))
+      targets.push(...(typeof entry === 'string' ? [entry] : Object.values(entry as object)));
     expect(targets.map((t: string) => t.replace(/^\.\//, '')).filter((t) => !tarFiles.includes(t))).toEqual([]);
   });
 });
@@ -157,7 +185,9 @@ describe('a fresh project with the tarball and the peers', () => {
     expect(errors.length).toBeGreaterThan(0);
     // the error is the workflow's argument, in the variant only
     expect(errors.every((l) => l.startsWith('src/tools-mismatch.ts('))).toBe(true);
-    expect(mismatch.stdout).toMatch(/amount: string.*is not assignable to.*amount: number|Type 'string' is not assignable to type 'number'/);
+    expect(mismatch.stdout).toMatch(
+      /amount: string.*is not assignable to.*amount: number|Type 'string' is not assignable to type 'number'/,
+    );
   });
 
   test('runs approve_refund end to end: README worker and server, ext-tasks client, one elicitation', async () => {

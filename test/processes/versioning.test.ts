@@ -34,7 +34,8 @@ async function startVersionedWorker(buildId: string) {
   return worker;
 }
 
-const echo = async (text: string, seconds: number) => (await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text, seconds } })).taskId as string;
+const echo = async (text: string, seconds: number) =>
+  (await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text, seconds } })).taskId as string;
 
 test('a worker started with --build-id runs a task to completion, pinned to its deployment version', async () => {
   const worker = await startVersionedWorker(V1);
@@ -95,7 +96,13 @@ describe('a pinned continue-as-new chain after a deploy', () => {
   });
 
   async function startBuild(buildId: string) {
-    const worker = await startWorker(temporal.address, { MCP_TASK_QUEUE: QUEUE }, ['--build-id', buildId, '--deployment-name', DEPLOYMENT, '--set-current']);
+    const worker = await startWorker(temporal.address, { MCP_TASK_QUEUE: QUEUE }, [
+      '--build-id',
+      buildId,
+      '--deployment-name',
+      DEPLOYMENT,
+      '--set-current',
+    ]);
     await worker.waitFor(new RegExp(`worker version ${DEPLOYMENT}\\.${buildId.replace(/\./g, '\\.')}: (made|already) current`));
     return worker;
   }
@@ -116,16 +123,25 @@ describe('a pinned continue-as-new chain after a deploy', () => {
   /** Every task queue partition routes by the new current version (ROUTING_CONFIG_UPDATE_STATE_COMPLETED = 2). */
   const routingPropagated = () =>
     waitUntil(async () => {
-      const { workerDeploymentInfo } = await temporal.client.connection.workflowService.describeWorkerDeployment({ namespace: 'default', deploymentName: DEPLOYMENT });
+      const { workerDeploymentInfo } = await temporal.client.connection.workflowService.describeWorkerDeployment({
+        namespace: 'default',
+        deploymentName: DEPLOYMENT,
+      });
       return workerDeploymentInfo?.routingConfigUpdateState === 2;
     });
 
-  const onV2Pinned = (taskId: string) => waitUntil(async () => JSON.stringify(await versionOf(taskId)) === JSON.stringify({ behavior: 1, deploymentName: DEPLOYMENT, buildId: V2 }));
+  const onV2Pinned = (taskId: string) =>
+    waitUntil(
+      async () => JSON.stringify(await versionOf(taskId)) === JSON.stringify({ behavior: 1, deploymentName: DEPLOYMENT, buildId: V2 }),
+    );
 
   /** What moved the run: a WorkflowTaskStarted event that said the target changed (not the history limit). */
   async function sawTargetChange(taskId: string, runId: string) {
     const { events } = await temporal.client.workflow.getHandle(taskId, runId).fetchHistory();
-    return { changed: events!.some((e) => e.workflowTaskStartedEventAttributes?.targetWorkerDeploymentVersionChanged === true), events: events!.length };
+    return {
+      changed: events!.some((e) => e.workflowTaskStartedEventAttributes?.targetWorkerDeploymentVersionChanged === true),
+      events: events!.length,
+    };
   }
 
   test('moves to the new build at its next continue-as-new, or at once when woken while waiting; a task that never continues as new stays', async () => {

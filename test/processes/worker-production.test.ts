@@ -29,7 +29,11 @@ const ledgerCount = (dir: string, log: LedgerLog, key: string): number => ledger
 describe('worker settings', () => {
   test.each([
     [['--shutdown-grace', 'soon'], {}, /shutdownGrace \(--shutdown-grace or MCP_WORKER_SHUTDOWN_GRACE\): "soon" is not a duration/],
-    [['--max-concurrent-workflow-tasks', '1'], {}, /maxConcurrentWorkflowTasks \(--max-concurrent-workflow-tasks or MCP_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS\)/],
+    [
+      ['--max-concurrent-workflow-tasks', '1'],
+      {},
+      /maxConcurrentWorkflowTasks \(--max-concurrent-workflow-tasks or MCP_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS\)/,
+    ],
     [[], { MCP_WORKER_MAX_CACHED_WORKFLOWS: '-1' }, /maxCachedWorkflows \(--max-cached-workflows or MCP_WORKER_MAX_CACHED_WORKFLOWS\)/],
     [['--metrics-port', '0'], {}, /metricsPort \(--metrics-port or MCP_METRICS_PORT\)/],
     [[], { MCP_HEALTH_PORT: 'eighty' }, /healthPort \(--health-port or MCP_HEALTH_PORT\)/],
@@ -53,7 +57,12 @@ describe('a production worker on a real Temporal', () => {
 
   test('/readyz answers 200 once Temporal lists the worker as polling, /healthz while it runs; /metrics serves temporal_ metrics after a task', async () => {
     const [healthPort, metricsPort] = [await freePort(), await freePort()];
-    const worker = await startWorker(temporal!.address, { MCP_TASKS_LEDGER_DIR: ledger }, ['--health-port', String(healthPort), '--metrics-port', String(metricsPort)]);
+    const worker = await startWorker(temporal!.address, { MCP_TASKS_LEDGER_DIR: ledger }, [
+      '--health-port',
+      String(healthPort),
+      '--metrics-port',
+      String(metricsPort),
+    ]);
     healthUrl = `http://127.0.0.1:${healthPort}/healthz`;
     readyUrl = `http://127.0.0.1:${healthPort}/readyz`;
     await worker.waitFor(/worker metrics: http:\/\/127\.0\.0\.1:\d+\/metrics/);
@@ -63,7 +72,12 @@ describe('a production worker on a real Temporal', () => {
       return h.status === 200 ? h : undefined;
     });
     expect(await health(healthUrl)).toMatchObject({ status: 200, body: { state: 'RUNNING', taskQueue: 'mcp-tasks' } });
-    expect(ok.body).toMatchObject({ state: 'RUNNING', taskQueue: 'mcp-tasks', namespace: 'default', identity: expect.stringMatching(/^\d+@/) });
+    expect(ok.body).toMatchObject({
+      state: 'RUNNING',
+      taskQueue: 'mcp-tasks',
+      namespace: 'default',
+      identity: expect.stringMatching(/^\d+@/),
+    });
     expect(Date.parse(ok.body.lastPollAt)).toBeGreaterThan(Date.now() - 120_000);
     expect((await fetch(healthUrl.replace('/healthz', '/other'))).status).toBe(404);
 
@@ -83,7 +97,13 @@ describe('a production worker on a real Temporal', () => {
     const queue = ['--task-queue', 'drain-test'];
     const { url: drainUrl } = await startServe(temporal!.address, queue);
     const healthPort = await freePort();
-    const first = await startWorker(temporal!.address, { MCP_TASKS_LEDGER_DIR: ledger, MCP_LOG_LEVEL: 'debug' }, [...queue, '--shutdown-grace', '20s', '--health-port', String(healthPort)]);
+    const first = await startWorker(temporal!.address, { MCP_TASKS_LEDGER_DIR: ledger, MCP_LOG_LEVEL: 'debug' }, [
+      ...queue,
+      '--shutdown-grace',
+      '20s',
+      '--health-port',
+      String(healthPort),
+    ]);
     const taskId = await createTask(drainUrl, 'provision_environment', { name: 'drain', steps: 2, stepMs: 4000 });
     const step1 = `provision-${taskId}:step-1`;
     await eventually('step 1 running', async () => (ledgerCount(ledger, 'attempts.log', step1) === 1 ? true : undefined));
@@ -95,7 +115,10 @@ describe('a production worker on a real Temporal', () => {
     expect(draining.status).toBe(503);
     expect(draining.body.reason).toMatch(/not RUNNING/);
     // a draining worker is alive: a liveness probe must not have it killed before its grace ends
-    expect(await health(`http://127.0.0.1:${healthPort}/healthz`)).toMatchObject({ status: 200, body: { state: expect.not.stringMatching(/^RUNNING$/) } });
+    expect(await health(`http://127.0.0.1:${healthPort}/healthz`)).toMatchObject({
+      status: 200,
+      body: { state: expect.not.stringMatching(/^RUNNING$/) },
+    });
     expect(await exitCode(first)).toBe(0);
     const drainMs = Date.now() - sent;
 

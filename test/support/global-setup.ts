@@ -19,5 +19,10 @@ export default async function globalSetup(): Promise<void> {
   // the client is not needed here: the files connect their own
   await temporal.client.connection.close();
   (globalThis as { __mttShared?: unknown }).__mttShared = temporal;
-  process.env[SHARED_TEMPORAL_ENV] = JSON.stringify({ address: temporal.address, uiUrl: temporal.server.uiUrl, pid: temporal.server.pid, dbFile: temporal.dbFile });
+  process.env[SHARED_TEMPORAL_ENV] = JSON.stringify({
+    address: temporal.address,
+    uiUrl: temporal.server.uiUrl,
+    pid: temporal.server.pid,
+    dbFile: temporal.dbFile,
+  });
 }

@@ -45,7 +45,10 @@ export async function startIdentityProvider(keys: SigningKey[], opts: { port?: n
   let issuer = '';
   const start = async (set: SigningKey[]) => {
     const config = { port, keys: set.map((k) => k.privateJwk), ...(opts.issuer ? { issuer: opts.issuer } : {}) };
-    const proc = spawnProcess(process.execPath, ['--no-warnings', SCRIPT], { env: { OIDC_TEST_CONFIG: JSON.stringify(config) }, name: 'oidc-provider' });
+    const proc = spawnProcess(process.execPath, ['--no-warnings', SCRIPT], {
+      env: { OIDC_TEST_CONFIG: JSON.stringify(config) },
+      name: 'oidc-provider',
+    });
     running.add(proc);
     void proc.exited.then(() => running.delete(proc));
     [, issuer] = await proc.waitFor(/listening (\S+)/, 20_000);
@@ -71,7 +74,10 @@ export async function startIdentityProvider(keys: SigningKey[], opts: { port?: n
       const secret = `${client}-secret-0123456789`;
       const res = await fetch(`${issuer}/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client}:${secret}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${client}:${secret}`).toString('base64')}`,
+        },
         body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope }).toString(),
       });
       const body = (await res.json()) as { access_token?: string };

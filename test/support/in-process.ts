@@ -13,7 +13,16 @@
 import type { OAuthTokenVerifier } from '@modelcontextprotocol/server';
 import { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { type BundleOptions, bundleWorkflowCode, DefaultLogger, type LogLevel, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import {
+  type BundleOptions,
+  bundleWorkflowCode,
+  DefaultLogger,
+  type LogLevel,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -83,7 +92,10 @@ export function installRuntime(): void {
   runtimeInstalled = true;
   const level = (process.env.MTT_TEST_LOG_LEVEL as LogLevel | undefined) ?? 'ERROR';
   try {
-    Runtime.install({ logger: new DefaultLogger(level), telemetryOptions: { logging: { filter: { core: level, other: level }, forward: {} } } });
+    Runtime.install({
+      logger: new DefaultLogger(level),
+      telemetryOptions: { logging: { filter: { core: level, other: level }, forward: {} } },
+    });
   } catch {
     // already installed in this module registry
   }
@@ -179,7 +191,10 @@ export interface InProcessServer {
 }
 
 /** The library's server in this process on 127.0.0.1, a free port: what `serve` runs, without the CLI. */
-export async function startInProcessServer(temporal: { address: string }, opts: InProcessServerOptions & { taskQueue: string }): Promise<InProcessServer> {
+export async function startInProcessServer(
+  temporal: { address: string },
+  opts: InProcessServerOptions & { taskQueue: string },
+): Promise<InProcessServer> {
   const connection = await Connection.connect({ address: temporal.address });
   const client = new Client({ connection, namespace: 'default', dataConverter: opts.dataConverter ?? loadDataConverter() });
   const lines: string[] = [];
@@ -248,7 +263,8 @@ function captureTaskLogs(): void {
 export function configFromEnv(env: NodeJS.ProcessEnv): ServerConfigInput {
   const parsed = parseServerConfig({}, env);
   const out: Record<string, unknown> = {};
-  for (const [key, name] of Object.entries(ENV_VARS)) if (name && env[name] !== undefined && env[name] !== '') out[key] = parsed[key as keyof typeof parsed];
+  for (const [key, name] of Object.entries(ENV_VARS))
+    if (name && env[name] !== undefined && env[name] !== '') out[key] = parsed[key as keyof typeof parsed];
   if (parsed.oauth) out.oauth = parsed.oauth;
   return out as ServerConfigInput;
 }
@@ -257,8 +273,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv): ServerConfigInput {
 export async function terminateLeftovers(client: Client, taskQueue: string): Promise<void> {
   const ids: string[] = [];
   try {
-    for await (const wf of client.workflow.list({ query: `TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running"` })) ids.push(wf.workflowId);
-    await Promise.all(ids.map((id) => client.workflow.getHandle(id).terminate('test file ended').catch(() => undefined)));
+    for await (const wf of client.workflow.list({ query: `TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running"` }))
+      ids.push(wf.workflowId);
+    await Promise.all(
+      ids.map((id) =>
+        client.workflow
+          .getHandle(id)
+          .terminate('test file ended')
+          .catch(() => undefined),
+      ),
+    );
   } catch {
     // best effort: Temporal may be stopped already (a file that stops its own)
   }

@@ -25,7 +25,10 @@ export function ledgerCounts(dir: string, log: LedgerLog): Map<string, number> {
 
 /** The marker files of one task's effects, sorted. */
 export function ledgerFiles(dir: string, taskId: string): string[] {
-  return fs.readdirSync(dir).filter((f) => f.includes(taskId)).sort();
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.includes(taskId))
+    .sort();
 }
 
 /**
@@ -34,5 +37,10 @@ export function ledgerFiles(dir: string, taskId: string): string[] {
  */
 export function ledgerMarkers(dir: string, kind: string, taskId: string): Set<string> {
   const prefix = `${kind}-${taskId}`;
-  return new Set(fs.readdirSync(dir).filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length)));
+  return new Set(
+    fs
+      .readdirSync(dir)
+      .filter((f) => f.startsWith(prefix))
+      .map((f) => f.slice(prefix.length)),
+  );
 }

@@ -41,7 +41,10 @@ export interface RpcReply {
 export class RpcError extends Error {
   readonly code: number;
   readonly data: unknown;
-  constructor(readonly method: string, error: { code: number; message: string; data?: unknown }) {
+  constructor(
+    readonly method: string,
+    error: { code: number; message: string; data?: unknown },
+  ) {
     super(error.message);
     this.code = error.code;
     this.data = error.data;
@@ -51,13 +54,21 @@ export class RpcError extends Error {
 let nextId = 1;
 
 /** Headers and body of one request, as the revision wants them (shared by rpc and subscribe). */
-export function buildRequest(method: string, params: Record<string, unknown> = {}, opts: RpcOptions = {}): { headers: Record<string, string>; body: string } {
+export function buildRequest(
+  method: string,
+  params: Record<string, unknown> = {},
+  opts: RpcOptions = {},
+): { headers: Record<string, string>; body: string } {
   const revision = opts.revision ?? '2026-07-28';
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   let sent: Record<string, unknown> = params;
   if (revision === '2026-07-28') {
     const name = (params.taskId ?? params.name) as string | undefined;
-    Object.assign(headers, { 'mcp-protocol-version': PROTOCOL, 'mcp-method': method }, name !== undefined ? { 'mcp-name': String(name) } : {});
+    Object.assign(
+      headers,
+      { 'mcp-protocol-version': PROTOCOL, 'mcp-method': method },
+      name !== undefined ? { 'mcp-name': String(name) } : {},
+    );
     sent = {
       ...params,
       _meta: {
@@ -116,7 +127,13 @@ export async function createTaskResult(url: string, name: string, args: Record<s
 export const isTerminal = (t: any): boolean => ['completed', 'failed', 'cancelled'].includes(t.status);
 
 /** Polls tasks/get until the predicate holds (by default: the task is terminal). */
-export async function pollTask(url: string, taskId: string, until: (t: any) => boolean = isTerminal, timeoutMs = 60_000, opts: RpcOptions & { intervalMs?: number } = {}): Promise<any> {
+export async function pollTask(
+  url: string,
+  taskId: string,
+  until: (t: any) => boolean = isTerminal,
+  timeoutMs = 60_000,
+  opts: RpcOptions & { intervalMs?: number } = {},
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     // -32603 means the store is unreachable for now (e.g. Temporal restarting): keep polling
@@ -124,9 +141,10 @@ export async function pollTask(url: string, taskId: string, until: (t: any) => b
       if (err.code === -32603 && Date.now() < deadline) return undefined;
       throw err;
     });
-    const found = opts.revision === '2025-11-25' ? task?.task ?? task : task;
+    const found = opts.revision === '2025-11-25' ? (task?.task ?? task) : task;
     if (found && until(found)) return found;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${found?.status} (${found?.statusMessage ?? ''}) after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`task ${taskId} still ${found?.status} (${found?.statusMessage ?? ''}) after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 100));
   }
 }
@@ -146,7 +164,8 @@ export function mcpTasks(url: string, opts: RpcOptions = {}) {
     cancelTask: (taskId: string) => rpcCall('tasks/cancel', { taskId }),
     /** 2025-11-25: the task's result, held until it ends. */
     taskResult: (taskId: string) => rpcCall('tasks/result', { taskId }),
-    waitForTask: (taskId: string, until: (t: any) => boolean = isTerminal, timeoutMs = 60_000) => pollTask(url, taskId, until, timeoutMs, opts),
+    waitForTask: (taskId: string, until: (t: any) => boolean = isTerminal, timeoutMs = 60_000) =>
+      pollTask(url, taskId, until, timeoutMs, opts),
   };
 }
 
@@ -167,11 +186,20 @@ export interface TaskSubscription {
 export async function subscribe(
   url: string,
   taskIds: unknown,
-  opts: { headers?: Record<string, string>; capabilities?: Record<string, unknown>; notifications?: Record<string, unknown>; signal?: AbortSignal } = {},
+  opts: {
+    headers?: Record<string, string>;
+    capabilities?: Record<string, unknown>;
+    notifications?: Record<string, unknown>;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<TaskSubscription> {
   const abort = new AbortController();
   opts.signal?.addEventListener('abort', () => abort.abort(), { once: true });
-  const { headers, body } = buildRequest('subscriptions/listen', { notifications: opts.notifications ?? { taskIds } }, { capabilities: opts.capabilities, headers: opts.headers, id: `listen-${nextId++}` });
+  const { headers, body } = buildRequest(
+    'subscriptions/listen',
+    { notifications: opts.notifications ?? { taskIds } },
+    { capabilities: opts.capabilities, headers: opts.headers, id: `listen-${nextId++}` },
+  );
   const res = await fetch(url, { method: 'POST', headers, body, signal: abort.signal });
   const close = () => abort.abort();
   if (!res.headers.get('content-type')?.includes('text/event-stream')) {
@@ -191,7 +219,11 @@ export async function subscribe(
     while ((cut = buffer.indexOf('\n\n')) >= 0) {
       const frame = buffer.slice(0, cut);
       buffer = buffer.slice(cut + 2);
-      const data = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('\n');
+      const data = frame
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5))
+        .join('\n');
       if (data) queue.push(JSON.parse(data));
     }
   };

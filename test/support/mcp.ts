@@ -11,10 +11,17 @@ export * from './mcp-client';
 export { startServe, startWorker } from './servers';
 
 /** The official MCP client v2 over Streamable HTTP, on 2026-07-28 unless asked for the 2025 handshake. */
-export async function connectClient(url: string, revision: '2026-07-28' | '2025-11-25' = '2026-07-28', capabilities: Record<string, unknown> = {}): Promise<Client> {
+export async function connectClient(
+  url: string,
+  revision: '2026-07-28' | '2025-11-25' = '2026-07-28',
+  capabilities: Record<string, unknown> = {},
+): Promise<Client> {
   const client = new Client(
     { name: 'test-client', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} }, ...capabilities }, versionNegotiation: { mode: revision === '2026-07-28' ? { pin: PROTOCOL } : 'legacy' } },
+    {
+      capabilities: { elicitation: { form: {} }, ...capabilities },
+      versionNegotiation: { mode: revision === '2026-07-28' ? { pin: PROTOCOL } : 'legacy' },
+    },
   );
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: inRealmFetch }));
   return client;
@@ -77,4 +84,3 @@ export async function taskSession(url: string, onInputRequest?: SessionOptions['
     },
   };
 }
-

@@ -18,7 +18,10 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
   authorizations = 0;
 
   /** `user` logs in; `shareClientWith` reuses another provider's registration (one client, two users). */
-  constructor(public user: string, shareClientWith?: HeadlessOAuthProvider) {
+  constructor(
+    public user: string,
+    shareClientWith?: HeadlessOAuthProvider,
+  ) {
     if (shareClientWith) this.info = shareClientWith.info;
   }
 
@@ -27,7 +30,13 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata() {
-    return { client_name: 'headless test client', redirect_uris: [REDIRECT], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' } as any;
+    return {
+      client_name: 'headless test client',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    } as any;
   }
 
   clientInformation() {
@@ -87,7 +96,8 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
       next = new URL(location, next).href;
       if (next.startsWith(REDIRECT)) {
         this.callback = new URL(next).searchParams;
-        if (this.callback.get('error')) throw new Error(`authorization refused: ${this.callback.get('error')} ${this.callback.get('error_description')}`);
+        if (this.callback.get('error'))
+          throw new Error(`authorization refused: ${this.callback.get('error')} ${this.callback.get('error_description')}`);
         return;
       }
     }

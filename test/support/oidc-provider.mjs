@@ -18,12 +18,48 @@ const SCOPES = 'mcp tools:admin';
 const provider = new Provider(issuer, {
   jwks: { keys },
   clients: [
-    { client_id: 'svc', client_secret: 'svc-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
-    { client_id: 'svc2', client_secret: 'svc2-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
-    { client_id: 'svc-opaque', client_secret: 'svc-opaque-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
-    { client_id: 'svc-opaque-short', client_secret: 'svc-opaque-short-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
-    { client_id: 'svc-short', client_secret: 'svc-short-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
-    { client_id: 'svc-narrow', client_secret: 'svc-narrow-secret-0123456789', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
+    {
+      client_id: 'svc',
+      client_secret: 'svc-secret-0123456789',
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+    },
+    {
+      client_id: 'svc2',
+      client_secret: 'svc2-secret-0123456789',
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+    },
+    {
+      client_id: 'svc-opaque',
+      client_secret: 'svc-opaque-secret-0123456789',
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+    },
+    {
+      client_id: 'svc-opaque-short',
+      client_secret: 'svc-opaque-short-secret-0123456789',
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+    },
+    {
+      client_id: 'svc-short',
+      client_secret: 'svc-short-secret-0123456789',
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+    },
+    {
+      client_id: 'svc-narrow',
+      client_secret: 'svc-narrow-secret-0123456789',
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+    },
     { client_id: 'rs', client_secret: 'rs-secret-0123456789', grant_types: [], response_types: [], redirect_uris: [] },
   ],
   // `mcp` is a scope clients register for; `tools:admin` is only the resource server's
@@ -62,11 +98,14 @@ async function interaction(req, res) {
     const accountId = params.login_hint || 'alice';
     return provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
   }
-  const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
+  const grant = details.grantId
+    ? await provider.Grant.find(details.grantId)
+    : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
   const missing = prompt.details;
   if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
   if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+    grant.addResourceScope(indicator, scopes.join(' '));
   const grantId = await grant.save();
   return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
 }

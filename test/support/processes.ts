@@ -102,7 +102,12 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}, opts: Spaw
 
 const isAlive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
-async function stopChild(child: ChildProcess, exited: Promise<number | null>, signal: NodeJS.Signals, graceMs: number): Promise<number | null> {
+async function stopChild(
+  child: ChildProcess,
+  exited: Promise<number | null>,
+  signal: NodeJS.Signals,
+  graceMs: number,
+): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return exited;
   child.kill(signal);
   const timer = setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), graceMs);

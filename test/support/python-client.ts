@@ -15,7 +15,10 @@ export function runPythonClient(python: string, script: string, args: string[], 
     child.once('exit', (code) => {
       clearTimeout(timer);
       if (code === 0) resolve(JSON.parse(out.trim().split('\n').pop()!));
-      else reject(new Error(`${script.split('/').pop()} ${args.slice(1).join(' ')} exited ${code}:\n${err.split('\n').slice(-20).join('\n')}`));
+      else
+        reject(
+          new Error(`${script.split('/').pop()} ${args.slice(1).join(' ')} exited ${code}:\n${err.split('\n').slice(-20).join('\n')}`),
+        );
     });
   });
 }

@@ -12,7 +12,12 @@ import { DevServerOptions, startDevServerOnFreePorts, tempDbFile } from './tempo
 export type CliOptions = SpawnOptions & { nodeArgs?: string[]; cleanup?: Cleanup };
 
 /** `worker` against the given Temporal, resolved once it polls its task queue. */
-export async function startWorker(address: string, env: NodeJS.ProcessEnv = {}, args: string[] = [], opts: CliOptions = {}): Promise<CliProcess> {
+export async function startWorker(
+  address: string,
+  env: NodeJS.ProcessEnv = {},
+  args: string[] = [],
+  opts: CliOptions = {},
+): Promise<CliProcess> {
   const proc = spawnCli(['worker', ...args], { TEMPORAL_ADDRESS: address, ...env }, opts);
   opts.cleanup?.track('worker', proc);
   await proc.waitFor(/worker polling task queue/);
@@ -20,7 +25,12 @@ export async function startWorker(address: string, env: NodeJS.ProcessEnv = {}, 
 }
 
 /** `serve` on a free port against the given Temporal; resolves with its URL. */
-export async function startServe(address: string, args: string[] = [], env: NodeJS.ProcessEnv = {}, opts: CliOptions = {}): Promise<{ proc: CliProcess; url: string }> {
+export async function startServe(
+  address: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  opts: CliOptions = {},
+): Promise<{ proc: CliProcess; url: string }> {
   const proc = spawnCli(['serve', '--port', '0', ...args], { TEMPORAL_ADDRESS: address, ...env }, opts);
   opts.cleanup?.track('serve', proc);
   const [, url] = await proc.waitFor(/MCP endpoint: (\S+)/);
@@ -70,7 +80,12 @@ export async function startProcessStack(cleanup: Cleanup, opts: ProcessStackOpti
   const spawnOpts = { keepOutput: opts.keepOutput, cleanup };
   const addWorker = () => startWorker(temporal.address, { ...env, ...opts.workerEnv }, [], spawnOpts);
   const worker = await addWorker();
-  const { proc: serve, url } = await startServe(temporal.address, opts.serveArgs, { ...env, ...opts.serveEnv }, { ...spawnOpts, nodeArgs: opts.serveNodeArgs });
+  const { proc: serve, url } = await startServe(
+    temporal.address,
+    opts.serveArgs,
+    { ...env, ...opts.serveEnv },
+    { ...spawnOpts, nodeArgs: opts.serveNodeArgs },
+  );
   return {
     url,
     address: temporal.address,

@@ -2,8 +2,15 @@ import { startServe, startWorker } from './mcp';
 import { type CliProcess, stopAll, stopAllAfter } from './processes';
 import { startTestTemporal, TestTemporal } from './temporal';
 import {
-  type InProcessServer, type InProcessServerOptions, type InProcessWorker, sharedTemporal, startInProcessServer, startInProcessWorker, terminateLeftovers,
-  type ToolsModule, uniqueTaskQueue,
+  type InProcessServer,
+  type InProcessServerOptions,
+  type InProcessWorker,
+  sharedTemporal,
+  startInProcessServer,
+  startInProcessWorker,
+  terminateLeftovers,
+  type ToolsModule,
+  uniqueTaskQueue,
 } from './in-process';
 
 export interface Stack {
@@ -54,7 +61,12 @@ export function useStack(opts: StackOptions = {}): Stack {
   const servers: InProcessServer[] = [];
   const stack = {} as Stack;
   stack.serve = async (more = {}) => {
-    const server = await startInProcessServer(stack.temporal, { tools: opts.tools, dataConverter: opts.dataConverter, ...more, taskQueue: stack.taskQueue });
+    const server = await startInProcessServer(stack.temporal, {
+      tools: opts.tools,
+      dataConverter: opts.dataConverter,
+      ...more,
+      taskQueue: stack.taskQueue,
+    });
     servers.push(server);
     return server;
   };
@@ -78,7 +90,12 @@ export function useStack(opts: StackOptions = {}): Stack {
     }
     stack.taskQueue = opts.taskQueue ?? uniqueTaskQueue();
     stack.temporal = opts.ownTemporal ? await startTestTemporal() : await sharedTemporal();
-    if (!opts.noWorker) stack.worker = await startInProcessWorker(stack.temporal, { taskQueue: stack.taskQueue, module: opts.module, dataConverter: opts.dataConverter });
+    if (!opts.noWorker)
+      stack.worker = await startInProcessWorker(stack.temporal, {
+        taskQueue: stack.taskQueue,
+        module: opts.module,
+        dataConverter: opts.dataConverter,
+      });
     if (opts.noServer) return;
     stack.server = await stack.serve(opts);
     stack.url = stack.server.url;

@@ -22,7 +22,11 @@ export interface TestTemporal {
 }
 
 /** A real Temporal dev server with a connected client (namespace default). */
-export async function startTestTemporal(dbFile = tempDbFile(), fixedPort?: number, opts: Partial<DevServerOptions> = {}): Promise<TestTemporal> {
+export async function startTestTemporal(
+  dbFile = tempDbFile(),
+  fixedPort?: number,
+  opts: Partial<DevServerOptions> = {},
+): Promise<TestTemporal> {
   const server = await startDevServerOnFreePorts({ dbFile, port: fixedPort, ...opts });
   const { client, close } = await connectTemporal(server.address);
   return {
@@ -51,7 +55,13 @@ export async function connectTemporal(address: string): Promise<{ client: Client
 export async function startDevServerOnFreePorts(opts: Partial<DevServerOptions> & { dbFile: string }, attempts = 3): Promise<DevServer> {
   const { startDevServer, DevServerExitedError } = fromDist<typeof DevServerModule>('cli/dev-server');
   const start = async () =>
-    startDevServer({ host: HOST, namespace: 'default', ...opts, port: opts.port ?? (await freePort()), uiPort: opts.uiPort ?? (await freePort()) });
+    startDevServer({
+      host: HOST,
+      namespace: 'default',
+      ...opts,
+      port: opts.port ?? (await freePort()),
+      uiPort: opts.uiPort ?? (await freePort()),
+    });
   return onFreePorts(start, (err) => err instanceof DevServerExitedError, 'start-dev', attempts);
 }
 

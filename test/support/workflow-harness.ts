@@ -34,7 +34,13 @@ export * as workflows from '../fixtures/workflow/workflows';
 
 /** A tool over one of the test workflows (the fixtures have no schema worth checking here). */
 export function testTool(name: string, workflow: (args: never) => Promise<unknown>): ToolDefinition {
-  return { name, description: name, inputSchema: z.looseObject({}), taskMode: 'required', workflow: workflow as ToolDefinition['workflow'] };
+  return {
+    name,
+    description: name,
+    inputSchema: z.looseObject({}),
+    taskMode: 'required',
+    workflow: workflow as ToolDefinition['workflow'],
+  };
 }
 
 export interface Harness {
@@ -54,7 +60,11 @@ export interface Harness {
   /** The same, resolving to the snapshot store.start returns (its runId is the first run's). */
   startTaskSnapshot(tool: ToolDefinition, args: Record<string, unknown>, store?: TemporalTaskStore): Promise<TaskSnapshot>;
   /** Polls store.read until `ready` holds (or fails the test after `timeoutMs`). */
-  waitFor(taskId: string, ready: (task: TaskSnapshot) => boolean, opts?: { timeoutMs?: number; store?: TemporalTaskStore; principal?: string }): Promise<TaskSnapshot>;
+  waitFor(
+    taskId: string,
+    ready: (task: TaskSnapshot) => boolean,
+    opts?: { timeoutMs?: number; store?: TemporalTaskStore; principal?: string },
+  ): Promise<TaskSnapshot>;
   handle(taskId: string): WorkflowHandle;
   /** Runs a second worker on `taskQueue` while `fn` runs (to control when workflow tasks are taken). */
   withWorker<R>(taskQueue: string, fn: () => Promise<R>): Promise<R>;

@@ -33,25 +33,46 @@ test('flags: defaults, and a bad flag or value is refused with the usage', () =>
 });
 
 const provision = (status: string, cancel?: string) => ({
-  kind: 'provision_environment', taskId: 'task_p', args: { steps: 2 }, final: { status }, ...(cancel ? { cancel: { reported: cancel } } : {}),
+  kind: 'provision_environment',
+  taskId: 'task_p',
+  args: { steps: 2 },
+  final: { status },
+  ...(cancel ? { cancel: { reported: cancel } } : {}),
 });
 const ledger = (entries: Record<string, number>) => new Map(Object.entries(entries));
 
 test('a provision: cancelled with a step kept, completed with a step undone, an effect applied twice', () => {
-  const kept = chaos.judge(provision('cancelled', 'cancelled'), ledger({ 'provision-task_p:step-1': 1, 'provision-task_p:step-2': 1, 'deprovision-task_p:step-1': 1 }), 'COMPLETED');
+  const kept = chaos.judge(
+    provision('cancelled', 'cancelled'),
+    ledger({ 'provision-task_p:step-1': 1, 'provision-task_p:step-2': 1, 'deprovision-task_p:step-1': 1 }),
+    'COMPLETED',
+  );
   expect(kept).toMatchObject({ right: false, keptAfterCancel: true, temporalDisagrees: true });
-  const undone = chaos.judge(provision('completed'), ledger({ 'provision-task_p:step-1': 1, 'provision-task_p:step-2': 2, 'deprovision-task_p:step-2': 1 }), 'COMPLETED');
+  const undone = chaos.judge(
+    provision('completed'),
+    ledger({ 'provision-task_p:step-1': 1, 'provision-task_p:step-2': 2, 'deprovision-task_p:step-2': 1 }),
+    'COMPLETED',
+  );
   expect(undone).toMatchObject({ right: false, undoneAfterComplete: true, twice: 1, temporalDisagrees: false });
-  const clean = chaos.judge(provision('cancelled', 'cancelled'), ledger({ 'provision-task_p:step-1': 1, 'deprovision-task_p:step-1': 1 }), 'CANCELLED');
+  const clean = chaos.judge(
+    provision('cancelled', 'cancelled'),
+    ledger({ 'provision-task_p:step-1': 1, 'deprovision-task_p:step-1': 1 }),
+    'CANCELLED',
+  );
   expect(clean).toMatchObject({ right: true, keptAfterCancel: false, twice: 0 });
   // the cancel came after the tool finished: completed is the right end
-  expect(chaos.judge(provision('completed', 'completed'), ledger({ 'provision-task_p:step-1': 1, 'provision-task_p:step-2': 1 }), 'COMPLETED')).toMatchObject({ right: true });
+  expect(
+    chaos.judge(provision('completed', 'completed'), ledger({ 'provision-task_p:step-1': 1, 'provision-task_p:step-2': 1 }), 'COMPLETED'),
+  ).toMatchObject({ right: true });
   expect(chaos.judge(provision('working'), ledger({}), 'RUNNING')).toMatchObject({ terminal: false, right: false });
 });
 
 test('approve_expense: approved is a plain result, rejected a tool error; the other way round is wrong', () => {
   const approve = (approved: boolean, text: string, isError?: boolean) => ({
-    kind: 'approve_expense', taskId: 'task_a', approved, final: { status: 'completed', result: { content: [{ type: 'text', text }], ...(isError ? { isError } : {}) } },
+    kind: 'approve_expense',
+    taskId: 'task_a',
+    approved,
+    final: { status: 'completed', result: { content: [{ type: 'text', text }], ...(isError ? { isError } : {}) } },
   });
   expect(chaos.judge(approve(true, 'Expense of 1 for "x" was approved.'), ledger({})).right).toBe(true);
   expect(chaos.judge(approve(false, 'Expense of 1 for "x" was rejected.', true), ledger({})).right).toBe(true);

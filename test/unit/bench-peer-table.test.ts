@@ -11,19 +11,43 @@ type Stack = (typeof STACKS)[number];
  * A run where ours is `factor` × FastMCP and `agentFactor` × mcp-agent on every latency, time and
  * memory figure (and the inverse on rates); `stacks` are the stacks that ran.
  */
-function run(factor: number, { kill = { completed: 20, reexecutions: 0 }, agentFactor = factor, stacks = STACKS as readonly Stack[] } = {}) {
+function run(
+  factor: number,
+  { kill = { completed: 20, reexecutions: 0 }, agentFactor = factor, stacks = STACKS as readonly Stack[] } = {},
+) {
   const per = <T>(f: (k: Stack) => T) => Object.fromEntries(stacks.map((k) => [k, f(k)]));
   // the peers' figures are the base; ours is the base × factor against FastMCP, × agentFactor against mcp-agent
   const base = (k: Stack, v: number) => (k === 'mcp-agent' ? (v * factor) / agentFactor : v);
   const mine = (k: Stack, v: number) => (k === 'ours' ? v * factor : base(k, v));
   const rate = (k: Stack, v: number) => (k === 'ours' ? v / factor : k === 'mcp-agent' ? (v * agentFactor) / factor : v);
-  const poll = (k: Stack) => [{ liveTasks: 1000, seconds: 30, achievedPerSecond: rate(k, 100), errors: 0, latency: { p99: mine(k, 10) }, rssIdleMb: mine(k, 200), rssPeakMb: mine(k, 300), rssAfterMb: mine(k, 250) }];
+  const poll = (k: Stack) => [
+    {
+      liveTasks: 1000,
+      seconds: 30,
+      achievedPerSecond: rate(k, 100),
+      errors: 0,
+      latency: { p99: mine(k, 10) },
+      rssIdleMb: mine(k, 200),
+      rssPeakMb: mine(k, 300),
+      rssAfterMb: mine(k, 250),
+    },
+  ];
   return {
-    create: [1, 8, 32].map((concurrency) => ({ concurrency, ...per((k) => ({ p50: mine(k, 10), p99: mine(k, 20), perSecond: rate(k, 100) })) })),
+    create: [1, 8, 32].map((concurrency) => ({
+      concurrency,
+      ...per((k) => ({ p50: mine(k, 10), p99: mine(k, 20), perSecond: rate(k, 100) })),
+    })),
     get: per((k) => ({ p50: mine(k, 5), p99: mine(k, 9) })),
     poll: per(poll),
     e2e: per((k) => [{ tasks: 200, totalMs: mine(k, 3000), medianObservedMinusTaskMs: mine(k, 500), completed: 200 }]),
-    kill: per((k) => ({ tasks: 20, seconds: 5, waitS: 60, lastCompletionS: 15, workflowTaskTimeouts: 0, ...(k === 'ours' ? kill : { completed: 0, reexecutions: 0 }) })),
+    kill: per((k) => ({
+      tasks: 20,
+      seconds: 5,
+      waitS: 60,
+      lastCompletionS: 15,
+      workflowTaskTimeouts: 0,
+      ...(k === 'ours' ? kill : { completed: 0, reexecutions: 0 }),
+    })),
     killTuned: per(() => ({ completed: 20, reexecutions: 20, lastCompletionS: 30 })),
     tunedRedeliverySeconds: 10,
   };
@@ -49,7 +73,20 @@ describe('bench:peer table', () => {
         expect(row(rows, `create ${p}, c=${c} (ms)`)[RATIO_AGENT]).toBe(4);
       }
     }
-    for (const name of ['create throughput, c=32', 'status read p50', 'status read p99', 'status reads/s answered: 1000 live tasks', 'end to end: 200 × 1 s', 'total RSS, idle', 'total RSS, peak', 'total RSS, after', 'worker SIGKILL', '— re-executions', '— workflow tasks timed out']) row(rows, name);
+    for (const name of [
+      'create throughput, c=32',
+      'status read p50',
+      'status read p99',
+      'status reads/s answered: 1000 live tasks',
+      'end to end: 200 × 1 s',
+      'total RSS, idle',
+      'total RSS, peak',
+      'total RSS, after',
+      'worker SIGKILL',
+      '— re-executions',
+      '— workflow tasks timed out',
+    ])
+      row(rows, name);
     expect(row(rows, 'create throughput, c=32')[RATIO_FSYNC]).toBe(0.5);
     expect(row(rows, 'create throughput, c=32')[RATIO_AGENT]).toBe(0.25);
   });
@@ -68,7 +105,7 @@ describe('bench:peer table', () => {
     expect(row(peerRows(run(1 / 1.4)), 'status reads/s answered')[MET]).toBe('not met'); // 1.4× < 1.5×
   });
 
-  it("judges the mcp-agent targets (end to end, RSS peak and after, create, status read ≤ 1.0×) on the mcp-agent ratio alone", () => {
+  it('judges the mcp-agent targets (end to end, RSS peak and after, create, status read ≤ 1.0×) on the mcp-agent ratio alone', () => {
     const targets = ['create p50, c=1', 'status read p50', 'end to end', 'total RSS, peak', 'total RSS, after'];
     const behind = peerRows(run(0.5, { agentFactor: 1.1 })); // ahead of FastMCP, 10% behind mcp-agent
     for (const name of targets) {

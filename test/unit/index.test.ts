@@ -8,7 +8,13 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-const FORBIDDEN = [/node_modules\/@temporalio\/worker\//, /node_modules\/@temporalio\/core-bridge\//, /node_modules\/@temporalio\/testing\//, /\/dist\/cli\//, /\.node$/];
+const FORBIDDEN = [
+  /node_modules\/@temporalio\/worker\//,
+  /node_modules\/@temporalio\/core-bridge\//,
+  /node_modules\/@temporalio\/testing\//,
+  /\/dist\/cli\//,
+  /\.node$/,
+];
 
 test('requiring dist/index.js loads neither @temporalio/worker, @temporalio/testing nor the CLI', () => {
   const script = `
@@ -29,7 +35,11 @@ test('requiring dist/index.js loads neither @temporalio/worker, @temporalio/test
 test('the CLI loads the worker side only for the commands that run a worker (serve stays without it)', () => {
   // the preload reports, at exit, every module the CLI had loaded by then (--help exits after loading the CLI)
   const report = `process.on('exit', () => process.stderr.write('\\n' + JSON.stringify(Object.keys(require.cache))));`;
-  const out = spawnSync(process.execPath, ['-e', `${report} require(${JSON.stringify(path.join(ROOT, 'dist', 'cli', 'index.js'))})`, 'serve', '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const out = spawnSync(
+    process.execPath,
+    ['-e', `${report} require(${JSON.stringify(path.join(ROOT, 'dist', 'cli', 'index.js'))})`, 'serve', '--help'],
+    { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+  );
   expect(out.stdout).toContain('MCP endpoint only');
   const cache = JSON.parse(out.stderr.trim().split('\n').pop()!) as string[];
   expect(cache.some((f) => f.endsWith(path.join('dist', 'cli', 'index.js')))).toBe(true);

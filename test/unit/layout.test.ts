@@ -74,7 +74,10 @@ export function offendingImports(src: string = SRC): string[] {
 }
 
 test('every side folder is known to the rule (a new top-level folder gets a line here)', () => {
-  const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  const folders = fs
+    .readdirSync(SRC, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
   expect(folders.filter((f) => f !== 'cli' && !(f in SIDES))).toEqual([]);
   const files = fs.readdirSync(SRC).filter((f) => f.endsWith('.ts'));
   expect(files.filter((f) => !(f in TOP_LEVEL))).toEqual([]);
@@ -91,7 +94,10 @@ test('the scan catches an offending import (a worker reaching into the server)',
     fs.mkdirSync(path.join(dir, 'mcp'));
     fs.writeFileSync(path.join(dir, 'contract.ts'), '');
     fs.writeFileSync(path.join(dir, 'mcp', 'tool-registry.ts'), '');
-    fs.writeFileSync(path.join(dir, 'worker', 'index.ts'), "import { x } from '../contract';\nimport type { ToolRegistry } from '../mcp/tool-registry';\n");
+    fs.writeFileSync(
+      path.join(dir, 'worker', 'index.ts'),
+      "import { x } from '../contract';\nimport type { ToolRegistry } from '../mcp/tool-registry';\n",
+    );
     expect(offendingImports(dir)).toEqual(['worker/index.ts: ../mcp/tool-registry -> mcp/tool-registry']);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -119,11 +125,17 @@ export function importCycles(src: string = SRC): string[] {
     const base = path.resolve(path.dirname(from), spec.replace(/\.js$/, ''));
     return [`${base}.ts`, path.join(base, 'index.ts')].find((f) => fs.existsSync(f));
   };
-  const graph = new Map(sourceFiles(src).map((file) => [file, [...fs.readFileSync(file, 'utf8').matchAll(IMPORT)].flatMap(([, , spec]) => resolve(file, spec) ?? [])]));
+  const graph = new Map(
+    sourceFiles(src).map((file) => [
+      file,
+      [...fs.readFileSync(file, 'utf8').matchAll(IMPORT)].flatMap(([, , spec]) => resolve(file, spec) ?? []),
+    ]),
+  );
   const cycles: string[] = [];
   const done = new Set<string>();
   const visit = (file: string, trail: string[]) => {
-    if (trail.includes(file)) return void cycles.push([...trail.slice(trail.indexOf(file)), file].map((f) => path.relative(src, f)).join(' -> '));
+    if (trail.includes(file))
+      return void cycles.push([...trail.slice(trail.indexOf(file)), file].map((f) => path.relative(src, f)).join(' -> '));
     if (done.has(file)) return;
     for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
     done.add(file);

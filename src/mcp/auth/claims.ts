@@ -37,7 +37,12 @@ export function principalFor(iss: string, sub: string, client: string | undefine
 }
 
 /** The AuthInfo of an accepted token; `extra.principal` is what owns tasks (see principalOfAuth). */
-export function authInfoFrom(token: string, claims: TokenClaims & { sub: string; exp: number }, resource: URL, settings: OAuthSettings): AuthInfo {
+export function authInfoFrom(
+  token: string,
+  claims: TokenClaims & { sub: string; exp: number },
+  resource: URL,
+  settings: OAuthSettings,
+): AuthInfo {
   const client = clientOf(claims);
   return {
     token,

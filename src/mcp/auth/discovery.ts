@@ -19,7 +19,13 @@ export function metadataUrls(issuer: string): string[] {
   const url = new URL(issuer);
   const path = url.pathname.replace(/\/$/, '');
   const at = (p: string) => new URL(p, url.origin).href;
-  return [...new Set([at(`/.well-known/oauth-authorization-server${path}`), at(`${path}/.well-known/openid-configuration`), at(`/.well-known/openid-configuration${path}`)])];
+  return [
+    ...new Set([
+      at(`/.well-known/oauth-authorization-server${path}`),
+      at(`${path}/.well-known/openid-configuration`),
+      at(`/.well-known/openid-configuration${path}`),
+    ]),
+  ];
 }
 
 /**
@@ -31,7 +37,11 @@ export class AuthServerDiscovery {
   private pending?: Promise<AuthServerMetadata>;
   private failed?: { at: number; error: Error };
 
-  constructor(private readonly issuer: string, private readonly timeoutMs: number, private readonly retryMs = 5_000) {}
+  constructor(
+    private readonly issuer: string,
+    private readonly timeoutMs: number,
+    private readonly retryMs = 5_000,
+  ) {}
 
   async metadata(): Promise<AuthServerMetadata> {
     if (this.found) return this.found;

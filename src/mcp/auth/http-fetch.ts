@@ -4,7 +4,12 @@ import { AuthServerUnavailableError } from './errors';
 export async function fetchJson(url: string, timeoutMs: number, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
   let res: Response;
   try {
-    res = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json', ...init.headers } });
+    res = await fetch(url, {
+      ...init,
+      redirect: 'error',
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: 'application/json', ...init.headers },
+    });
   } catch (err) {
     const why = (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (err as Error).message;
     throw new AuthServerUnavailableError(`authorization server unreachable (${url}): ${why}`);

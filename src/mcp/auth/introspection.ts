@@ -37,13 +37,18 @@ export class IntrospectionVerifier {
     const { settings } = this.opts;
     const endpoint = await this.opts.endpoint();
     if (!endpoint) throw new InvalidTokenError('opaque tokens are not accepted (no introspection endpoint)');
-    const basic = Buffer.from(`${encodeURIComponent(settings.introspectionClientId!)}:${encodeURIComponent(settings.introspectionClientSecret ?? '')}`).toString('base64');
+    const basic = Buffer.from(
+      `${encodeURIComponent(settings.introspectionClientId!)}:${encodeURIComponent(settings.introspectionClientSecret ?? '')}`,
+    ).toString('base64');
     const { status, body } = await fetchJson(endpoint, settings.httpTimeoutMs, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
       body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
     });
-    if (status !== 200) throw new AuthServerUnavailableError(`introspection answered HTTP ${status}${status === 401 ? ' (check the introspection client credentials)' : ''}`);
+    if (status !== 200)
+      throw new AuthServerUnavailableError(
+        `introspection answered HTTP ${status}${status === 401 ? ' (check the introspection client credentials)' : ''}`,
+      );
     const answer = (body ?? {}) as Record<string, unknown>;
     if (answer.active !== true) throw new InvalidTokenError('token is not active');
     const now = Date.now() / 1000;
@@ -58,7 +63,12 @@ export class IntrospectionVerifier {
     const accepted = expect.audiences;
     if (!aud.some((a) => accepted.includes(a as string))) throw new InvalidTokenError('token was not issued for this resource (aud)');
     // a client credentials token has no user: the client is the subject (RFC 7662 makes sub optional)
-    const sub = typeof answer.sub === 'string' && answer.sub ? answer.sub : typeof answer.client_id === 'string' && answer.client_id ? answer.client_id : undefined;
+    const sub =
+      typeof answer.sub === 'string' && answer.sub
+        ? answer.sub
+        : typeof answer.client_id === 'string' && answer.client_id
+          ? answer.client_id
+          : undefined;
     if (!sub) throw new InvalidTokenError('token names no subject (sub or client_id)');
     return authInfoFrom(token, { ...answer, iss, sub, exp: answer.exp }, expect.resource, settings);
   }

@@ -76,7 +76,8 @@ export class JwksCache {
     const uri = await this.opts.jwksUri();
     const { status, body } = await fetchJson(uri, this.opts.timeoutMs);
     const keys = (body as { keys?: unknown })?.keys;
-    if (status !== 200 || !Array.isArray(keys)) throw new AuthServerUnavailableError(`JWKS ${uri} answered HTTP ${status} without a key set`);
+    if (status !== 200 || !Array.isArray(keys))
+      throw new AuthServerUnavailableError(`JWKS ${uri} answered HTTP ${status} without a key set`);
     this.local = jose.createLocalJWKSet({ keys: keys as Jose.JWK[] });
     this.fetchedAt = Date.now();
   }

@@ -23,7 +23,10 @@ export function looksLikeJwt(token: string): boolean {
  * and a `sub` that is a non-empty string (it names the task owner).
  */
 export class JwtVerifier {
-  constructor(private readonly settings: OAuthSettings, private readonly keys: JwksCache) {}
+  constructor(
+    private readonly settings: OAuthSettings,
+    private readonly keys: JwksCache,
+  ) {}
 
   async verify(token: string, expect: Expected): Promise<AuthInfo> {
     let payload: Jose.JWTPayload;
@@ -48,9 +51,14 @@ export class JwtVerifier {
  * What jose leaves unchecked: it requires `sub` present but takes any type (a numeric or empty
  * one would name no one, or collide), and it checks `iat` in the future only with maxTokenAge.
  */
-function checkOwnClaims(payload: Jose.JWTPayload, skewSeconds: number): asserts payload is Jose.JWTPayload & { iss: string; sub: string; exp: number } {
-  if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new InvalidTokenError('token subject (sub) is not a non-empty string');
-  if (payload.iat !== undefined && payload.iat > Date.now() / 1000 + skewSeconds) throw new InvalidTokenError('token is issued in the future (iat)');
+function checkOwnClaims(
+  payload: Jose.JWTPayload,
+  skewSeconds: number,
+): asserts payload is Jose.JWTPayload & { iss: string; sub: string; exp: number } {
+  if (typeof payload.sub !== 'string' || payload.sub.length === 0)
+    throw new InvalidTokenError('token subject (sub) is not a non-empty string');
+  if (payload.iat !== undefined && payload.iat > Date.now() / 1000 + skewSeconds)
+    throw new InvalidTokenError('token is issued in the future (iat)');
 }
 
 /** A short reason for the 401 and the log; jose's messages name the claim, never the token. */

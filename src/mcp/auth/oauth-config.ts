@@ -6,7 +6,19 @@ export const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 export const ScopeSchema = z.string().regex(SCOPE_TOKEN, 'an OAuth scope token (printable ASCII, no spaces, quotes or backslashes)');
 
 /** Asymmetric JWS algorithms only: `none` and HMAC (where a public key could be used as the secret) are never accepted. */
-export const ASYMMETRIC_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const;
+export const ASYMMETRIC_ALGS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+] as const;
 
 const isLoopback = (url: URL) => ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 
@@ -44,7 +56,9 @@ export const OAuthSettingsSchema = z
     /** Tolerance on `exp`/`nbf`/`iat`, in seconds. */
     clockSkewSeconds: z.coerce.number().int().min(0).max(600).default(30),
     /** Accepted JWS algorithms; a subset of the asymmetric ones. */
-    algorithms: List(z.enum(ASYMMETRIC_ALGS, { error: `one of ${ASYMMETRIC_ALGS.join(', ')} (asymmetric only)` })).default([...ASYMMETRIC_ALGS]),
+    algorithms: List(z.enum(ASYMMETRIC_ALGS, { error: `one of ${ASYMMETRIC_ALGS.join(', ')} (asymmetric only)` })).default([
+      ...ASYMMETRIC_ALGS,
+    ]),
     /** Use this JWKS URL instead of the discovered `jwks_uri`. */
     jwksUri: SecureUrl.optional(),
     /** Bound on each call to the authorization server (discovery, JWKS, introspection), in ms. */
@@ -71,7 +85,10 @@ export const OAuthSettingsSchema = z
      */
     taskBinding: z.enum(['user-and-client', 'user']).default('user-and-client'),
   })
-  .refine((s) => !s.introspectionClientSecret || s.introspectionClientId, { message: 'introspectionClientSecret needs introspectionClientId', path: ['introspectionClientId'] });
+  .refine((s) => !s.introspectionClientSecret || s.introspectionClientId, {
+    message: 'introspectionClientSecret needs introspectionClientId',
+    path: ['introspectionClientId'],
+  });
 export type OAuthSettings = z.infer<typeof OAuthSettingsSchema>;
 export type OAuthSettingsInput = z.input<typeof OAuthSettingsSchema>;
 

@@ -1,4 +1,11 @@
-import { type AuthInfo, bearerAuthChallengeResponse, OAuthError, OAuthErrorCode, type OAuthTokenVerifier, verifyBearerToken } from '@modelcontextprotocol/server';
+import {
+  type AuthInfo,
+  bearerAuthChallengeResponse,
+  OAuthError,
+  OAuthErrorCode,
+  type OAuthTokenVerifier,
+  verifyBearerToken,
+} from '@modelcontextprotocol/server';
 import { logger } from '../../tasks';
 import { StaticTokenVerifier } from './static-tokens';
 import { AuthServerDiscovery } from './discovery';
@@ -44,7 +51,10 @@ export class ResourceServer {
     if (!oauth) return;
     const discovery = (this.discovery = new AuthServerDiscovery(oauth.issuer, oauth.httpTimeoutMs));
     const keys = new JwksCache({
-      jwksUri: async () => oauth.jwksUri ?? (await discovery.metadata()).jwks_uri ?? Promise.reject(new AuthServerUnavailableError(`${oauth.issuer} publishes no jwks_uri`)),
+      jwksUri: async () =>
+        oauth.jwksUri ??
+        (await discovery.metadata()).jwks_uri ??
+        Promise.reject(new AuthServerUnavailableError(`${oauth.issuer} publishes no jwks_uri`)),
       timeoutMs: oauth.httpTimeoutMs,
       cooldownMs: oauth.jwksCooldownMs,
       maxAgeMs: oauth.jwksMaxAgeMs,
@@ -67,7 +77,10 @@ export class ResourceServer {
   async warmUp(log: (m: string) => void): Promise<void> {
     if (!this.discovery) return;
     await this.discovery.metadata().then(
-      (m) => log(`OAuth: issuer ${m.issuer} discovered (jwks ${this.opts.oauth!.jwksUri ?? m.jwks_uri ?? 'none'}, introspection ${this.introspection ? 'on' : 'off'})`),
+      (m) =>
+        log(
+          `OAuth: issuer ${m.issuer} discovered (jwks ${this.opts.oauth!.jwksUri ?? m.jwks_uri ?? 'none'}, introspection ${this.introspection ? 'on' : 'off'})`,
+        ),
       (err: Error) => log(`OAuth: ${err.message}; requests are answered 503 until it answers`),
     );
   }
@@ -94,7 +107,14 @@ export class ResourceServer {
     if (!oauth) return undefined;
     const resource = this.resourceFor(request);
     if (!isPrmPath(new URL(request.url).pathname, this.opts.mcpPath, resource)) return undefined;
-    return prmResponse(request, protectedResourceMetadata(resource, { issuer: oauth.issuer, scopesSupported: this.scopesSupported, resourceName: this.opts.resourceName }));
+    return prmResponse(
+      request,
+      protectedResourceMetadata(resource, {
+        issuer: oauth.issuer,
+        scopesSupported: this.scopesSupported,
+        resourceName: this.opts.resourceName,
+      }),
+    );
   }
 
   /** The verified caller, or the answer to send instead (401/403/503). Never throws. */
@@ -113,7 +133,10 @@ export class ResourceServer {
       if (err instanceof AuthServerUnavailableError) {
         logger.warn({ event: 'auth.unavailable', reason: err.message }, 'token cannot be checked now');
         return Response.json(
-          { error: 'temporarily_unavailable', error_description: `The authorization server cannot be reached to check the token; retry later. ${err.message}` },
+          {
+            error: 'temporarily_unavailable',
+            error_description: `The authorization server cannot be reached to check the token; retry later. ${err.message}`,
+          },
           { status: 503, headers: { 'retry-after': String(err.retryAfterSeconds), 'cache-control': 'no-store' } },
         );
       }

@@ -1,4 +1,8 @@
-import { buildOAuthProtectedResourceMetadata, getOAuthProtectedResourceMetadataUrl, type OAuthMetadata } from '@modelcontextprotocol/server';
+import {
+  buildOAuthProtectedResourceMetadata,
+  getOAuthProtectedResourceMetadataUrl,
+  type OAuthMetadata,
+} from '@modelcontextprotocol/server';
 
 export const PRM_PATH = '/.well-known/oauth-protected-resource';
 
@@ -37,8 +41,13 @@ export function isPrmPath(pathname: string, mcpPath: string, resource: URL): boo
 /** The document as HTTP: GET/HEAD, CORS-open (public metadata browsers' MCP clients read), cacheable for a while. */
 export function prmResponse(request: Request, doc: object): Response {
   const cors = { 'access-control-allow-origin': '*' };
-  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { ...cors, 'access-control-allow-methods': 'GET, HEAD, OPTIONS' } });
-  if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { ...cors, allow: 'GET, HEAD, OPTIONS' } });
+  if (request.method === 'OPTIONS')
+    return new Response(null, { status: 204, headers: { ...cors, 'access-control-allow-methods': 'GET, HEAD, OPTIONS' } });
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return new Response(null, { status: 405, headers: { ...cors, allow: 'GET, HEAD, OPTIONS' } });
   const body = request.method === 'HEAD' ? null : JSON.stringify(doc);
-  return new Response(body, { status: 200, headers: { ...cors, 'content-type': 'application/json', 'cache-control': 'public, max-age=300' } });
+  return new Response(body, {
+    status: 200,
+    headers: { ...cors, 'content-type': 'application/json', 'cache-control': 'public, max-age=300' },
+  });
 }

@@ -19,7 +19,8 @@ export class StaticTokenVerifier implements OAuthTokenVerifier {
     const owners = new Map<string, string>();
     for (const { principal, digest } of this.entries) {
       const other = owners.get(digest.toString('hex'));
-      if (other !== undefined && other !== principal) throw new Error(`the same bearer token is given to two principals (${other} and ${principal})`);
+      if (other !== undefined && other !== principal)
+        throw new Error(`the same bearer token is given to two principals (${other} and ${principal})`);
       owners.set(digest.toString('hex'), principal);
     }
   }

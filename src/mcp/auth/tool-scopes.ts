@@ -13,7 +13,10 @@ export interface ScopedTool {
  */
 export class ToolScopes {
   /** `required`: the scopes every request needs; `known`: every scope this server speaks of (scopes_supported). */
-  constructor(private readonly required: readonly string[], private readonly known: ReadonlySet<string>) {}
+  constructor(
+    private readonly required: readonly string[],
+    private readonly known: ReadonlySet<string>,
+  ) {}
 
   missing(tool: ScopedTool, auth: AuthInfo | undefined): string[] {
     if (!auth || !tool.scopes?.length) return [];

@@ -7,13 +7,34 @@
 /** Names that are secrets wherever they appear inside a name (`dbPassword`, `X-Api-Key`). */
 const SECRET_PART = /pass|secret|token|key|auth|credential|cookie|session|private|signature|bearer/i;
 /** Short names that are secrets only as a whole word of the name (`pin`, `user_pwd`; not `spinner`). */
-const SECRET_WORDS = new Set(['pw', 'pwd', 'pin', 'otp', 'cvv', 'cvc', 'cvv2', 'ssn', 'jwt', 'sig', 'creds', 'cred', 'dsn', 'iban', 'mfa', '2fa', 'totp']);
+const SECRET_WORDS = new Set([
+  'pw',
+  'pwd',
+  'pin',
+  'otp',
+  'cvv',
+  'cvc',
+  'cvv2',
+  'ssn',
+  'jwt',
+  'sig',
+  'creds',
+  'cred',
+  'dsn',
+  'iban',
+  'mfa',
+  '2fa',
+  'totp',
+]);
 
 /** Whether a value under this name is hidden. */
 export function isSecretName(name: string): boolean {
   if (SECRET_PART.test(name)) return true;
   // words of camelCase, snake_case, kebab-case and dotted names
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
   return words.some((w) => SECRET_WORDS.has(w));
 }
 
@@ -27,7 +48,10 @@ const VALUE_RULES: Array<[RegExp, string]> = [
   // a JWT
   [/\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, '***'],
   // well-known key formats: AWS access key ids, OpenAI/Stripe-style sk-…, GitHub and Slack tokens
-  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\b(?:sk|rk|pk)[-_](?:live_|test_)?[A-Za-z0-9_-]{16,}|\bgh[pousr]_[A-Za-z0-9]{20,}|\bxox[abpors]-[A-Za-z0-9-]{10,}/g, '***'],
+  [
+    /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\b(?:sk|rk|pk)[-_](?:live_|test_)?[A-Za-z0-9_-]{16,}|\bgh[pousr]_[A-Za-z0-9]{20,}|\bxox[abpors]-[A-Za-z0-9-]{10,}/g,
+    '***',
+  ],
 ];
 
 /** The text with credential-looking parts replaced by ***. */

@@ -11,8 +11,11 @@ export class ToolRegistry {
   register(...tools: ToolDefinition[]): this {
     for (const tool of tools) {
       if (this.tools.has(tool.name)) throw new Error(`tool "${tool.name}" is registered twice`);
-      for (const scope of tool.scopes ?? []) if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)) throw new Error(`tool "${tool.name}": scope ${JSON.stringify(scope)} is not an OAuth scope token`);
-      if (!tool.local && !tool.workflowType && !tool.workflow?.name) throw new Error(`tool "${tool.name}": its workflow function has no name (the workflow type)`);
+      for (const scope of tool.scopes ?? [])
+        if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))
+          throw new Error(`tool "${tool.name}": scope ${JSON.stringify(scope)} is not an OAuth scope token`);
+      if (!tool.local && !tool.workflowType && !tool.workflow?.name)
+        throw new Error(`tool "${tool.name}": its workflow function has no name (the workflow type)`);
       this.tools.set(tool.name, tool);
     }
     return this;

@@ -3,7 +3,14 @@ import * as z from 'zod';
 import { logger, taskLog, whyResponseDoesNotFit } from '../../tasks';
 import { PreTaskInput, ToolDefinition, workflowTypeOf } from '../../tool-definition';
 import { type InputRequest, MAX_ARGUMENT_BYTES } from '../../contract';
-import { InvalidInputResponseError, InvalidToolArgumentsError, MissingScopeError, TaskStoreUnavailableError, toProtocolError, UnknownToolError } from './errors';
+import {
+  InvalidInputResponseError,
+  InvalidToolArgumentsError,
+  MissingScopeError,
+  TaskStoreUnavailableError,
+  toProtocolError,
+  UnknownToolError,
+} from './errors';
 import { principalOf } from './negotiation';
 import type { CallSite } from '../revision';
 import type { McpContext } from '../context';
@@ -21,7 +28,8 @@ const CallParamsSchema = z.looseObject({ name: z.unknown().optional(), arguments
  */
 export async function handleToolsCall(params: unknown, ctx: ServerContext, site: CallSite, mcp: McpContext, handles: TaskHandles) {
   const parsed = CallParamsSchema.safeParse(params ?? {});
-  if (!parsed.success || parsed.data.name === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: tools/call needs params.name, the name of a tool');
+  if (!parsed.success || parsed.data.name === undefined)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: tools/call needs params.name, the name of a tool');
   const { name, arguments: rawArgs, task: taskParam } = parsed.data;
   const { revision } = site;
   const optedIn = revision.requestsTask({ task: taskParam }, ctx);
@@ -44,14 +52,22 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, site:
   if (tool.beforeTask) {
     const answer = preTaskAnswer(tool.beforeTask, ctx);
     // the SDK's MRTR helper, typed by the SDK's own form-schema shape (ext-tasks types it as JSON)
-    if (!answer) return inputRequired({ inputRequests: { [tool.beforeTask.key]: inputRequired.elicit(preTaskRequest(tool.beforeTask).params as never) } });
+    if (!answer)
+      return inputRequired({
+        inputRequests: { [tool.beforeTask.key]: inputRequired.elicit(preTaskRequest(tool.beforeTask).params as never) },
+      });
     args[tool.beforeTask.argument] = answer;
     checkArgumentSize(tool, args);
   }
 
   const input = {
-    tool: tool.name, workflowType: workflowTypeOf(tool), arguments: args, owner: principalOf(ctx), summary: summarize(tool.name, args),
-    taskQueue: tool.taskQueue, executionTimeout: tool.executionTimeout,
+    tool: tool.name,
+    workflowType: workflowTypeOf(tool),
+    arguments: args,
+    owner: principalOf(ctx),
+    summary: summarize(tool.name, args),
+    taskQueue: tool.taskQueue,
+    executionTimeout: tool.executionTimeout,
   };
   try {
     if (asTask) {
@@ -70,7 +86,8 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, site:
 
 function rethrow(err: unknown, tool?: string): never {
   const protocolError = toProtocolError(err);
-  if (protocolError instanceof TaskStoreUnavailableError) logger.error({ event: 'tools.call.failed', tool, err: (err as Error).message }, 'tools/call failed');
+  if (protocolError instanceof TaskStoreUnavailableError)
+    logger.error({ event: 'tools.call.failed', tool, err: (err as Error).message }, 'tools/call failed');
   throw protocolError;
 }
 
@@ -85,18 +102,25 @@ const MAX_ARGUMENT_DEPTH = 64;
 
 async function parseArguments(tool: ToolDefinition, raw: unknown): Promise<Record<string, unknown>> {
   // before anything recursive (JSON.stringify, the schema) walks them
-  if (valueNestsDeeperThan(raw, MAX_ARGUMENT_DEPTH)) throw new InvalidToolArgumentsError(tool.name, [`arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`]);
+  if (valueNestsDeeperThan(raw, MAX_ARGUMENT_DEPTH))
+    throw new InvalidToolArgumentsError(tool.name, [`arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`]);
   checkArgumentSize(tool, raw);
   const parsed = await tool.inputSchema['~standard'].validate(raw);
   if (parsed.issues) {
-    throw new InvalidToolArgumentsError(tool.name, parsed.issues.map((i) => `${pathOf(i.path) || '(arguments)'}: ${i.message}`));
+    throw new InvalidToolArgumentsError(
+      tool.name,
+      parsed.issues.map((i) => `${pathOf(i.path) || '(arguments)'}: ${i.message}`),
+    );
   }
   return parsed.value as Record<string, unknown>;
 }
 
 function checkArgumentSize(tool: ToolDefinition, args: unknown): void {
   const bytes = Buffer.byteLength(JSON.stringify(args) ?? '');
-  if (bytes > MAX_ARGUMENT_BYTES) throw new InvalidToolArgumentsError(tool.name, [`arguments are ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of a Temporal payload`]);
+  if (bytes > MAX_ARGUMENT_BYTES)
+    throw new InvalidToolArgumentsError(tool.name, [
+      `arguments are ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of a Temporal payload`,
+    ]);
 }
 
 function preTaskRequest({ message, requestedSchema }: PreTaskInput): InputRequest {
@@ -127,7 +151,7 @@ export function summarize(tool: string, args: Record<string, unknown>): string {
   const parts = Object.entries(args).map(([k, raw]) => {
     if (isSecretName(k)) return `${k}=***`;
     const v = masked(raw);
-    const text = typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : JSON.stringify(v) ?? '';
+    const text = typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : (JSON.stringify(v) ?? '');
     return `${k}=${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
   });
   const line = `${tool}(${parts.join(', ')})`;

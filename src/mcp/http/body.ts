@@ -87,7 +87,11 @@ export function parseBody(text: string, maxDepth: number): RequestBody | { tooDe
  * is always in params), with the limit in `data`. HTTP 400, id null: the body was not parsed.
  */
 export function tooDeepResponse(maxDepth: number): Response {
-  const error = { code: ProtocolErrorCode.InvalidParams, message: `Invalid params: the request nests JSON deeper than ${maxDepth} levels`, data: { maxDepth } };
+  const error = {
+    code: ProtocolErrorCode.InvalidParams,
+    message: `Invalid params: the request nests JSON deeper than ${maxDepth} levels`,
+    data: { maxDepth },
+  };
   return Response.json({ jsonrpc: '2.0', id: null, error }, { status: 400 });
 }
 
@@ -100,7 +104,10 @@ export function malformedRequestResponse(body: RequestBody | undefined): Respons
   if (message === null || typeof message !== 'object' || message.method !== 'initialize') return undefined;
   if (message.params !== null && typeof message.params === 'object' && !Array.isArray(message.params)) return undefined;
   const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
-  const error = { code: ProtocolErrorCode.InvalidParams, message: 'Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}' };
+  const error = {
+    code: ProtocolErrorCode.InvalidParams,
+    message: 'Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}',
+  };
   return Response.json({ jsonrpc: '2.0', id, error }, { status: 200 });
 }
 
@@ -109,7 +116,11 @@ export function malformedRequestResponse(body: RequestBody | undefined): Respons
  * end without scanning or keeping it (a client still sending would otherwise get a broken pipe
  * instead of the answer); past the size limit nothing more is read.
  */
-export function readScanned(req: http.IncomingMessage, maxDepth: number, maxBytes: number): Promise<{ kind: 'read'; chunks: Buffer[] } | { kind: 'deep' | 'large' }> {
+export function readScanned(
+  req: http.IncomingMessage,
+  maxDepth: number,
+  maxBytes: number,
+): Promise<{ kind: 'read'; chunks: Buffer[] } | { kind: 'deep' | 'large' }> {
   return new Promise((resolve, reject) => {
     const scanner = new DepthScanner(maxDepth);
     const chunks: Buffer[] = [];
@@ -135,7 +146,10 @@ export function readScanned(req: http.IncomingMessage, maxDepth: number, maxByte
 
 /** As the SDK's adapter answers a body over the limit. */
 export function tooLargeResponse(maxBytes: number): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${maxBytes} bytes` }, id: null }, { status: 413 });
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${maxBytes} bytes` }, id: null },
+    { status: 413 },
+  );
 }
 
 /** The request again, its body served from the chunks already read (the SDK's adapter reads it as a stream). */

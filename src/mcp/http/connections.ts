@@ -26,7 +26,10 @@ export function defaultMaxConnections(limitsFile = '/proc/self/limits'): number 
 
 function openFileLimit(limitsFile: string): number | undefined {
   try {
-    const line = fs.readFileSync(limitsFile, 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = fs
+      .readFileSync(limitsFile, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
     return soft && /^\d+$/.test(soft) ? Number(soft) : undefined; // "unlimited": no bound from it
   } catch {

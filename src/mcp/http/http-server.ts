@@ -15,7 +15,16 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { capConnections, DEFAULT_REQUEST_TIMEOUT_MS, defaultMaxConnections } from './connections';
-import { DEFAULT_MAX_JSON_DEPTH, malformedRequestResponse, parseBody, readScanned, replayed, type RequestBody, tooDeepResponse, tooLargeResponse } from './body';
+import {
+  DEFAULT_MAX_JSON_DEPTH,
+  malformedRequestResponse,
+  parseBody,
+  readScanned,
+  replayed,
+  type RequestBody,
+  tooDeepResponse,
+  tooLargeResponse,
+} from './body';
 
 /** A handler in front of the SDK's: a Response, or undefined to let the SDK serve the request. */
 export type FrontHandler = (request: Request, authInfo: AuthInfo | undefined, body?: RequestBody) => Promise<Response | undefined>;
@@ -82,9 +91,14 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
   const mcp = createMcpHandler(factory, { legacy: 'stateless' });
   const hosts = [...localhostAllowedHostnames(), ...opts.allowedHosts];
   const origins = [...localhostAllowedOrigins(), ...opts.allowedOrigins];
-  const gate = opts.auth ? (r: Request) => opts.auth!.gate(r) : opts.tokenVerifier ? requireBearerAuth({ verifier: opts.tokenVerifier }) : undefined;
+  const gate = opts.auth
+    ? (r: Request) => opts.auth!.gate(r)
+    : opts.tokenVerifier
+      ? requireBearerAuth({ verifier: opts.tokenVerifier })
+      : undefined;
   const maxDepth = opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-  const hostOrOriginRefused = (request: Request) => hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
+  const hostOrOriginRefused = (request: Request) =>
+    hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
   // the callers admit() verified: fetch() takes them without running the gate again
   const admitted = new WeakSet<AuthInfo>();
   const admit = async (request: Request) => {
@@ -169,9 +183,13 @@ export async function listenHttp(endpoint: McpEndpoint, opts: ListenOptions): Pr
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
     if (pathname === MCP_PATH) return void serveMcp(req, res).catch(() => res.destroy());
     // public metadata: answered from the headers too, so no anonymous body is ever read
-    if (pathname.startsWith('/.well-known/oauth-protected-resource')) return void serveFromHeaders(endpoint, req, res).catch(() => res.destroy());
+    if (pathname.startsWith('/.well-known/oauth-protected-resource'))
+      return void serveFromHeaders(endpoint, req, res).catch(() => res.destroy());
     if ((pathname === HEALTH_PATH || pathname === READY_PATH) && (req.method === 'GET' || req.method === 'HEAD')) {
-      const answer = pathname === HEALTH_PATH ? Promise.resolve<Readiness>({ ok: true }) : opts.ready().catch((err: Error) => ({ ok: false, reason: err.message }));
+      const answer =
+        pathname === HEALTH_PATH
+          ? Promise.resolve<Readiness>({ ok: true })
+          : opts.ready().catch((err: Error) => ({ ok: false, reason: err.message }));
       void answer.then((report) => {
         res.writeHead(report.ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
         res.end(req.method === 'HEAD' ? undefined : JSON.stringify(report));
@@ -267,7 +285,12 @@ function forwardedRequest(request: Request, body: RequestBody, fillRoutingHeader
   if (body.json !== undefined && missing.length === 0) return request;
   const headers = new Headers(request.headers);
   for (const [name, value] of missing) headers.set(name, value);
-  return new Request(request.url, { method: 'POST', headers, body: body.json === undefined ? body.text : undefined, signal: request.signal });
+  return new Request(request.url, {
+    method: 'POST',
+    headers,
+    body: body.json === undefined ? body.text : undefined,
+    signal: request.signal,
+  });
 }
 
 function missingRoutingHeaders(present: Headers, json: unknown): Array<[string, string]> {

@@ -5,7 +5,13 @@
  * (`mcp-task-input:<taskId>:<key>`; the taskId is a bearer secret sent only to its own caller)
  * and `inputResponses` applies such answers to the task, exactly as 2026 tasks/update does.
  */
-import { type AuthInfo, isJSONRPCErrorResponse, isJSONRPCResultResponse, ProtocolErrorCode, RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
+import {
+  type AuthInfo,
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
+} from '@modelcontextprotocol/server';
 import type { InputRequest } from '../../contract';
 import { InputResponseError, isTaskId, logger } from '../../tasks';
 import type { McpContext } from '../context';
@@ -27,7 +33,12 @@ const HANDLE_INPUT_ID_PREFIX = 'mcp-task-ask:';
 export function inputRequestMessage(taskId: string, key: string, request: InputRequest, viaHandle = false) {
   const { _meta, ...rest } = request.params as { _meta?: object };
   const params = { ...rest, _meta: { ..._meta, [RELATED_TASK_META_KEY]: { taskId } } };
-  return { jsonrpc: '2.0' as const, id: `${viaHandle ? HANDLE_INPUT_ID_PREFIX : INPUT_ID_PREFIX}${taskId}:${key}`, method: request.method, params };
+  return {
+    jsonrpc: '2.0' as const,
+    id: `${viaHandle ? HANDLE_INPUT_ID_PREFIX : INPUT_ID_PREFIX}${taskId}:${key}`,
+    method: request.method,
+    params,
+  };
 }
 
 function parseInputRequestId(id: unknown): { taskId: string; key: string; viaHandle: boolean } | undefined {
@@ -83,7 +94,11 @@ export function inputResponses({ store, inputRefused }: McpContext, reasks: Task
       // visible: the question comes again (a handle call answers with it as text), and the POST is answered with why
       if (target.viaHandle) inputRefused.emit(target.taskId, target.key);
       else reasks.emit(target.taskId, target.key);
-      const error = { code: ProtocolErrorCode.InvalidParams, message: `Invalid input response: ${err.message}; the request is asked again`, data: { key: err.key, reason: err.reason } };
+      const error = {
+        code: ProtocolErrorCode.InvalidParams,
+        message: `Invalid input response: ${err.message}; the request is asked again`,
+        data: { key: err.key, reason: err.reason },
+      };
       return Response.json({ jsonrpc: '2.0', id: message.id, error }, { status: 400 });
     }
     return accepted;

@@ -34,7 +34,8 @@ export function registerTasksMethods(server: McpServer, mcp: McpContext, reasks:
   low.setRequestHandler('tasks/cancel', byId, async (params, ctx) => {
     const raw = await readRaw(params.taskId, ctx);
     const before = withCancelFinal(raw);
-    if (isTerminal(before)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: it is already ${statusOf(before)}`);
+    if (isTerminal(before))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: it is already ${statusOf(before)}`);
     // the task as just read: the store cancels and reads it once more, after
     const after = await store.cancel(before.taskId, principalOf(ctx), raw).catch(rethrow);
     if (!after) throw new TaskNotFoundError();
@@ -54,7 +55,8 @@ export function registerTasksMethods(server: McpServer, mcp: McpContext, reasks:
     const onChange = async (task: TaskSnapshot) => {
       latest = task;
       const now = toTask(task, pollIntervalMs);
-      if (now.status !== shown.status || now.statusMessage !== shown.statusMessage) await ctx.mcpReq.notify({ method: 'notifications/tasks/status', params: now });
+      if (now.status !== shown.status || now.statusMessage !== shown.statusMessage)
+        await ctx.mcpReq.notify({ method: 'notifications/tasks/status', params: now });
       shown = now;
       if (task.state.status !== 'input_required') return;
       for (const [key, request] of Object.entries(task.state.inputRequests)) {
@@ -69,7 +71,9 @@ export function registerTasksMethods(server: McpServer, mcp: McpContext, reasks:
       void onChange(latest).catch(() => undefined);
     });
     try {
-      const followed = await mcp.limits.holding(principalOf(ctx), () => untilTerminal(mcp.watcher, task, principalOf(ctx), ctx.mcpReq.signal, onChange));
+      const followed = await mcp.limits.holding(principalOf(ctx), () =>
+        untilTerminal(mcp.watcher, task, principalOf(ctx), ctx.mcpReq.signal, onChange),
+      );
       return outcome(followed);
     } finally {
       off();
@@ -80,7 +84,10 @@ export function registerTasksMethods(server: McpServer, mcp: McpContext, reasks:
     // without an authorization context there is no "own" task to list
     if (!mcp.listing || principal === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
     const page = await store.listOwned(principal, params.cursor).catch(rethrow);
-    return { tasks: page.tasks.map((t) => toTask(withCancelFinal(t), pollIntervalMs)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    return {
+      tasks: page.tasks.map((t) => toTask(withCancelFinal(t), pollIntervalMs)),
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    };
   });
 }
 
@@ -128,10 +135,10 @@ function outcome(task: TaskSnapshot) {
   if (s.status === 'completed') return { ...s.result, _meta: meta };
   if (s.status === 'failed') throw new ProtocolError(s.error.code, s.error.message, s.error.data);
   // a cancel whose undos did not all succeed says which steps may still be in effect
-  if (s.status === 'cancelled' && s.undoFailures) throw new ProtocolError(ProtocolErrorCode.InternalError, `The task was ${task.statusMessage}`, { undoFailures: s.undoFailures });
+  if (s.status === 'cancelled' && s.undoFailures)
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `The task was ${task.statusMessage}`, { undoFailures: s.undoFailures });
   throw new ProtocolError(ProtocolErrorCode.InternalError, 'The task was cancelled');
 }
-
 
 function rethrow(err: unknown): never {
   throw toProtocolError(err);

@@ -19,7 +19,9 @@ import {
   type SubscriptionsAcknowledgedNotification,
   type SubscriptionsListenResult,
 } from '@modelcontextprotocol/server';
-import type { TaskStatusNotificationV2, TaskSubscriptionNotificationsV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
+import type { TaskStatusNotificationV2, TaskSubscriptionNotificationsV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with {
+  'resolution-mode': 'import',
+};
 import * as z from 'zod';
 import { isTaskId, isTerminal, logger, type TaskSnapshot, type TaskWatch } from '../../tasks';
 import { toProtocolError, tasksCapabilityRequired } from '../core/errors';
@@ -39,7 +41,9 @@ const RequestIdSchema = z.union([z.string(), z.number()]);
 /** The SDK's acknowledgement, its filter widened by the Tasks extension's taskIds. */
 type TaskAcknowledgement = Omit<SubscriptionsAcknowledgedNotification, 'params'> & {
   jsonrpc: '2.0';
-  params: Omit<SubscriptionsAcknowledgedNotification['params'], 'notifications'> & { notifications: SubscriptionFilter & TaskSubscriptionNotificationsV2 };
+  params: Omit<SubscriptionsAcknowledgedNotification['params'], 'notifications'> & {
+    notifications: SubscriptionFilter & TaskSubscriptionNotificationsV2;
+  };
 };
 
 export function taskSubscriptions(mcp: McpContext) {
@@ -58,7 +62,8 @@ export function taskSubscriptions(mcp: McpContext) {
     try {
       if (!declaresTasksIn(meta)) throw tasksCapabilityRequired();
       const wanted = TaskIdsSchema.safeParse(params.notifications);
-      if (!wanted.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: notifications.taskIds must be an array of task ids');
+      if (!wanted.success)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: notifications.taskIds must be an array of task ids');
       const ids = [...new Set(wanted.data.taskIds)].filter(isTaskId);
       const principal = principalOfAuth(authInfo);
       const release = reserve(principal ?? '', ids.length);
@@ -72,7 +77,13 @@ export function taskSubscriptions(mcp: McpContext) {
     }
   };
 
-  async function openStream(id: RequestId, ids: string[], principal: string | undefined, release: (some?: number) => void, signal: AbortSignal): Promise<Response> {
+  async function openStream(
+    id: RequestId,
+    ids: string[],
+    principal: string | undefined,
+    release: (some?: number) => void,
+    signal: AbortSignal,
+  ): Promise<Response> {
     const queue: Array<[string, TaskSnapshot | undefined]> = [];
     let onChange = (taskId: string, task: TaskSnapshot | undefined): void => void queue.push([taskId, task]);
     const watches = await openWatches(ids, principal, (taskId, task) => onChange(taskId, task));
@@ -119,7 +130,11 @@ export function taskSubscriptions(mcp: McpContext) {
   }
 
   /** A watch of each of the caller's tasks among `ids`; all stopped again if Temporal fails. */
-  async function openWatches(ids: string[], principal: string | undefined, onChange: (taskId: string, task: TaskSnapshot | undefined) => void) {
+  async function openWatches(
+    ids: string[],
+    principal: string | undefined,
+    onChange: (taskId: string, task: TaskSnapshot | undefined) => void,
+  ) {
     const watches = new Map<string, TaskWatch>();
     try {
       await forEachLimited(ids, OPEN_CONCURRENCY, async (taskId) => {
@@ -166,7 +181,12 @@ function sseWriter() {
   return writer;
 }
 
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
 
 /** The listen request, when this POST is one that asks for task notifications. */
 function listenRequest(request: Request, strictHeaders: boolean, read: RequestBody | undefined) {
@@ -186,11 +206,19 @@ function listenRequest(request: Request, strictHeaders: boolean, read: RequestBo
 }
 
 function acknowledgement(id: RequestId, taskIds: string[]): TaskAcknowledgement {
-  return { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds }, _meta: { [SUBSCRIPTION_ID_META_KEY]: id } } };
+  return {
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: { notifications: { taskIds }, _meta: { [SUBSCRIPTION_ID_META_KEY]: id } },
+  };
 }
 
 function taskNotification(task: TaskSnapshot, id: RequestId, pollIntervalMs: number): TaskStatusNotificationV2 {
-  return { jsonrpc: '2.0', method: 'notifications/tasks', params: { ...toDetailedTask(task, pollIntervalMs), _meta: { [SUBSCRIPTION_ID_META_KEY]: id } } };
+  return {
+    jsonrpc: '2.0',
+    method: 'notifications/tasks',
+    params: { ...toDetailedTask(task, pollIntervalMs), _meta: { [SUBSCRIPTION_ID_META_KEY]: id } },
+  };
 }
 
 function endOfSubscription(id: RequestId, serverInfo: McpContext['serverInfo']): SubscriptionsListenResult {
@@ -198,7 +226,11 @@ function endOfSubscription(id: RequestId, serverInfo: McpContext['serverInfo']):
 }
 
 function errorResponse(id: RequestId, err: ProtocolError): Response {
-  const error: JSONRPCErrorResponse = { jsonrpc: '2.0', id, error: { code: err.code, message: err.message, ...(err.data !== undefined ? { data: err.data } : {}) } };
+  const error: JSONRPCErrorResponse = {
+    jsonrpc: '2.0',
+    id,
+    error: { code: err.code, message: err.message, ...(err.data !== undefined ? { data: err.data } : {}) },
+  };
   // -32021 is an HTTP 400 like the SDK's own in-band answer; others ride a 200
   return Response.json(error, { status: err.code === ProtocolErrorCode.MissingRequiredClientCapability ? 400 : 200 });
 }

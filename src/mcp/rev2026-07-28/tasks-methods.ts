@@ -2,7 +2,13 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { isTaskId, isTerminal, logger, taskLog, type TaskSnapshot } from '../../tasks';
 import type { McpContext } from '../context';
-import { InvalidInputResponseError, TaskNotFoundError, TaskStoreUnavailableError, tasksCapabilityRequired, toProtocolError } from '../core/errors';
+import {
+  InvalidInputResponseError,
+  TaskNotFoundError,
+  TaskStoreUnavailableError,
+  tasksCapabilityRequired,
+  toProtocolError,
+} from '../core/errors';
 import { declaresTasks, principalOf } from '../core/negotiation';
 import { TaskIdParamsSchema } from '../core/task-params';
 import { toGetTaskResult } from './wire';
@@ -24,7 +30,8 @@ export function registerTasksMethods(server: McpServer, mcp: McpContext): void {
       const dropped = Object.fromEntries((ctx.mcpReq.droppedInputResponseKeys ?? []).map((k) => [k, null]));
       const responses = { ...dropped, ...ctx.mcpReq.inputResponses };
       // missing, or not an object (the SDK reads a string, array or null as no answers): say so, do nothing
-      if (Object.keys(responses).length === 0) throw new InvalidInputResponseError('Invalid params: inputResponses must be an object that maps each answered key to its answer');
+      if (Object.keys(responses).length === 0)
+        throw new InvalidInputResponseError('Invalid params: inputResponses must be an object that maps each answered key to its answer');
       const task = await mcp.store.sendInput(taskId, principalOf(ctx), responses);
       if (!task) throw new TaskNotFoundError();
       taskLog(task).info({ event: 'task.input', keys: Object.keys(responses) }, 'input responses received');
@@ -48,7 +55,8 @@ async function guarded<R>(params: { taskId: unknown }, ctx: ServerContext, fn: (
     return await fn(params.taskId);
   } catch (err) {
     const protocolError = toProtocolError(err);
-    if (protocolError instanceof TaskStoreUnavailableError) logger.error({ event: 'tasks.failed', taskId: params.taskId, err: (err as Error).message }, 'task store error');
+    if (protocolError instanceof TaskStoreUnavailableError)
+      logger.error({ event: 'tasks.failed', taskId: params.taskId, err: (err as Error).message }, 'task store error');
     throw protocolError;
   }
 }
@@ -63,6 +71,9 @@ export const CANCEL_OUTCOME_META_KEY = 'mcp-temporal-tasks/cancel';
  */
 export function cancelAnswer(task: TaskSnapshot) {
   const status = task.state.status;
-  const statusMessage = isTerminal(task) && !task.cancelRequested ? `The task had already ${status === 'completed' ? 'completed' : `ended ${status}`}: nothing was cancelled` : task.statusMessage;
+  const statusMessage =
+    isTerminal(task) && !task.cancelRequested
+      ? `The task had already ${status === 'completed' ? 'completed' : `ended ${status}`}: nothing was cancelled`
+      : task.statusMessage;
   return { resultType: 'complete' as const, _meta: { [CANCEL_OUTCOME_META_KEY]: { status, ...(statusMessage ? { statusMessage } : {}) } } };
 }

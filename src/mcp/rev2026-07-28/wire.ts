@@ -3,7 +3,9 @@
  * 2025-11-25 ones are in ../rev2025-11-25/wire.ts; the text a task handle shows to callers
  * without Tasks is ../task-handles/handle-text.ts.
  */
-import type { CreateTaskResultV2, DetailedTaskV2, GetTaskResultV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
+import type { CreateTaskResultV2, DetailedTaskV2, GetTaskResultV2 } from '@modelcontextprotocol/ext-tasks/core/v2' with {
+  'resolution-mode': 'import',
+};
 import { isTerminal, type TaskSnapshot } from '../../tasks';
 
 /** 2026: the flat DetailedTask (tasks/get, notifications). */

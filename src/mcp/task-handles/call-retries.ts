@@ -56,11 +56,17 @@ export class CallRetries {
 
 /** One digest of caller, tool and arguments (keys sorted at every depth, so their order does not matter). */
 function keyOf({ tool, arguments: args, owner }: RetryableCall): string {
-  return createHash('sha256').update(JSON.stringify([owner ?? null, tool, canonical(args)])).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([owner ?? null, tool, canonical(args)]))
+    .digest('base64url');
 }
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+  );
 }

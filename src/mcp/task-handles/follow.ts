@@ -14,16 +14,19 @@ export interface FollowOptions {
 }
 
 export type FollowOutcome =
-  | { kind: 'state'; task: TaskSnapshot; timedOut: boolean }
-  | { kind: 'gone' }
-  | { kind: 'aborted'; task: TaskSnapshot | undefined };
+  { kind: 'state'; task: TaskSnapshot; timedOut: boolean } | { kind: 'gone' } | { kind: 'aborted'; task: TaskSnapshot | undefined };
 
 /**
  * Follows a task through the watcher (Temporal's history long-poll, shared with every other
  * stream watching it) for a bounded time: the state it ended in, the one `stopAt` picked, or
  * the latest when the bound passed. `gone`: unknown, expired or not this caller's.
  */
-export function followTask(watcher: TaskWatcher, taskId: string, principal: string | undefined, opts: FollowOptions): Promise<FollowOutcome> {
+export function followTask(
+  watcher: TaskWatcher,
+  taskId: string,
+  principal: string | undefined,
+  opts: FollowOptions,
+): Promise<FollowOutcome> {
   return new Promise((resolve, reject) => {
     const startedAt = Date.now();
     const timerFired = () => Date.now() - startedAt >= opts.boundMs;
@@ -50,20 +53,23 @@ export function followTask(watcher: TaskWatcher, taskId: string, principal: stri
     opts.interrupt?.addEventListener('abort', onInterrupt, { once: true });
     const timer = setTimeout(() => (last ? finish({ kind: 'state', task: last, timedOut: true }) : undefined), opts.boundMs);
     opts.signal.addEventListener('abort', onAbort, { once: true });
-    watcher.watch(taskId, principal, onTask).then((watch) => {
-      stop = watch.stop;
-      if (done) return stop();
-      if (!watch.initial) return finish({ kind: 'gone' });
-      if (!last) onTask(watch.initial); // no change came first: start from the state now
-      // the bound may have passed while the first read was under way
-      if (!done && timerFired()) finish({ kind: 'state', task: last!, timedOut: true });
-    }, (err) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      opts.signal.removeEventListener('abort', onAbort);
-      reject(err);
-    });
+    watcher.watch(taskId, principal, onTask).then(
+      (watch) => {
+        stop = watch.stop;
+        if (done) return stop();
+        if (!watch.initial) return finish({ kind: 'gone' });
+        if (!last) onTask(watch.initial); // no change came first: start from the state now
+        // the bound may have passed while the first read was under way
+        if (!done && timerFired()) finish({ kind: 'state', task: last!, timedOut: true });
+      },
+      (err) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        opts.signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
     if (opts.signal.aborted) onAbort();
   });
 }

@@ -39,7 +39,10 @@ export function handleResult(task: TaskSnapshot, names: TaskToolNames, waitMs: n
       `Or call ${names.wait} with ${waitArgs}: a client that can show forms asks the user itself.`,
     );
   } else {
-    lines.push('', `Next: call ${names.wait} with ${waitArgs} to follow it (each call waits up to ${Math.round(waitMs / 1000)} s); ${names.cancel} stops it.`);
+    lines.push(
+      '',
+      `Next: call ${names.wait} with ${waitArgs} to follow it (each call waits up to ${Math.round(waitMs / 1000)} s); ${names.cancel} stops it.`,
+    );
   }
   return {
     content: [{ type: 'text', text: lines.join('\n') }],
@@ -58,10 +61,17 @@ export function handleResult(task: TaskSnapshot, names: TaskToolNames, waitMs: n
 function describeRequest(key: string, request: InputRequest): string[] {
   const params = request.params as { message?: unknown; requestedSchema?: unknown; messages?: unknown };
   if (request.method === 'elicitation/create') {
-    return [`- "${key}": ${String(params.message ?? '')}`, `  answer {"action":"accept","content":{…}} where content fits: ${JSON.stringify(params.requestedSchema ?? {})}`, `  (or {"action":"decline"})`];
+    return [
+      `- "${key}": ${String(params.message ?? '')}`,
+      `  answer {"action":"accept","content":{…}} where content fits: ${JSON.stringify(params.requestedSchema ?? {})}`,
+      `  (or {"action":"decline"})`,
+    ];
   }
   if (request.method === 'sampling/createMessage') {
-    return [`- "${key}": a model completion is requested: ${JSON.stringify(params.messages ?? [])}`, `  answer {"role":"assistant","content":{"type":"text","text":"…"},"model":"<your model>"}`];
+    return [
+      `- "${key}": a model completion is requested: ${JSON.stringify(params.messages ?? [])}`,
+      `  answer {"role":"assistant","content":{"type":"text","text":"…"},"model":"<your model>"}`,
+    ];
   }
   return [`- "${key}": ${request.method} ${JSON.stringify(request.params ?? {})}`];
 }
@@ -78,17 +88,31 @@ export function outcomeResult(task: TaskSnapshot): CallToolResult {
   if (s.status === 'completed') return s.result;
   const data = { taskId: task.taskId, tool: task.tool, status: s.status };
   if (s.status === 'failed') {
-    return { isError: true, content: [{ type: 'text', text: `The task ${task.taskId} ("${task.tool}") failed: ${s.error.message} (code ${s.error.code}).` }], structuredContent: { ...data, error: s.error as never } };
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `The task ${task.taskId} ("${task.tool}") failed: ${s.error.message} (code ${s.error.code}).` }],
+      structuredContent: { ...data, error: s.error as never },
+    };
   }
   return {
-    content: [{ type: 'text', text: `The task ${task.taskId} ("${task.tool}") was cancelled; whatever it had done and knows how to undo was undone.` }],
+    content: [
+      {
+        type: 'text',
+        text: `The task ${task.taskId} ("${task.tool}") was cancelled; whatever it had done and knows how to undo was undone.`,
+      },
+    ],
     structuredContent: data,
   };
 }
 
 /** Unknown, expired, malformed or another caller's: one answer for all. */
 export function notFoundResult(): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: 'No such task: the taskId is unknown, expired or not yours. Use the taskId exactly as a tool result gave it.' }] };
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: 'No such task: the taskId is unknown, expired or not yours. Use the taskId exactly as a tool result gave it.' },
+    ],
+  };
 }
 
 export function errorResult(text: string): CallToolResult {

@@ -5,16 +5,41 @@
  * the task tools (wait, respond, cancel, list; listed only to such callers) follow it. Same store
  * calls, same checks and the same single Temporal read per taskId as tasks/*.
  */
-import { CLIENT_CAPABILITIES_META_KEY, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { CallToolResult, InputRequest } from '../../contract';
-import { InputResponseError, InvalidCursorError, isTaskId, isTerminal, logger, type StartTaskInput, taskLog, type TaskSnapshot } from '../../tasks';
+import {
+  InputResponseError,
+  InvalidCursorError,
+  isTaskId,
+  isTerminal,
+  logger,
+  type StartTaskInput,
+  taskLog,
+  type TaskSnapshot,
+} from '../../tasks';
 import type { ToolDefinition } from '../../tool-definition';
 import type { McpContext } from '../context';
 import { principalOf } from '../core/negotiation';
 import type { CallSite } from '../revision';
 import { CallRetries } from './call-retries';
 import { followTask, type FollowOutcome } from './follow';
-import { errorResult, handleResult, notFoundResult, outcomeResult, refusalNote, syncOutcome, type TaskToolNames, taskToolNames, withRefusal } from './handle-text';
+import {
+  errorResult,
+  handleResult,
+  notFoundResult,
+  outcomeResult,
+  refusalNote,
+  syncOutcome,
+  type TaskToolNames,
+  taskToolNames,
+  withRefusal,
+} from './handle-text';
 import { seconds, taskToolDefinitions } from './task-tools';
 
 /** A user tool whose name is a task tool's: refused at start, so the two never clash silently. */
@@ -37,7 +62,10 @@ export class TaskHandles {
   private readonly retries: CallRetries;
 
   /** `userTools`: the names of the server's own tools, none of which may be a task tool's. */
-  constructor(private readonly mcp: McpContext, userTools: string[]) {
+  constructor(
+    private readonly mcp: McpContext,
+    userTools: string[],
+  ) {
     this.names = taskToolNames(mcp.config.taskToolsPrefix);
     this.retries = new CallRetries(mcp.config.retryGraceMs ?? 0);
     this.tools = new Map(taskToolDefinitions(this.names, mcp.config.handleWaitMs, mcp.listing).map((t) => [t.name, t]));
@@ -76,7 +104,8 @@ export class TaskHandles {
    */
   async callWithHandle(input: StartTaskInput, ctx: ServerContext, site: CallSite, tool?: ToolDefinition): Promise<unknown> {
     const state = ctx.mcpReq.requestState();
-    if (typeof state === 'string' && state.startsWith(REQUEST_STATE_PREFIX)) return this.wait(state.slice(REQUEST_STATE_PREFIX.length), ctx, site, true, true);
+    if (typeof state === 'string' && state.startsWith(REQUEST_STATE_PREFIX))
+      return this.wait(state.slice(REQUEST_STATE_PREFIX.length), ctx, site, true, true);
     const dedupe = this.retries.enabled && tool?.dedupe !== false;
     // the place is taken before the start: a call refused by the limit starts nothing
     const release = this.mcp.limits.reserve(principalOf(ctx));
@@ -159,7 +188,9 @@ export class TaskHandles {
     if (outcome.kind === 'aborted') return errorResult('The wait was cancelled; the task goes on.');
     if (isTerminal(outcome.task)) return outcomeResult(outcome.task);
     const dismissed = Object.keys(all).length > Object.keys(responses).length;
-    return dismissed ? handleResult(outcome.task, this.names, this.mcp.config.handleWaitMs) : this.answerPending(outcome.task, ctx, site, viaRetry, refusal);
+    return dismissed
+      ? handleResult(outcome.task, this.names, this.mcp.config.handleWaitMs)
+      : this.answerPending(outcome.task, ctx, site, viaRetry, refusal);
   }
 
   /** A refused answer: the handle says why (the taskId in it keeps the task reachable). */
@@ -180,16 +211,24 @@ export class TaskHandles {
    * Answers like tasks/update (an answer that does not fit throws InputResponseError: the caller
    * asks again). `strict` (respond): answering nothing that is pending is a mistake worth telling the model.
    */
-  private async apply(taskId: string, responses: Record<string, unknown>, ctx: ServerContext, strict: boolean): Promise<CallToolResult | undefined> {
+  private async apply(
+    taskId: string,
+    responses: Record<string, unknown>,
+    ctx: ServerContext,
+    strict: boolean,
+  ): Promise<CallToolResult | undefined> {
     if (!isTaskId(taskId)) return notFoundResult();
-    if (Object.keys(responses).length === 0) return errorResult('No answers given: responses must map a pending question\'s key to its answer.');
+    if (Object.keys(responses).length === 0)
+      return errorResult("No answers given: responses must map a pending question's key to its answer.");
     const task = await this.mcp.store.sendInput(taskId, principalOf(ctx), responses);
     if (!task) return notFoundResult();
     const pending = task.state.status === 'input_required' ? Object.keys(task.state.inputRequests) : [];
     const ignored = Object.keys(responses).filter((k) => !pending.includes(k));
     taskLog(task).info({ event: 'task.input', keys: Object.keys(responses), ignored, handle: true }, 'input responses received');
     if (strict && ignored.length === Object.keys(responses).length && !isTerminal(task)) {
-      return errorResult(`Nothing was answered: ${ignored.map((k) => `"${k}"`).join(', ')} ${ignored.length === 1 ? 'is' : 'are'} not pending${pending.length ? ` (pending: ${pending.map((k) => `"${k}"`).join(', ')})` : ' (no question is pending)'}.`);
+      return errorResult(
+        `Nothing was answered: ${ignored.map((k) => `"${k}"`).join(', ')} ${ignored.length === 1 ? 'is' : 'are'} not pending${pending.length ? ` (pending: ${pending.map((k) => `"${k}"`).join(', ')})` : ' (no question is pending)'}.`,
+      );
     }
     return undefined;
   }
@@ -198,7 +237,11 @@ export class TaskHandles {
     if (!isTaskId(taskId)) return notFoundResult();
     const task = await this.mcp.store.cancel(taskId, principalOf(ctx));
     if (!task) return notFoundResult();
-    if (isTerminal(task)) return { content: [{ type: 'text', text: `The task ${taskId} had already ended (${task.state.status}); nothing to cancel.` }], structuredContent: { taskId, status: task.state.status } };
+    if (isTerminal(task))
+      return {
+        content: [{ type: 'text', text: `The task ${taskId} had already ended (${task.state.status}); nothing to cancel.` }],
+        structuredContent: { taskId, status: task.state.status },
+      };
     taskLog(task).info({ event: 'task.cancel', handle: true }, 'cancellation requested');
     const text = `Cancellation of ${taskId} ("${task.tool}") requested. The task stops at its next step and undoes what it had done (its compensation runs), then ends cancelled. Call ${this.names.wait} with {"taskId":"${taskId}"} to see it end.`;
     return { content: [{ type: 'text', text }], structuredContent: { taskId, status: 'cancelling' } };
@@ -206,13 +249,25 @@ export class TaskHandles {
 
   private async list(cursor: string | undefined, ctx: ServerContext): Promise<CallToolResult> {
     const principal = principalOf(ctx);
-    if (principal === undefined) return errorResult('Listing tasks needs an authenticated caller (this server runs without authentication).');
+    if (principal === undefined)
+      return errorResult('Listing tasks needs an authenticated caller (this server runs without authentication).');
     try {
       const page = await this.mcp.store.listOwned(principal, cursor);
-      const tasks = page.tasks.map((t) => ({ taskId: t.taskId, tool: t.tool, status: t.state.status, ...(t.statusMessage ? { statusMessage: t.statusMessage } : {}), createdAt: t.createdAt }));
-      const lines = tasks.map((t) => `- ${t.taskId} ${t.tool}: ${t.status}${t.statusMessage ? ` (${t.statusMessage})` : ''}, created ${t.createdAt}`);
+      const tasks = page.tasks.map((t) => ({
+        taskId: t.taskId,
+        tool: t.tool,
+        status: t.state.status,
+        ...(t.statusMessage ? { statusMessage: t.statusMessage } : {}),
+        createdAt: t.createdAt,
+      }));
+      const lines = tasks.map(
+        (t) => `- ${t.taskId} ${t.tool}: ${t.status}${t.statusMessage ? ` (${t.statusMessage})` : ''}, created ${t.createdAt}`,
+      );
       const more = page.nextCursor ? `\nMore: call ${this.names.list} with {"cursor":"${page.nextCursor}"}.` : '';
-      return { content: [{ type: 'text', text: `${tasks.length ? lines.join('\n') : 'No tasks.'}${more}` }], structuredContent: { tasks, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } };
+      return {
+        content: [{ type: 'text', text: `${tasks.length ? lines.join('\n') : 'No tasks.'}${more}` }],
+        structuredContent: { tasks, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },
+      };
     } catch (err) {
       if (err instanceof InvalidCursorError) return errorResult('Invalid cursor: pass nextCursor exactly as a previous list gave it.');
       throw err;
@@ -223,13 +278,22 @@ export class TaskHandles {
    * A task that has not ended: on 2026, a caller that can show these requests itself (it
    * declared elicitation / sampling) gets them as an input_required round; else the handle text.
    */
-  private answerPending(task: TaskSnapshot, ctx: ServerContext, site: CallSite, retryTarget: boolean, refusal?: InputResponseError): unknown {
+  private answerPending(
+    task: TaskSnapshot,
+    ctx: ServerContext,
+    site: CallSite,
+    retryTarget: boolean,
+    refusal?: InputResponseError,
+  ): unknown {
     const askable = site.revision.handleInput === 'answer' ? askableRequests(task, ctx) : {};
     // a refused form is asked again saying why; any other refused request, the handle says why
     const again = !refusal || askable[refusal.key]?.method === 'elicitation/create';
     if (Object.keys(askable).length > 0 && again) {
       const asked = refusal ? withRefusal(askable, refusal) : askable;
-      return inputRequired({ inputRequests: asked as never, ...(retryTarget ? { requestState: `${REQUEST_STATE_PREFIX}${task.taskId}` } : {}) });
+      return inputRequired({
+        inputRequests: asked as never,
+        ...(retryTarget ? { requestState: `${REQUEST_STATE_PREFIX}${task.taskId}` } : {}),
+      });
     }
     return handleResult(task, this.names, this.mcp.config.handleWaitMs, refusal && refusalNote(refusal));
   }
@@ -267,7 +331,9 @@ export class TaskHandles {
       const delivery = ctx.http
         ? message && site.transport?.send(message as never, { relatedRequestId: ctx.mcpReq.id })
         : this.askInProcess(task, key, request, ctx);
-      void delivery?.catch((err: Error) => logger.debug({ event: 'task.input.send_failed', taskId: task.taskId, key, err: err.message }, 'could not send an input request'));
+      void delivery?.catch((err: Error) =>
+        logger.debug({ event: 'task.input.send_failed', taskId: task.taskId, key, err: err.message }, 'could not send an input request'),
+      );
       taskLog(task).info({ event: 'task.input.sent', key, handle: true }, 'input request sent on the call stream');
     }
   }
@@ -287,7 +353,11 @@ export class TaskHandles {
     if (dedupe) {
       logger.info({ event: 'task.dropped', taskId }, 'the caller left before any handle or result: the task waits for a retry of the call');
     } else {
-      await this.mcp.store.cancel(taskId, owner).catch((err: Error) => logger.warn({ event: 'task.abandon.failed', taskId, err: err.message }, 'could not cancel an abandoned call'));
+      await this.mcp.store
+        .cancel(taskId, owner)
+        .catch((err: Error) =>
+          logger.warn({ event: 'task.abandon.failed', taskId, err: err.message }, 'could not cancel an abandoned call'),
+        );
       logger.info({ event: 'task.abandoned', taskId }, 'the caller left before any handle or result: task cancelled');
     }
     throw new ProtocolError(ProtocolErrorCode.InternalError, 'The request was cancelled');
@@ -299,6 +369,7 @@ function askableRequests(task: TaskSnapshot, ctx: ServerContext): Record<string,
   if (task.state.status !== 'input_required') return {};
   const envelope = ctx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: { elicitation?: unknown; sampling?: unknown } } | undefined;
   const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? {};
-  const can = (r: InputRequest) => (r.method === 'elicitation/create' ? !!caps.elicitation : r.method === 'sampling/createMessage' ? !!caps.sampling : false);
+  const can = (r: InputRequest) =>
+    r.method === 'elicitation/create' ? !!caps.elicitation : r.method === 'sampling/createMessage' ? !!caps.sampling : false;
   return Object.fromEntries(Object.entries(task.state.inputRequests).filter(([, r]) => can(r)));
 }

@@ -8,16 +8,42 @@ const taskIdArg = z.string().max(200).describe('The taskId a tool result gave');
 /** `listing`: the list tool exists only where tasks/list would (authentication and the McpOwner search attribute). */
 export function taskToolDefinitions(n: TaskToolNames, waitMs: number, listing: boolean): ToolDefinition[] {
   const bound = seconds(waitMs);
-  const tool = (name: string, description: string, inputSchema: z.ZodObject): ToolDefinition => ({ name, description, inputSchema, taskMode: 'never' });
+  const tool = (name: string, description: string, inputSchema: z.ZodObject): ToolDefinition => ({
+    name,
+    description,
+    inputSchema,
+    taskMode: 'never',
+  });
   const tools = [
-    tool(n.wait, `Waits (up to ${bound}) for a task that a tool returned as a task handle to end or to need an answer; returns its result once it ended, else its status and any questions it waits for. Call it again while the task is still running.`, z.object({ taskId: taskIdArg })),
-    tool(n.respond, `Answers questions a task waits for (listed by ${n.wait} or the task handle, by key), then waits like ${n.wait}. Ask the user first; never invent their answer.`, z.object({
-      taskId: taskIdArg,
-      responses: z.record(z.string(), z.unknown()).describe('key -> answer; a form question: {"action":"accept","content":{...}} or {"action":"decline"}'),
-    })),
-    tool(n.cancel, 'Cancels a running task (cooperatively: it undoes the steps it had done, then ends cancelled). Use it only when the user wants the task stopped.', z.object({ taskId: taskIdArg })),
+    tool(
+      n.wait,
+      `Waits (up to ${bound}) for a task that a tool returned as a task handle to end or to need an answer; returns its result once it ended, else its status and any questions it waits for. Call it again while the task is still running.`,
+      z.object({ taskId: taskIdArg }),
+    ),
+    tool(
+      n.respond,
+      `Answers questions a task waits for (listed by ${n.wait} or the task handle, by key), then waits like ${n.wait}. Ask the user first; never invent their answer.`,
+      z.object({
+        taskId: taskIdArg,
+        responses: z
+          .record(z.string(), z.unknown())
+          .describe('key -> answer; a form question: {"action":"accept","content":{...}} or {"action":"decline"}'),
+      }),
+    ),
+    tool(
+      n.cancel,
+      'Cancels a running task (cooperatively: it undoes the steps it had done, then ends cancelled). Use it only when the user wants the task stopped.',
+      z.object({ taskId: taskIdArg }),
+    ),
   ];
-  if (listing) tools.push(tool(n.list, 'Lists your tasks (taskId, tool, status), newest first, a page at a time.', z.object({ cursor: z.string().max(10_000).optional() })));
+  if (listing)
+    tools.push(
+      tool(
+        n.list,
+        'Lists your tasks (taskId, tool, status), newest first, a page at a time.',
+        z.object({ cursor: z.string().max(10_000).optional() }),
+      ),
+    );
   return tools;
 }
 

@@ -24,18 +24,29 @@ type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<unknown>;
  * The SDK builds the listing from its registered tools at call time and synchronously, so the
  * view is set just before its handler runs (a pooled server serves one request at a time).
  */
-export function installToolsListView(server: McpServer, listed: Listed[], taskHandles: TaskHandles, revision: ProtocolRevision, scopes?: ToolScopes): void {
+export function installToolsListView(
+  server: McpServer,
+  listed: Listed[],
+  taskHandles: TaskHandles,
+  revision: ProtocolRevision,
+  scopes?: ToolScopes,
+): void {
   const low = server.server;
   const sdkList = (low as unknown as { _getRequestHandler(method: string): StoredHandler | undefined })._getRequestHandler('tools/list');
   if (!sdkList) throw new Error('unreachable: registerTool installs tools/list');
-  const original = listed.map(({ registered }) => ({ description: registered.description, outputSchema: registered.outputSchema, execution: registered.execution }));
+  const original = listed.map(({ registered }) => ({
+    description: registered.description,
+    outputSchema: registered.outputSchema,
+    execution: registered.execution,
+  }));
   const show = (handles: boolean) => {
     listed.forEach(({ tool, registered, taskTool }, i) => {
       const handled = handles && taskHandles.servesHandle(tool);
       registered.enabled = handles || !taskTool;
       registered.description = handled ? taskHandles.describeForHandles(tool) : original[i].description;
       registered.outputSchema = handled ? undefined : original[i].outputSchema;
-      if (revision.toolExecution) registered.execution = handled && tool.taskMode === 'required' ? revision.toolExecution('optional') : original[i].execution;
+      if (revision.toolExecution)
+        registered.execution = handled && tool.taskMode === 'required' ? revision.toolExecution('optional') : original[i].execution;
     });
   };
   // A view's listing never changes for this (pooled) server, and building it converts every

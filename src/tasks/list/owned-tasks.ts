@@ -54,12 +54,19 @@ export class OwnedTasks {
     const ids = (page.executions ?? []).map((e) => e.execution?.workflowId).filter((id): id is string => !!id);
     // one task that cannot be read (e.g. a payload this server cannot decode) is left out, not the page
     let failures = 0;
-    const read = await Promise.all(ids.map((id) => this.read(id, principal).catch((err: Error) => {
-      failures++;
-      logger.warn({ event: 'tasks.list.unreadable', taskId: id, err: err.message }, 'a task on a tasks/list page could not be read: left out');
-      if (failures === ids.length) throw err; // every one failed: Temporal itself, most likely
-      return undefined;
-    })));
+    const read = await Promise.all(
+      ids.map((id) =>
+        this.read(id, principal).catch((err: Error) => {
+          failures++;
+          logger.warn(
+            { event: 'tasks.list.unreadable', taskId: id, err: err.message },
+            'a task on a tasks/list page could not be read: left out',
+          );
+          if (failures === ids.length) throw err; // every one failed: Temporal itself, most likely
+          return undefined;
+        }),
+      ),
+    );
     const tasks = read.filter((t): t is TaskSnapshot => t !== undefined);
     const token = page.nextPageToken;
     return { tasks, ...(token && token.length > 0 ? { nextCursor: this.encodeCursor(Buffer.from(token), principal) } : {}) };

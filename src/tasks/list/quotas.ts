@@ -38,7 +38,11 @@ export interface QuotaOptions {
 /** -32603: a start past a cap of running tasks; scope, limit and the count in `data`. */
 export class RunningTaskQuotaError extends ProtocolError {
   constructor(scope: 'caller' | 'server', limit: number, running: number) {
-    super(ProtocolErrorCode.InternalError, `Task quota reached: at most ${limit} running tasks per ${scope}; end or cancel one first`, { scope, limit, running });
+    super(ProtocolErrorCode.InternalError, `Task quota reached: at most ${limit} running tasks per ${scope}; end or cancel one first`, {
+      scope,
+      limit,
+      running,
+    });
   }
 }
 
@@ -62,7 +66,10 @@ export class RunningTaskQuota {
   private recorded = 0;
   private readonly refreshMs: number;
 
-  constructor(private readonly client: Client, private readonly opts: QuotaOptions) {
+  constructor(
+    private readonly client: Client,
+    private readonly opts: QuotaOptions,
+  ) {
     this.refreshMs = opts.refreshMs ?? 1_000;
     this.maxStaleMs = opts.maxStaleMs ?? 10_000;
   }
@@ -96,7 +103,8 @@ export class RunningTaskQuota {
         };
         let counted = await this.count(key);
         // a refusal is never made on a stale count: tasks may have ended since
-        if (running(counted) > limit && Date.now() - counted.asOf >= this.refreshMs) counted = await (this.pending.get(key) ?? this.fetchCount(key));
+        if (running(counted) > limit && Date.now() - counted.asOf >= this.refreshMs)
+          counted = await (this.pending.get(key) ?? this.fetchCount(key));
         const now = running(counted);
         if (now > limit) throw new RunningTaskQuotaError(scope, limit, now - 1);
       }
@@ -132,7 +140,9 @@ export class RunningTaskQuota {
     const running = `${key === SERVER ? `${MCP_OWNER.name} IS NOT NULL` : `${MCP_OWNER.name} = "${key}"`} AND ExecutionStatus = "Running"`;
     const at = new Date(cutoff).toISOString();
     const countOf = (query: string) =>
-      this.client.workflowService.countWorkflowExecutions({ namespace: this.client.options.namespace, query }).then((r) => Number(r.count ?? 0));
+      this.client.workflowService
+        .countWorkflowExecutions({ namespace: this.client.options.namespace, query })
+        .then((r) => Number(r.count ?? 0));
     const fetching = Promise.all([countOf(`${running} AND StartTime < "${at}"`), countOf(`${running} AND StartTime >= "${at}"`)])
       .then(([before, since]) => {
         const fresh = { before, since, cutoff, asOf };

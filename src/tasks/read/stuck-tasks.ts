@@ -14,7 +14,8 @@ import type { Bounded } from '../temporal-calls';
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 /** Why a stuck task stopped: what tasks/get of the terminated task reads. */
-export const STUCK_CANCEL_REASON = 'cancelled while stuck: its workflow task kept failing after the cancel request, so no undo could run; steps that took effect may remain';
+export const STUCK_CANCEL_REASON =
+  'cancelled while stuck: its workflow task kept failing after the cancel request, so no undo could run; steps that took effect may remain';
 
 /** Events read back per page from a history's end. */
 const PAGE = 50;
@@ -44,7 +45,10 @@ export class StuckTasks {
     const failure = failed.failure?.message ?? 'unknown failure';
     if (!this.warned.has(description.workflowId)) {
       this.warned.add(description.workflowId);
-      logger.warn({ event: 'task.stuck', taskId: description.workflowId, attempt, failure }, 'a task is stuck: its workflow task keeps failing; deploy a fix (or cancel the task)');
+      logger.warn(
+        { event: 'task.stuck', taskId: description.workflowId, attempt, failure },
+        'a task is stuck: its workflow task keeps failing; deploy a fix (or cancel the task)',
+      );
     }
     return `stuck: the workflow task failed ${attempt - 1} time(s) and is retried until a fixed build runs it; last failure: ${failure}`;
   }

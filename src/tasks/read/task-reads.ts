@@ -89,12 +89,14 @@ export class TaskReads {
     const stuckReason = await this.stuck.reason(description);
     const verdict = stuckReason && cancelRequested ? await this.stuck.cancelVerdict(description) : undefined;
     if (verdict?.terminate) return this.terminateStuck(base.taskId, base.owner);
-    const stuck = stuckReason && verdict?.at
-      ? `${stuckReason}; cancel requested: it is terminated unless it runs again by ${verdict.at.toISOString()}`
-      : stuckReason;
-    const state: TaskState = progress.status === 'input_required' && !cancelRequested
-      ? { status: 'input_required', inputRequests: progress.inputRequests }
-      : { status: 'working' };
+    const stuck =
+      stuckReason && verdict?.at
+        ? `${stuckReason}; cancel requested: it is terminated unless it runs again by ${verdict.at.toISOString()}`
+        : stuckReason;
+    const state: TaskState =
+      progress.status === 'input_required' && !cancelRequested
+        ? { status: 'input_required', inputRequests: progress.inputRequests }
+        : { status: 'working' };
     const pending = description.raw.pendingActivities;
     const activity = await freshestActivityProgress(pending, (payloads) =>
       decodeFromPayloadsAtIndex(this.calls.client.options.loadedDataConverter, 0, payloads),
@@ -102,11 +104,15 @@ export class TaskReads {
     // the freshest word on the task: an activity's heartbeat newer than the workflow's own message wins
     const fromActivity = activity && !(Date.parse(activity.at) < Date.parse(progress.lastUpdatedAt)) ? activity : undefined;
     const statusMessage =
-      stuck ?? (cancelRequested ? CANCELLING_MESSAGE : fromActivity?.message ?? retryingActivity(pending) ?? progress.statusMessage);
+      stuck ?? (cancelRequested ? CANCELLING_MESSAGE : (fromActivity?.message ?? retryingActivity(pending) ?? progress.statusMessage));
     const lastUpdatedAt = fromActivity?.at ?? progress.lastUpdatedAt;
     return {
-      ...base, lastUpdatedAt, statusMessage, state,
-      ...(cancelRequested ? { cancelRequested } : {}), ...(stuck ? { stuck: true } : {}),
+      ...base,
+      lastUpdatedAt,
+      statusMessage,
+      state,
+      ...(cancelRequested ? { cancelRequested } : {}),
+      ...(stuck ? { stuck: true } : {}),
       ...(activityRunning(pending) ? { activityRunning: true } : {}),
     };
   }

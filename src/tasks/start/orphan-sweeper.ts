@@ -62,7 +62,10 @@ export class OrphanSweeper {
   private stopped = false;
   private delay: number;
 
-  constructor(private readonly cancel: (taskId: string) => Promise<OrphanCancelOutcome>, opts: Partial<OrphanSweeperOptions> = {}) {
+  constructor(
+    private readonly cancel: (taskId: string) => Promise<OrphanCancelOutcome>,
+    opts: Partial<OrphanSweeperOptions> = {},
+  ) {
     this.opts = { ...ORPHAN_SWEEPER_DEFAULTS, ...opts };
     this.delay = this.opts.minDelayMs;
   }
@@ -82,7 +85,10 @@ export class OrphanSweeper {
     if (this.orphans.size >= this.opts.maxTracked) {
       const [oldest] = this.orphans.keys();
       this.orphans.delete(oldest);
-      logger.warn({ event: 'task.orphan.dropped', taskId: oldest, maxTracked: this.opts.maxTracked }, 'too many unacknowledged starts to watch: this one is no longer cancelled if it runs');
+      logger.warn(
+        { event: 'task.orphan.dropped', taskId: oldest, maxTracked: this.opts.maxTracked },
+        'too many unacknowledged starts to watch: this one is no longer cancelled if it runs',
+      );
     }
     this.orphans.set(taskId, { since: Date.now() });
     this.schedule();
@@ -94,7 +100,10 @@ export class OrphanSweeper {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.orphans.size > 0) {
-      logger.warn({ event: 'task.orphan.abandoned', count: this.orphans.size, taskIds: [...this.orphans.keys()].slice(0, 20) }, 'stopping with unacknowledged starts not yet cancelled');
+      logger.warn(
+        { event: 'task.orphan.abandoned', count: this.orphans.size, taskIds: [...this.orphans.keys()].slice(0, 20) },
+        'stopping with unacknowledged starts not yet cancelled',
+      );
     }
     this.orphans.clear();
   }
@@ -115,7 +124,10 @@ export class OrphanSweeper {
       for (const [taskId, orphan] of this.orphans) {
         if (now - orphan.since > this.opts.watchMs) {
           this.orphans.delete(taskId);
-          logger.warn({ event: 'task.orphan.given_up', taskId }, 'Temporal did not answer for the whole watch: a task whose start was never acknowledged may still run');
+          logger.warn(
+            { event: 'task.orphan.given_up', taskId },
+            'Temporal did not answer for the whole watch: a task whose start was never acknowledged may still run',
+          );
         }
       }
       const ids = [...this.orphans.keys()];
@@ -141,7 +153,10 @@ export class OrphanSweeper {
       logger.warn({ event: 'task.orphan.cancelled', taskId }, 'cancelled a task whose start was never acknowledged to the client');
     } else if (typeof outcome === 'object') {
       this.orphans.delete(taskId);
-      logger.warn({ event: 'task.orphan.refused', taskId, reason: outcome.refused }, 'Temporal refused to cancel a task whose start was never acknowledged');
+      logger.warn(
+        { event: 'task.orphan.refused', taskId, reason: outcome.refused },
+        'Temporal refused to cancel a task whose start was never acknowledged',
+      );
     } else if (outcome === 'not-found') {
       orphan.notFoundSince ??= Date.now();
       if (Date.now() - orphan.notFoundSince > this.opts.inFlightMs) this.orphans.delete(taskId); // it never started (or already ended)

@@ -77,8 +77,13 @@ export class TaskStarts {
     const taskId = mintTaskId();
     const owner = this.owners.hash(input.owner);
     const memo: TaskMemo = {
-      tool: input.tool, createdAt: new Date().toISOString(), ttlMs: this.opts.ttlMs, owner, historyLimit: this.opts.historyLimit,
-      summary: input.summary, runtime: TASK_RUNTIME_REVISION,
+      tool: input.tool,
+      createdAt: new Date().toISOString(),
+      ttlMs: this.opts.ttlMs,
+      owner,
+      historyLimit: this.opts.historyLimit,
+      summary: input.summary,
+      runtime: TASK_RUNTIME_REVISION,
       ...(input.claimWithinMs !== undefined ? { claimWithinMs: input.claimWithinMs } : {}),
       ...answerLimit(this.opts, owner),
     };
@@ -100,8 +105,14 @@ export class TaskStarts {
         }),
       );
       return {
-        taskId, tool: input.tool, runId: handle.firstExecutionRunId, createdAt: memo.createdAt, lastUpdatedAt: memo.createdAt,
-        ttlMs: memo.ttlMs, owner, state: { status: 'working' },
+        taskId,
+        tool: input.tool,
+        runId: handle.firstExecutionRunId,
+        createdAt: memo.createdAt,
+        lastUpdatedAt: memo.createdAt,
+        ttlMs: memo.ttlMs,
+        owner,
+        state: { status: 'working' },
       };
     } catch (err) {
       giveBack?.();
@@ -185,6 +196,6 @@ function syncTimeout(tool: Duration | undefined, capMs: number | undefined): Dur
  * nobody will answer, and every anonymous caller shares one running-task cap.
  */
 function answerLimit(opts: TaskStoreOptions, owner: string | undefined): Pick<TaskMemo, 'answerWithinMs'> {
-  const limits = [opts.answerWithinMs ?? opts.ttlMs, owner === undefined ? opts.anonymousAnswerWithinMs ?? 0 : 0].filter((ms) => ms > 0);
+  const limits = [opts.answerWithinMs ?? opts.ttlMs, owner === undefined ? (opts.anonymousAnswerWithinMs ?? 0) : 0].filter((ms) => ms > 0);
   return limits.length === 0 ? {} : { answerWithinMs: Math.min(...limits) };
 }

@@ -33,7 +33,12 @@ const GRPC_NOT_FOUND = 5;
  * workflow tasks) are skipped here without any further call. Throws WorkflowNotFoundError for
  * an unknown workflow.
  */
-export async function waitForTaskEvent(client: Client, cursor: HistoryCursor, signal: AbortSignal, catchUpTimeoutMs: number): Promise<HistoryWait> {
+export async function waitForTaskEvent(
+  client: Client,
+  cursor: HistoryCursor,
+  signal: AbortSignal,
+  catchUpTimeoutMs: number,
+): Promise<HistoryWait> {
   let token = cursor.token;
   for (;;) {
     const catchUp = token === undefined;

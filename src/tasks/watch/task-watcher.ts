@@ -53,7 +53,12 @@ export class TaskWatcher {
     const key = `${principal ?? ''}\u0000${taskId}`;
     let shared = this.watches.get(key);
     if (!shared) {
-      shared = new SharedWatch({ client: this.client, store: this.store, timeoutMs: this.temporalTimeoutMs, activityPollMs: this.activityPollMs }, taskId, principal, () => this.watches.delete(key));
+      shared = new SharedWatch(
+        { client: this.client, store: this.store, timeoutMs: this.temporalTimeoutMs, activityPollMs: this.activityPollMs },
+        taskId,
+        principal,
+        () => this.watches.delete(key),
+      );
       this.watches.set(key, shared);
     }
     return shared.add(listener);
@@ -98,7 +103,9 @@ class SharedWatch {
   }
 
   private current(): { task: TaskSnapshot; readStartedAt: number } | undefined {
-    return this.closed || this.failing || this.behind || !this.last ? undefined : { task: this.last, readStartedAt: this.lastReadStartedAt };
+    return this.closed || this.failing || this.behind || !this.last
+      ? undefined
+      : { task: this.last, readStartedAt: this.lastReadStartedAt };
   }
 
   private async read(): Promise<TaskSnapshot | undefined> {
@@ -128,7 +135,7 @@ class SharedWatch {
   private async follow(cursor: HistoryCursor): Promise<void> {
     // the long-poll in flight: kept across the interval re-reads of a running activity, not restarted
     let waiting: Promise<HistoryWait> | undefined;
-    for (let retry = RETRY_MIN_MS; !this.closed; ) {
+    for (let retry = RETRY_MIN_MS; !this.closed;) {
       let reading = false;
       try {
         if (!waiting) {
@@ -136,7 +143,11 @@ class SharedWatch {
           waiting.catch(() => undefined); // awaited below, or abandoned by close()
         }
         // after a failed call, read at once (the long-poll is issued again meanwhile): until then the watch is not current
-        const woke = this.failing ? undefined : this.last?.activityRunning || this.last?.stuck ? await Promise.race([waiting, this.pause(this.temporal.activityPollMs)]) : await waiting;
+        const woke = this.failing
+          ? undefined
+          : this.last?.activityRunning || this.last?.stuck
+            ? await Promise.race([waiting, this.pause(this.temporal.activityPollMs)])
+            : await waiting;
         if (woke) {
           this.behind = true; // e.g. the close event: answering the read before it would be behind Temporal
           cursor = woke.cursor;
@@ -154,7 +165,10 @@ class SharedWatch {
         if (!reading) waiting = undefined; // the long-poll failed; a failed read leaves the one in flight running
         if (this.closed) return;
         if (err instanceof WorkflowNotFoundError) return void this.end(undefined, true);
-        logger.warn({ event: 'task.watch.retry', taskId: this.taskId, err: (err as Error).message }, 'watching a task: Temporal call failed, retrying');
+        logger.warn(
+          { event: 'task.watch.retry', taskId: this.taskId, err: (err as Error).message },
+          'watching a task: Temporal call failed, retrying',
+        );
         await new Promise((r) => setTimeout(r, retry).unref());
         retry = Math.min(retry * 2, RETRY_MAX_MS);
       }

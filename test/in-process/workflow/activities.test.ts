@@ -56,7 +56,7 @@ const run = <A extends unknown[]>(workflow: (...args: A) => Promise<void>, ...ar
   h.client.workflow.start(workflow, { taskQueue: h.taskQueue, workflowId: `activities-${randomUUID()}`, args });
 
 describe('a retried activity resumes from its checkpoint (item 8)', () => {
-  test('heartbeating()\'s keep-alive beats after the activity\'s own heartbeat keep it', async () => {
+  test("heartbeating()'s keep-alive beats after the activity's own heartbeat keep it", async () => {
     await (await run(workflows.retriedCheckpoint, { plan: 'keepalive' })).result();
     expect(resumedFrom.keepalive).toEqual([undefined, { offset: 500 }]);
   });
@@ -66,7 +66,7 @@ describe('a retried activity resumes from its checkpoint (item 8)', () => {
     expect(resumedFrom.progress).toEqual([undefined, { offset: 500, mcpProgress: { message: 'copying rows', done: 500, total: 1000 } }]);
   });
 
-  test('a next attempt\'s keep-alive beats resend the previous attempt\'s checkpoint until it saves its own', async () => {
+  test("a next attempt's keep-alive beats resend the previous attempt's checkpoint until it saves its own", async () => {
     await (await run(workflows.retriedCheckpoint, { plan: 'resumed' })).result();
     expect(resumedFrom.resumed).toEqual([undefined, { offset: 500 }, { offset: 500 }]);
   });

@@ -38,10 +38,17 @@ test('the per-caller cap counts each running task once after visibility caught u
   // a lag window far longer than the test: every start of this replica is "recent"
   const store = h.storeWith({ maxRunningTasksPerCaller: cap, quotaLagMs: 60_000 });
   const principal = `burst-${Date.now()}`;
-  const start = () => store.start({ tool: demo.approveExpenseTool.name, workflowType: demo.approveExpenseTool.workflow!.name, arguments: { amount: 1, description: 'burst' }, owner: principal, summary: 'burst' });
+  const start = () =>
+    store.start({
+      tool: demo.approveExpenseTool.name,
+      workflowType: demo.approveExpenseTool.workflow!.name,
+      arguments: { amount: 1, description: 'burst' },
+      owner: principal,
+      summary: 'burst',
+    });
   for (let i = 0; i < 5; i++) await start();
   // visibility has all five, and the cached count is older than its refresh period
-  for (let deadline = Date.now() + 10_000; (await store.listOwned(principal)).tasks.length < 5; ) {
+  for (let deadline = Date.now() + 10_000; (await store.listOwned(principal)).tasks.length < 5;) {
     if (Date.now() > deadline) throw new Error('the burst never became visible');
     await sleep(100);
   }
@@ -51,7 +58,13 @@ test('the per-caller cap counts each running task once after visibility caught u
 });
 
 test('the state kept per caller is bounded: callers without a recent start are forgotten', async () => {
-  const perCaller = new RunningTaskQuota(h.client, { maxRunningTasksPerCaller: 1_000_000, maxRunningTasks: 0, quotaLagMs: 0, refreshMs: 0, maxStaleMs: 0 });
+  const perCaller = new RunningTaskQuota(h.client, {
+    maxRunningTasksPerCaller: 1_000_000,
+    maxRunningTasks: 0,
+    quotaLagMs: 0,
+    refreshMs: 0,
+    maxStaleMs: 0,
+  });
   for (let i = 0; i < 1_100; i++) await perCaller.admit(`one-off-${i}`);
   expect(perCaller.trackedCallers).toBeLessThanOrEqual(1_000);
 });
@@ -59,23 +72,46 @@ test('the state kept per caller is bounded: callers without a recent start are f
 test('an abandoned approval does not hold a cap for good: unanswered past its limit it ends failed and its place is free again', async () => {
   const store = h.storeWith({ maxRunningTasksPerCaller: 1, quotaLagMs: 0, answerWithinMs: 1_000 });
   const principal = `abandoner-${Date.now()}`;
-  const start = () => store.start({ tool: demo.approveExpenseTool.name, workflowType: demo.approveExpenseTool.workflow!.name, arguments: { amount: 1, description: 'abandoned' }, owner: principal, summary: 'abandoned' });
+  const start = () =>
+    store.start({
+      tool: demo.approveExpenseTool.name,
+      workflowType: demo.approveExpenseTool.workflow!.name,
+      arguments: { amount: 1, description: 'abandoned' },
+      owner: principal,
+      summary: 'abandoned',
+    });
   const { taskId } = await start();
   await expect(start()).rejects.toBeInstanceOf(RunningTaskQuotaError);
-  const ended = await h.handle(taskId).result().catch((err: Error) => err);
+  const ended = await h
+    .handle(taskId)
+    .result()
+    .catch((err: Error) => err);
   expect(String((ended as { cause?: Error }).cause?.message)).toMatch(/nobody answered approval within 1000 ms/);
   expect((await store.read(taskId, principal))?.state).toMatchObject({ status: 'failed' });
   for (let deadline = Date.now() + 10_000; ; await sleep(200)) {
-    const admitted = await start().then((t) => t.taskId, (err: unknown) => (err instanceof RunningTaskQuotaError && Date.now() < deadline ? undefined : Promise.reject(err)));
+    const admitted = await start().then(
+      (t) => t.taskId,
+      (err: unknown) => (err instanceof RunningTaskQuotaError && Date.now() < deadline ? undefined : Promise.reject(err)),
+    );
     if (admitted) return void (await h.handle(admitted).terminate('test over'));
   }
 });
 
 test("an anonymous caller's approval ends at the anonymous limit, an authenticated one's does not", async () => {
   const store = h.storeWith({ anonymousAnswerWithinMs: 800, ownerKey: 'k'.repeat(32) });
-  const start = (owner?: string) => store.start({ tool: demo.approveExpenseTool.name, workflowType: demo.approveExpenseTool.workflow!.name, arguments: { amount: 1, description: 'anonymous' }, owner, summary: 'anonymous' });
+  const start = (owner?: string) =>
+    store.start({
+      tool: demo.approveExpenseTool.name,
+      workflowType: demo.approveExpenseTool.workflow!.name,
+      arguments: { amount: 1, description: 'anonymous' },
+      owner,
+      summary: 'anonymous',
+    });
   const [anonymous, owned] = [await start(), await start('carol')];
-  const ended = await h.handle(anonymous.taskId).result().catch((err: Error) => err);
+  const ended = await h
+    .handle(anonymous.taskId)
+    .result()
+    .catch((err: Error) => err);
   expect(String((ended as { cause?: Error }).cause?.message)).toMatch(/nobody answered approval within 800 ms/);
   expect((await h.handle(owned.taskId).describe()).status.name).toBe('RUNNING');
   await h.handle(owned.taskId).terminate('test over');

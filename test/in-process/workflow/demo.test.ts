@@ -73,12 +73,18 @@ async function approveWith(answer: unknown) {
 describe('approveExpense', () => {
   test('approved', async () => {
     const done = await approveWith(accept({ approved: true }));
-    expect(done.state).toEqual({ status: 'completed', result: { content: [{ type: 'text', text: 'Expense of 120 for "conference" was approved.' }], isError: false } });
+    expect(done.state).toEqual({
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'Expense of 120 for "conference" was approved.' }], isError: false },
+    });
   });
 
   test('declined (the elicitation itself)', async () => {
     const done = await approveWith({ action: 'decline' });
-    expect(done.state).toEqual({ status: 'completed', result: { content: [{ type: 'text', text: 'Expense of 120 not approved: the request was declined.' }], isError: true } });
+    expect(done.state).toEqual({
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'Expense of 120 not approved: the request was declined.' }], isError: true },
+    });
   });
 
   test('rejected in the form, with a comment', async () => {
@@ -95,7 +101,11 @@ describe('provisionEnvironment', () => {
     const taskId = await h.startTask(demo.provisionEnvironmentTool, { name: 'qa', steps: 3, stepMs: 0 });
     const done = await h.waitFor(taskId, (t) => t.state.status === 'completed');
     expect(done.state).toMatchObject({ result: { content: [{ type: 'text', text: 'Environment qa provisioned in 3 steps.' }] } });
-    expect(ledgers.get(taskId)?.calls).toEqual([['provision', 1], ['provision', 2], ['provision', 3]]);
+    expect(ledgers.get(taskId)?.calls).toEqual([
+      ['provision', 1],
+      ['provision', 2],
+      ['provision', 3],
+    ]);
     expect([...ledgers.get(taskId)!.applied]).toEqual([1, 2, 3]);
   });
 
@@ -115,7 +125,11 @@ describe('provisionEnvironment', () => {
     expect(description.typedSearchAttributes.get(MCP_TASK_STATUS)).toBe('cancelled');
     const l = ledgers.get(taskId)!;
     // steps 4 and 5 never started; undos run newest first
-    expect(l.calls.filter(([kind]) => kind === 'provision')).toEqual([['provision', 1], ['provision', 2], ['provision', 3]]);
+    expect(l.calls.filter(([kind]) => kind === 'provision')).toEqual([
+      ['provision', 1],
+      ['provision', 2],
+      ['provision', 3],
+    ]);
     const undoOrder = l.calls.filter(([kind]) => kind === 'deprovision').map(([, step]) => step);
     expect(undoOrder).toEqual([...undoOrder].sort((a, b) => b - a));
     return l;
@@ -133,16 +147,26 @@ describe('provisionEnvironment', () => {
     const taskId = await h.startTask(demo.provisionEnvironmentTool, { name: 'stuck', steps: 5, stepMs: 0 });
     await h.waitFor(taskId, () => ledgers.get(taskId)?.calls.length === 3); // step 3's activity is running
     await h.store.cancel(taskId);
-    const failure = await h.handle(taskId).result().then(() => undefined, (err: unknown) => err);
+    const failure = await h
+      .handle(taskId)
+      .result()
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
     const chain: string[] = [];
     // (errors from the SDK come from another realm than jest's: no instanceof Error)
-    for (let e = failure as { message?: string; cause?: unknown } | undefined; e?.message !== undefined; e = e.cause as typeof e) chain.push(e.message);
+    for (let e = failure as { message?: string; cause?: unknown } | undefined; e?.message !== undefined; e = e.cause as typeof e)
+      chain.push(e.message);
     expect(chain.join(' / ')).toMatch(/the cloud API refuses to delete it/);
     const description = await h.handle(taskId).describe();
     expect(description.status.name).toBe('FAILED');
     expect(description.typedSearchAttributes.get(MCP_TASK_STATUS)).toBe('failed');
     // the task reads what happened: failed, its error naming the step that could not be undone
-    expect((await h.store.read(taskId))?.state).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/could not be undone after a cancel.*the cloud API refuses to delete it/) } });
+    expect((await h.store.read(taskId))?.state).toMatchObject({
+      status: 'failed',
+      error: { message: expect.stringMatching(/could not be undone after a cancel.*the cloud API refuses to delete it/) },
+    });
   });
 
   test('a step that finishes despite the cancel is undone too', async () => {

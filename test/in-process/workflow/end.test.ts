@@ -16,13 +16,22 @@ import type { RuntimeCarry } from '../../../src/workflows/runtime';
 import { McpTasksPlugin } from '../../../src/worker';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import path from 'node:path';
-import { accept, currentDetails, demo, type Harness, startHarness, testTool, workflows, WORKFLOWS_PATH } from '../../support/workflow-harness';
+import {
+  accept,
+  currentDetails,
+  demo,
+  type Harness,
+  startHarness,
+  testTool,
+  workflows,
+  WORKFLOWS_PATH,
+} from '../../support/workflow-harness';
 
 const applied = new Set<string>();
 const undone: string[] = [];
 const activities: workflows.SagaActivities = {
   async applyStep({ key, ms = 0 }) {
-    for (const end = Date.now() + ms; Date.now() < end; ) {
+    for (const end = Date.now() + ms; Date.now() < end;) {
       Context.current().heartbeat();
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -63,7 +72,10 @@ const ended: string[] = [];
 /** What every reader says of a closed task. */
 async function readers(taskId: string) {
   ended.push(taskId);
-  await h.handle(taskId).result().catch(() => undefined);
+  await h
+    .handle(taskId)
+    .result()
+    .catch(() => undefined);
   const d = await h.handle(taskId).describe();
   const task = await h.store.read(taskId);
   return {
@@ -76,9 +88,16 @@ async function readers(taskId: string) {
 }
 
 /** Starts `tool` as a call from a client without Tasks does: the run must be claimed within `claimWithinMs`. */
-async function startUnclaimed(tool: (typeof tools)[keyof typeof tools], args: Record<string, unknown>, claimWithinMs: number, historyLimit?: number) {
+async function startUnclaimed(
+  tool: (typeof tools)[keyof typeof tools],
+  args: Record<string, unknown>,
+  claimWithinMs: number,
+  historyLimit?: number,
+) {
   const store = historyLimit ? h.storeWith({ historyLimit }) : h.store;
-  return (await store.start({ tool: tool.name, workflowType: tool.workflow!.name, arguments: args, summary: `test ${tool.name}`, claimWithinMs })).taskId;
+  return (
+    await store.start({ tool: tool.name, workflowType: tool.workflow!.name, arguments: args, summary: `test ${tool.name}`, claimWithinMs })
+  ).taskId;
 }
 
 describe('item 1: one end, every reader', () => {
@@ -105,7 +124,12 @@ describe('unanswered input (issue 32 item 4): a task nobody answers ends and giv
   test('past answerWithinMs: failed on every reader (McpTaskUnanswered), its step undone', async () => {
     const taskId = await h.startTask(tools.sagaThenAsk, {}, h.storeWith({ answerWithinMs: 400 }));
     const end = await readers(taskId);
-    expect(end).toMatchObject({ temporal: 'FAILED', mcpStatus: 'failed', tasksGet: 'failed', error: expect.stringMatching(/nobody answered approval within 400 ms/) });
+    expect(end).toMatchObject({
+      temporal: 'FAILED',
+      mcpStatus: 'failed',
+      tasksGet: 'failed',
+      error: expect.stringMatching(/nobody answered approval within 400 ms/),
+    });
     expect(effectsOf(taskId)).toEqual([]);
     expect(undosOf(taskId)).toHaveLength(1);
   });
@@ -117,7 +141,13 @@ describe('unanswered input (issue 32 item 4): a task nobody answers ends and giv
 
   test('anonymous callers get the shorter anonymous limit; an owner gets the ttl; 0 and 0: no limit', async () => {
     const memoOf = async (store: TemporalTaskStore, owner?: string) => {
-      const { taskId } = await store.start({ tool: tools.sagaThenAsk.name, workflowType: 'sagaThenAsk', arguments: {}, summary: 'memo', owner });
+      const { taskId } = await store.start({
+        tool: tools.sagaThenAsk.name,
+        workflowType: 'sagaThenAsk',
+        arguments: {},
+        summary: 'memo',
+        owner,
+      });
       const memo = (await h.handle(taskId).describe()).memo?.[TASK_MEMO_KEY] as TaskMemo;
       await h.handle(taskId).terminate('checked');
       return memo.answerWithinMs;
@@ -196,7 +226,13 @@ describe('item 9: an input timeout', () => {
     await h.waitFor(taskId, (t) => t.state.status === 'input_required');
     await new Promise((r) => setTimeout(r, 1_000));
     await h.store.sendInput(taskId, undefined, { a: accept({ ok: true }) });
-    const err = await h.handle(taskId).result().then(() => undefined, (e: unknown) => e);
+    const err = await h
+      .handle(taskId)
+      .result()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(err).toBeInstanceOf(WorkflowFailedError);
     const cause = (err as WorkflowFailedError).cause;
     expect(cause).toBeInstanceOf(ApplicationFailure);
@@ -257,13 +293,19 @@ test('every task above replays from its history on a fresh worker: the decided e
     plugins: [new McpTasksPlugin({ tools: [...demo.tools, ...Object.values(tools)] })],
     webpackConfigHook: (config) => ({
       ...config,
-      resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as object), 'mcp-temporal-tasks/workflow$': path.resolve(__dirname, '../../../src/workflows/index.ts') } },
+      resolve: {
+        ...config.resolve,
+        alias: {
+          ...(config.resolve?.alias as object),
+          'mcp-temporal-tasks/workflow$': path.resolve(__dirname, '../../../src/workflows/index.ts'),
+        },
+      },
     }),
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
   });
   for (const taskId of ended) {
     // every run of the chain, newest first
-    for (let runId: string | undefined = (await h.handle(taskId).describe()).runId; runId; ) {
+    for (let runId: string | undefined = (await h.handle(taskId).describe()).runId; runId;) {
       const history = await h.client.workflow.getHandle(taskId, runId).fetchHistory();
       await Worker.runReplayHistory({ workflowBundle, replayName: `${taskId} ${runId}` }, history, taskId);
       runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;

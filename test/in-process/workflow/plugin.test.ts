@@ -52,8 +52,16 @@ test('a tool whose workflow the worker does not export stops Worker.create, nami
 });
 
 test('every missing tool is named, the present ones are not', async () => {
-  const missing = [testTool('first_missing', notExported), testTool('second_missing', async function renamed() { return notExported(); })];
-  const err = await create({ tools: [demo.waitAndEchoTool, ...missing] }).then(() => undefined, (e: Error) => e);
+  const missing = [
+    testTool('first_missing', notExported),
+    testTool('second_missing', async function renamed() {
+      return notExported();
+    }),
+  ];
+  const err = await create({ tools: [demo.waitAndEchoTool, ...missing] }).then(
+    () => undefined,
+    (e: Error) => e,
+  );
   expect(err?.message).toContain('first_missing (workflow notExported), second_missing (workflow renamed)');
   expect(err?.message).not.toContain('wait_and_echo');
 });
@@ -83,7 +91,13 @@ describe('a prebuilt workflow bundle (item 7)', () => {
       logger: quiet,
       webpackConfigHook: (config) => ({
         ...config,
-        resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as object), 'mcp-temporal-tasks/workflow$': path.join(__dirname, '..', '..', '..', 'src', 'workflows', 'index.ts') } },
+        resolve: {
+          ...config.resolve,
+          alias: {
+            ...(config.resolve?.alias as object),
+            'mcp-temporal-tasks/workflow$': path.join(__dirname, '..', '..', '..', 'src', 'workflows', 'index.ts'),
+          },
+        },
       }),
       ...options,
     });
@@ -97,7 +111,14 @@ describe('a prebuilt workflow bundle (item 7)', () => {
   });
 
   const createWith = (workflowBundle: { code: string } | { codePath: string }, taskQueue = `${h.taskQueue}-bundled`) =>
-    Worker.create({ connection: h.nativeConnection, taskQueue, workflowBundle, activities, plugins: [new McpTasksPlugin({ tools })], shutdownGraceTime: '1 s' });
+    Worker.create({
+      connection: h.nativeConnection,
+      taskQueue,
+      workflowBundle,
+      activities,
+      plugins: [new McpTasksPlugin({ tools })],
+      shutdownGraceTime: '1 s',
+    });
 
   test('bundled without the plugin: Worker.create refuses it, saying how to bundle the runtime in', async () => {
     await expect(createWith({ code: without.code })).rejects.toThrow(
@@ -105,14 +126,17 @@ describe('a prebuilt workflow bundle (item 7)', () => {
     );
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-bundle-')), 'workflows.bundle.js');
     fs.writeFileSync(file, without.code);
-    await expect(createWith({ codePath: file })).rejects.toThrow(`McpTasksPlugin: the workflowBundle (${file}) was bundled without the task runtime's interceptor`);
+    await expect(createWith({ codePath: file })).rejects.toThrow(
+      `McpTasksPlugin: the workflowBundle (${file}) was bundled without the task runtime's interceptor`,
+    );
   });
 
   test('a replay worker with the plugin refuses it too; the bundle made with the plugin replays', async () => {
     const taskId = await h.startTask(sagaTool, { steps: 1 });
     await h.handle(taskId).result();
     const history = await h.handle(taskId).fetchHistory();
-    const replay = (workflowBundle: WorkflowBundle) => Worker.runReplayHistory({ workflowBundle, plugins: [new McpTasksPlugin({ tools })] }, history, taskId);
+    const replay = (workflowBundle: WorkflowBundle) =>
+      Worker.runReplayHistory({ workflowBundle, plugins: [new McpTasksPlugin({ tools })] }, history, taskId);
     await expect(replay(without)).rejects.toThrow(HOW_TO);
     await replay(withPlugin);
   });
@@ -132,12 +156,23 @@ describe('a prebuilt workflow bundle (item 7)', () => {
     const worker = await createWith(withPlugin, taskQueue);
     const store = h.storeWith({ taskQueue });
     await worker.runUntil(async () => {
-      const { taskId } = await store.start({ tool: sagaTool.name, workflowType: 'sagaThenWait', arguments: { steps: 4, waitMs: 600_000 }, summary: 'bundled' });
+      const { taskId } = await store.start({
+        tool: sagaTool.name,
+        workflowType: 'sagaThenWait',
+        arguments: { steps: 4, waitMs: 600_000 },
+        summary: 'bundled',
+      });
       await h.waitFor(taskId, (t) => t.statusMessage === 'steps done', { store });
       await store.cancel(taskId);
-      await h.handle(taskId).result().catch(() => undefined);
+      await h
+        .handle(taskId)
+        .result()
+        .catch(() => undefined);
       const d = await h.handle(taskId).describe();
-      expect({ status: d.status.name, mcpStatus: d.typedSearchAttributes.get(MCP_TASK_STATUS) }).toEqual({ status: 'CANCELLED', mcpStatus: 'cancelled' });
+      expect({ status: d.status.name, mcpStatus: d.typedSearchAttributes.get(MCP_TASK_STATUS) }).toEqual({
+        status: 'CANCELLED',
+        mcpStatus: 'cancelled',
+      });
       expect((await store.read(taskId))?.state).toEqual({ status: 'cancelled' });
       expect(undone.filter((k) => k.startsWith(`${taskId}:`))).toEqual([4, 3, 2, 1].map((i) => `${taskId}:${i}`));
       expect([...applied].filter((k) => k.startsWith(`${taskId}:`))).toEqual([]);

@@ -4,8 +4,24 @@
  * workflow's history, memo and search attributes where they tell more.
  */
 import { WorkflowFailedError } from '@temporalio/client';
-import { inputResponsesSignal, MAX_RESULT_BYTES, MCP_TASK_STATUS, PROGRESS_MEMO_KEY, type TaskProgress, taskProgressQuery } from '../../../src/contract';
-import { accept, currentDetails, demo, type Harness, historyEventTypes, startHarness, testTool, workflows } from '../../support/workflow-harness';
+import {
+  inputResponsesSignal,
+  MAX_RESULT_BYTES,
+  MCP_TASK_STATUS,
+  PROGRESS_MEMO_KEY,
+  type TaskProgress,
+  taskProgressQuery,
+} from '../../../src/contract';
+import {
+  accept,
+  currentDetails,
+  demo,
+  type Harness,
+  historyEventTypes,
+  startHarness,
+  testTool,
+  workflows,
+} from '../../support/workflow-harness';
 
 const multiInput = testTool('multi_input', workflows.multi_input);
 const brokenJob = testTool('broken_job', workflows.broken_job);
@@ -21,7 +37,20 @@ let h: Harness;
 beforeAll(async () => {
   // export_report builds its CSV in the demo's buildReport activity
   const { buildReport } = await import('../../../examples/demo/activities');
-  h = await startHarness({ tools: [...demo.tools, multiInput, brokenJob, protocolErrorJob, reusedKey, customProtocolError, statusAndWait, acrossRuns, repeatsItself], activities: { buildReport } });
+  h = await startHarness({
+    tools: [
+      ...demo.tools,
+      multiInput,
+      brokenJob,
+      protocolErrorJob,
+      reusedKey,
+      customProtocolError,
+      statusAndWait,
+      acrossRuns,
+      repeatsItself,
+    ],
+    activities: { buildReport },
+  });
 });
 
 afterAll(async () => {
@@ -87,7 +116,10 @@ test('answers under keys not pending are ignored, even for a question asked late
   await handle.signal(inputResponsesSignal, { 'approval-1': accept({ approved: true }), junk: 1 });
   await h.store.sendInput(taskId, undefined, { 'approval-0': accept({ approved: true }) });
   // (in between, the answer to alice reads as applied: working, bob not asked yet)
-  const second = await h.waitFor(taskId, (t) => t.state.status === 'completed' || (t.state.status === 'input_required' && 'approval-1' in t.state.inputRequests));
+  const second = await h.waitFor(
+    taskId,
+    (t) => t.state.status === 'completed' || (t.state.status === 'input_required' && 'approval-1' in t.state.inputRequests),
+  );
   expect(second.state.status).toBe('input_required');
   expect(second.statusMessage).toBe('waiting for bob (2/2)');
   await new Promise((r) => setTimeout(r, 300));
@@ -131,7 +163,10 @@ test('asking twice under the same key is a bug: the task is stuck, naming the ke
   const store = h.storeWith({ stuckCancelGraceMs: 0 });
   expect((await store.cancel(taskId))?.state.status).toBe('working');
   const cancelled = await h.waitFor(taskId, (t) => t.state.status !== 'working', { store, timeoutMs: 30_000 });
-  expect(cancelled?.state).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/terminated in Temporal: cancelled while stuck/) } });
+  expect(cancelled?.state).toMatchObject({
+    status: 'failed',
+    error: { message: expect.stringMatching(/terminated in Temporal: cancelled while stuck/) },
+  });
 });
 
 test('protocolError ends the task failed with that JSON-RPC error', async () => {
@@ -142,7 +177,10 @@ test('protocolError ends the task failed with that JSON-RPC error', async () => 
 
   const custom = await h.startTask(customProtocolError, { code: -32042 });
   const customFailed = await h.waitFor(custom, (t) => t.state.status === 'failed');
-  expect(customFailed.state).toEqual({ status: 'failed', error: { code: -32042, message: 'custom protocol failure', data: { reason: 'test' } } });
+  expect(customFailed.state).toEqual({
+    status: 'failed',
+    error: { code: -32042, message: 'custom protocol failure', data: { reason: 'test' } },
+  });
   expect(await statusAttribute(custom)).toBe('failed');
 });
 
@@ -176,7 +214,10 @@ test('a result over the payload limit fails the task clearly', async () => {
   // and a report under the limit comes back whole
   const small = await h.startTask(demo.exportReportTool, { rows: 3 });
   const done = await h.waitFor(small, (t) => t.state.status === 'completed');
-  expect(done.state).toEqual({ status: 'completed', result: { content: [{ type: 'text', text: 'id,name,amount\n1,item-1,7.00\n2,item-2,14.00\n3,item-3,21.00' }] } });
+  expect(done.state).toEqual({
+    status: 'completed',
+    result: { content: [{ type: 'text', text: 'id,name,amount\n1,item-1,7.00\n2,item-2,14.00\n3,item-3,21.00' }] },
+  });
 });
 
 test('continue-as-new keeps the pending question and the taskId, and completes after the answers', async () => {
@@ -185,7 +226,9 @@ test('continue-as-new keeps the pending question and the taskId, and completes a
   const { taskId, runId: firstRunId } = await h.startTaskSnapshot(demo.collectApprovalsTool, { approvers }, store);
 
   for (let i = 0; i < approvers.length; i++) {
-    const asked = await h.waitFor(taskId, (t) => t.state.status === 'input_required' && `approval-${i}` in t.state.inputRequests, { store });
+    const asked = await h.waitFor(taskId, (t) => t.state.status === 'input_required' && `approval-${i}` in t.state.inputRequests, {
+      store,
+    });
     if (asked.state.status !== 'input_required') throw new Error('unreachable');
     expect(Object.keys(asked.state.inputRequests)).toEqual([`approval-${i}`]);
     expect(asked.statusMessage).toBe(`waiting for ${approvers[i]} (${i + 1}/${approvers.length})`);

@@ -19,7 +19,7 @@ const activities: workflows.SagaActivities = {
   // finishes whatever happens: a cancel that lands while it runs does not stop it
   async applyStep({ key, ms = 0 }) {
     const ctx = Context.current();
-    for (const end = Date.now() + ms; Date.now() < end; ) {
+    for (const end = Date.now() + ms; Date.now() < end;) {
       ctx.heartbeat();
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -54,7 +54,10 @@ afterAll(async () => {
 const effectsOf = (taskId: string) => [...applied].filter((k) => k.startsWith(`${taskId}:`)).sort();
 const undosOf = (taskId: string) => undone.filter((k) => k.startsWith(`${taskId}:`));
 const closedAs = async (taskId: string) => {
-  await h.handle(taskId).result().catch(() => undefined);
+  await h
+    .handle(taskId)
+    .result()
+    .catch(() => undefined);
   const d = await h.handle(taskId).describe();
   return { status: d.status.name, mcpStatus: d.typedSearchAttributes.get(MCP_TASK_STATUS) };
 };
@@ -87,7 +90,13 @@ describe('a cancel before the completion is recorded', () => {
 
   test('in the same workflow task as the answer that completes it: cancelled, not approved', async () => {
     const queue = `${h.taskQueue}-paused`;
-    const { taskId } = await h.store.start({ tool: 'approve_expense', workflowType: 'approveExpense', arguments: { amount: 5, description: 'race' }, summary: 'race', taskQueue: queue });
+    const { taskId } = await h.store.start({
+      tool: 'approve_expense',
+      workflowType: 'approveExpense',
+      arguments: { amount: 5, description: 'race' },
+      summary: 'race',
+      taskQueue: queue,
+    });
     await h.withWorker(queue, () => h.waitFor(taskId, (t) => t.state.status === 'input_required'));
     // no worker now: the answer and the cancel are both recorded before the workflow runs again
     await h.store.sendInput(taskId, undefined, { approval: accept({ approved: true }) });
@@ -169,7 +178,11 @@ describe('undos that fail', () => {
     const task = await h.store.read(taskId);
     expect(task?.state).toMatchObject({
       status: 'failed',
-      error: { code: -32603, message: expect.stringMatching(/1 step\(s\) could not be undone after a cancel.*step 2: .*refuses to delete/), data: { undoFailures: [{ step: 'step 2' }] } },
+      error: {
+        code: -32603,
+        message: expect.stringMatching(/1 step\(s\) could not be undone after a cancel.*step 2: .*refuses to delete/),
+        data: { undoFailures: [{ step: 'step 2' }] },
+      },
     });
     expect(task?.statusMessage).toMatch(/step 2/);
     expect(undosOf(taskId)).toEqual([`${taskId}:3`, `${taskId}:1`]);
@@ -179,7 +192,9 @@ describe('undos that fail', () => {
   test('after a failure: every undo is attempted, the failure keeps both reasons', async () => {
     const taskId = await h.startTask(tools.failingUndos, { failing: [1, 3], thenFail: true });
     const task = await h.waitFor(taskId, (t) => t.state.status === 'failed');
-    expect(task.state).toMatchObject({ error: { message: expect.stringMatching(/2 step\(s\) could not be undone after the last check failed.*step 3: .*step 1: /) } });
+    expect(task.state).toMatchObject({
+      error: { message: expect.stringMatching(/2 step\(s\) could not be undone after the last check failed.*step 3: .*step 1: /) },
+    });
     expect(undosOf(taskId)).toEqual([`${taskId}:2`]);
   });
 });
@@ -196,7 +211,13 @@ test('a bug in workflow code leaves the task running and visibly stuck, not fail
 test('listOwned lists a continue-as-new chain once, as its latest run', async () => {
   const store = h.storeWith({ historyLimit: 1, ownerKey: 'test-owner-key' });
   const owner = `alice-${Date.now()}`;
-  const { taskId, runId: firstRunId } = await store.start({ tool: 'saga_in_runs', workflowType: 'sagaInRuns', arguments: { turns: 3 }, owner, summary: 'chain' });
+  const { taskId, runId: firstRunId } = await store.start({
+    tool: 'saga_in_runs',
+    workflowType: 'sagaInRuns',
+    arguments: { turns: 3 },
+    owner,
+    summary: 'chain',
+  });
   const done = await h.waitFor(taskId, (t) => t.state.status === 'completed', { store, principal: owner });
   expect(done.runId).not.toBe(firstRunId);
   // visibility lags: wait until every run of the chain is visible, then list

@@ -49,7 +49,10 @@ beforeAll(async () => {
 });
 
 const closeStatus = async (taskId: string) => {
-  await h.handle(taskId).result().catch(() => undefined);
+  await h
+    .handle(taskId)
+    .result()
+    .catch(() => undefined);
   return (await h.handle(taskId).describe()).status.name;
 };
 
@@ -57,7 +60,7 @@ afterAll(async () => {
   await h?.teardown();
 });
 
-test('a tasks/update racing the task\'s close answers the closed state, not the stale one', async () => {
+test("a tasks/update racing the task's close answers the closed state, not the stale one", async () => {
   const taskId = await h.startTask(demo.approveExpenseTool, { amount: 5, description: 'racy' });
   await h.waitFor(taskId, (t) => t.state.status === 'input_required');
   // the task closes between the store's read and its signal
@@ -74,12 +77,21 @@ test('a tasks/update racing the task\'s close answers the closed state, not the 
       ],
     },
   });
-  const store = new TemporalTaskStore(racing, { taskQueue: h.taskQueue, ttlMs: 3_600_000, temporalTimeoutMs: 10_000, historyLimit: 10_000, searchAttributes: true });
+  const store = new TemporalTaskStore(racing, {
+    taskQueue: h.taskQueue,
+    ttlMs: 3_600_000,
+    temporalTimeoutMs: 10_000,
+    historyLimit: 10_000,
+    searchAttributes: true,
+  });
   const after = await store.sendInput(taskId, undefined, { approval: accept({ approved: true }) });
-  expect(after?.state).toEqual({ status: 'failed', error: { code: -32603, message: 'The task was terminated in Temporal: closed while the answer was on its way' } });
+  expect(after?.state).toEqual({
+    status: 'failed',
+    error: { code: -32603, message: 'The task was terminated in Temporal: closed while the answer was on its way' },
+  });
 });
 
-test('a tasks/cancel racing the task\'s completion answers completed (Temporal accepts a cancel of a closed workflow and ignores it)', async () => {
+test("a tasks/cancel racing the task's completion answers completed (Temporal accepts a cancel of a closed workflow and ignores it)", async () => {
   const taskId = await h.startTask(demo.waitAndEchoTool, { text: 'first', seconds: 1 });
   await h.waitFor(taskId, (t) => t.statusMessage === 'waiting 1 s');
   // the task completes between the store's read and its cancel request
@@ -96,13 +108,19 @@ test('a tasks/cancel racing the task\'s completion answers completed (Temporal a
       ],
     },
   });
-  const store = new TemporalTaskStore(racing, { taskQueue: h.taskQueue, ttlMs: 3_600_000, temporalTimeoutMs: 10_000, historyLimit: 10_000, searchAttributes: true });
+  const store = new TemporalTaskStore(racing, {
+    taskQueue: h.taskQueue,
+    ttlMs: 3_600_000,
+    temporalTimeoutMs: 10_000,
+    historyLimit: 10_000,
+    searchAttributes: true,
+  });
   const answer = await store.cancel(taskId);
   expect(answer?.state).toEqual({ status: 'completed', result: { content: [{ type: 'text', text: 'first' }], isError: false } });
   expect(answer?.cancelRequested).toBeUndefined();
 });
 
-test('a task the store starts is of today\'s runtime revision: its history carries no patch marker, its events are what the tool does', async () => {
+test("a task the store starts is of today's runtime revision: its history carries no patch marker, its events are what the tool does", async () => {
   const taskId = await h.startTask(demo.waitAndEchoTool, { text: 'lean', seconds: 1 });
   await h.handle(taskId).result();
   const { memo } = await h.handle(taskId).describe();
@@ -110,8 +128,18 @@ test('a task the store starts is of today\'s runtime revision: its history carri
   // start, 2 workflow tasks, the timer, one progress write ("waiting 1 s"), the final McpTaskStatus, completed
   const events = (await historyEventTypes(h.handle(taskId))).map((t) => t.replace('EVENT_TYPE_', ''));
   expect(events).toEqual([
-    'WORKFLOW_EXECUTION_STARTED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED', 'TIMER_STARTED', 'WORKFLOW_PROPERTIES_MODIFIED',
-    'TIMER_FIRED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'WORKFLOW_EXECUTION_COMPLETED',
+    'WORKFLOW_EXECUTION_STARTED',
+    'WORKFLOW_TASK_SCHEDULED',
+    'WORKFLOW_TASK_STARTED',
+    'WORKFLOW_TASK_COMPLETED',
+    'TIMER_STARTED',
+    'WORKFLOW_PROPERTIES_MODIFIED',
+    'TIMER_FIRED',
+    'WORKFLOW_TASK_SCHEDULED',
+    'WORKFLOW_TASK_STARTED',
+    'WORKFLOW_TASK_COMPLETED',
+    'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+    'WORKFLOW_EXECUTION_COMPLETED',
   ]);
 });
 
@@ -120,8 +148,17 @@ describe('the end of a task is Temporal\'s close status (docs/contract.md, "The 
     const taskId = await h.startTask(tools.cancelsItself, {});
     expect(await closeStatus(taskId)).toBe('FAILED');
     const task = await h.waitFor(taskId, (t) => t.state.status !== 'working');
-    expect(task.state).toEqual({ status: 'failed', error: { code: -32603, message: "The task failed: the tool's own cancellation scope was cancelled (a timeout), not tasks/cancel: an inner scope was cancelled" } });
-    expect(task.statusMessage).toBe("The task failed: the tool's own cancellation scope was cancelled (a timeout), not tasks/cancel: an inner scope was cancelled");
+    expect(task.state).toEqual({
+      status: 'failed',
+      error: {
+        code: -32603,
+        message:
+          "The task failed: the tool's own cancellation scope was cancelled (a timeout), not tasks/cancel: an inner scope was cancelled",
+      },
+    });
+    expect(task.statusMessage).toBe(
+      "The task failed: the tool's own cancellation scope was cancelled (a timeout), not tasks/cancel: an inner scope was cancelled",
+    );
     // the finished-task cache and a fresh store (another replica) agree
     expect((await h.store.read(taskId))?.state.status).toBe('failed');
     expect((await h.storeWith({}).read(taskId))?.state.status).toBe('failed');
@@ -129,10 +166,16 @@ describe('the end of a task is Temporal\'s close status (docs/contract.md, "The 
     expect(withCancelFinal(task).state.status).toBe('failed');
   });
 
-  test('the synchronous path maps the same way: a self-made cancellation is the tool\'s failure', async () => {
+  test("the synchronous path maps the same way: a self-made cancellation is the tool's failure", async () => {
     const run = h.store.run({ tool: tools.cancelsItself.name, workflowType: 'cancelsItself', arguments: {}, summary: 'sync' });
     await expect(run).rejects.toBeInstanceOf(ToolProtocolError);
-    await expect(run).rejects.toMatchObject({ error: { code: -32603, message: "The task failed: the tool's own cancellation scope was cancelled (a timeout), not tasks/cancel: an inner scope was cancelled" } });
+    await expect(run).rejects.toMatchObject({
+      error: {
+        code: -32603,
+        message:
+          "The task failed: the tool's own cancellation scope was cancelled (a timeout), not tasks/cancel: an inner scope was cancelled",
+      },
+    });
   });
 
   test('a workflow that has not closed has no end: asking for one is an error, not a guess', async () => {
@@ -149,8 +192,13 @@ describe('the end of a task is Temporal\'s close status (docs/contract.md, "The 
     expect(await closeStatus(taskId)).toBe('FAILED');
     const task = await h.waitFor(taskId, (t) => t.state.status === 'failed');
     const rev2025 = withCancelFinal(task);
-    expect(rev2025.state).toEqual({ status: 'cancelled', undoFailures: [{ step: 'step 2', reason: expect.stringMatching(/refuses to delete/) }] });
-    expect(rev2025.statusMessage).toMatch(/^cancelled, but 1 step\(s\) could not be undone and may still be in effect: step 2 \(.*refuses to delete/);
+    expect(rev2025.state).toEqual({
+      status: 'cancelled',
+      undoFailures: [{ step: 'step 2', reason: expect.stringMatching(/refuses to delete/) }],
+    });
+    expect(rev2025.statusMessage).toMatch(
+      /^cancelled, but 1 step\(s\) could not be undone and may still be in effect: step 2 \(.*refuses to delete/,
+    );
     expect(applied.has(`${taskId}:2`)).toBe(true);
   });
 });
@@ -166,9 +214,21 @@ describe('a task that makes no progress says so', () => {
 
   test('a workflow task that only timed out (its worker gone) is not a failure: the task is not stuck', async () => {
     const queue = `${h.taskQueue}-gone`;
-    const { taskId } = await h.store.start({ tool: tools.cancelsItself.name, workflowType: 'cancelsItself', arguments: {}, summary: 'gone', taskQueue: queue });
+    const { taskId } = await h.store.start({
+      tool: tools.cancelsItself.name,
+      workflowType: 'cancelsItself',
+      arguments: {},
+      summary: 'gone',
+      taskQueue: queue,
+    });
     // a "worker" takes the workflow task and dies with it: never answers, so Temporal times it out (10 s)
-    const taken = await h.client.withDeadline(Date.now() + 30_000, () => h.client.workflowService.pollWorkflowTaskQueue({ namespace: 'default', taskQueue: { name: queue }, identity: 'a worker about to die' }));
+    const taken = await h.client.withDeadline(Date.now() + 30_000, () =>
+      h.client.workflowService.pollWorkflowTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: queue },
+        identity: 'a worker about to die',
+      }),
+    );
     expect(taken.workflowExecution?.workflowId).toBe(taskId);
     const attempt = async () => (await h.handle(taskId).describe()).raw.pendingWorkflowTask?.attempt ?? 0;
     for (const deadline = Date.now() + 20_000; (await attempt()) < 2; await new Promise((r) => setTimeout(r, 200))) {
@@ -212,12 +272,20 @@ describe('tasks/cancel of a stuck task', () => {
     const answer = await store.cancel(taskId);
     expect(answer?.state.status).toBe('working'); // not terminated at once: it may still run its undos
     // a replica with the default grace (60 s) says when it will be terminated, once it failed with the cancel in hand
-    const told = await h.waitFor(taskId, (t) => /terminated unless/.test(t.statusMessage ?? ''), { store: h.storeWith({}), timeoutMs: 20_000 });
-    expect(told.statusMessage).toMatch(/^stuck: .*a bug that the next deploy fixes; cancel requested: it is terminated unless it runs again by \d{4}-\d\d-\d\dT/);
+    const told = await h.waitFor(taskId, (t) => /terminated unless/.test(t.statusMessage ?? ''), {
+      store: h.storeWith({}),
+      timeoutMs: 20_000,
+    });
+    expect(told.statusMessage).toMatch(
+      /^stuck: .*a bug that the next deploy fixes; cancel requested: it is terminated unless it runs again by \d{4}-\d\d-\d\dT/,
+    );
     const end = await h.waitFor(taskId, (t) => t.state.status !== 'working', { store, timeoutMs: 40_000 });
     // the bound: the grace, plus one workflow-task retry (Temporal's 10 s workflow task timeout) to show it still fails
     expect(Date.now() - cancelledAt).toBeLessThan(2_000 + 10_000 + 5_000);
-    expect(end.state).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/terminated in Temporal: cancelled while stuck.*no undo could run/) } });
+    expect(end.state).toMatchObject({
+      status: 'failed',
+      error: { message: expect.stringMatching(/terminated in Temporal: cancelled while stuck.*no undo could run/) },
+    });
     expect(await closeStatus(taskId)).toBe('TERMINATED');
     expect(undone).not.toContain(taskId);
   });

@@ -60,7 +60,7 @@ test('a cancel aborts the signal heartbeating() hands the work (fetch and friend
   expect(cleanedUp).toBe(true); // the work was awaited: its clean-up ran before the activity reported back
 });
 
-test('heartbeating()\'s beats keep the checkpoint the work heartbeats itself (no plugin needed once it runs)', async () => {
+test("heartbeating()'s beats keep the checkpoint the work heartbeats itself (no plugin needed once it runs)", async () => {
   const env = new MockActivityEnvironment({ ...wf, heartbeatTimeoutMs: 100 });
   const beats = beatsOf(env);
   const later = new Promise<void>((resolve) => env.on('heartbeat', () => beats.length >= 4 && resolve()));

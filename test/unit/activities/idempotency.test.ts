@@ -17,7 +17,7 @@ test('idempotencyKey() is the same on every attempt of a step, differs between s
   expect(await keyOn({}, 'charge')).toBe('task_abc:run-1:3:charge');
 });
 
-test('idempotencyKey() takes the run from the runtime\'s header (a reset keeps it), the runId without a usable one', async () => {
+test("idempotencyKey() takes the run from the runtime's header (a reset keeps it), the runId without a usable one", async () => {
   const keyWith = (header: unknown) =>
     new MockActivityEnvironment(wf).run(async () => {
       if (header !== undefined) recordOriginalRun(Context.current(), { [ORIGINAL_RUN_HEADER]: defaultPayloadConverter.toPayload(header) });

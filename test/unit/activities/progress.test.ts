@@ -18,16 +18,23 @@ test('reportProgress heartbeats { mcpProgress: { message, done?, total? } }', as
     reportProgress('exporting rows', { done: 4000, total: 10_000 });
     reportProgress('almost there');
   });
-  expect(beats).toEqual([{ mcpProgress: { message: 'exporting rows', done: 4000, total: 10_000 } }, { mcpProgress: { message: 'almost there' } }]);
+  expect(beats).toEqual([
+    { mcpProgress: { message: 'exporting rows', done: 4000, total: 10_000 } },
+    { mcpProgress: { message: 'almost there' } },
+  ]);
 });
 
-test('previousProgress() is the last attempt\'s progress, a checkpoint to resume from', async () => {
-  const resumed = await new MockActivityEnvironment({ ...wf, attempt: 2, heartbeatDetails: { mcpProgress: { message: 'rows', done: 3000 } } }).run(async () => previousProgress());
+test("previousProgress() is the last attempt's progress, a checkpoint to resume from", async () => {
+  const resumed = await new MockActivityEnvironment({
+    ...wf,
+    attempt: 2,
+    heartbeatDetails: { mcpProgress: { message: 'rows', done: 3000 } },
+  }).run(async () => previousProgress());
   expect(resumed).toEqual({ message: 'rows', done: 3000 });
   expect(await new MockActivityEnvironment(wf).run(async () => previousProgress())).toBeUndefined();
 });
 
-test('reportProgress keeps the other keys of the last details: the previous attempt\'s checkpoint, then the activity\'s own', async () => {
+test("reportProgress keeps the other keys of the last details: the previous attempt's checkpoint, then the activity's own", async () => {
   const env = new MockActivityEnvironment({ ...wf, attempt: 2, heartbeatDetails: { offset: 500 } });
   const beats = beatsOf(env);
   await env.run(async () => {

@@ -5,10 +5,19 @@ import { parseVersioning } from '../../../src/cli/worker-versioning';
 test('the CLI settings take the environment, and a flag wins over it', () => {
   expect(parseCliSettings({}, {})).toEqual({ logLevel: 'info', versioningBehavior: 'PINNED', setCurrent: false });
   const env = { MCP_LOG_LEVEL: 'debug', MCP_TOOLS_MODULE: 'env.js', MCP_TOOLS_FILE: 'tools.json', MCP_AUTH_TOKENS: 'alice:t1' };
-  expect(parseCliSettings({}, env)).toMatchObject({ logLevel: 'debug', toolsModule: 'env.js', tools: 'tools.json', authTokens: 'alice:t1' });
+  expect(parseCliSettings({}, env)).toMatchObject({
+    logLevel: 'debug',
+    toolsModule: 'env.js',
+    tools: 'tools.json',
+    authTokens: 'alice:t1',
+  });
   expect(parseCliSettings({ logLevel: 'warn', toolsModule: 'flag.js' }, env)).toMatchObject({ logLevel: 'warn', toolsModule: 'flag.js' });
   // an empty variable is unset, like every other setting
-  expect(parseCliSettings({}, { MCP_LOG_LEVEL: '', MCP_TOOLS_MODULE: '' })).toEqual({ logLevel: 'info', versioningBehavior: 'PINNED', setCurrent: false });
+  expect(parseCliSettings({}, { MCP_LOG_LEVEL: '', MCP_TOOLS_MODULE: '' })).toEqual({
+    logLevel: 'info',
+    versioningBehavior: 'PINNED',
+    setCurrent: false,
+  });
 });
 
 test('tokens come only from the environment, never from an option of the same name', () => {
@@ -18,14 +27,34 @@ test('tokens come only from the environment, never from an option of the same na
 test('a bad CLI setting names its flag and variable', () => {
   expect(() => parseCliSettings({}, { MCP_LOG_LEVEL: 'loud' })).toThrow(ConfigError);
   expect(() => parseCliSettings({}, { MCP_LOG_LEVEL: 'loud' })).toThrow(/logLevel \(--log-level or MCP_LOG_LEVEL\)/);
-  expect(() => parseCliSettings({ versioningBehavior: 'SOMETIMES' }, {})).toThrow(/versioningBehavior \(--versioning-behavior or MCP_VERSIONING_BEHAVIOR\)/);
+  expect(() => parseCliSettings({ versioningBehavior: 'SOMETIMES' }, {})).toThrow(
+    /versioningBehavior \(--versioning-behavior or MCP_VERSIONING_BEHAVIOR\)/,
+  );
 });
 
 test('versioning reads MCP_BUILD_ID, MCP_DEPLOYMENT_NAME and MCP_VERSIONING_BEHAVIOR through the merge; flags win', () => {
-  const env = { MCP_BUILD_ID: 'env-build', MCP_DEPLOYMENT_NAME: 'payments', MCP_VERSIONING_BEHAVIOR: 'AUTO_UPGRADE', MCP_SET_CURRENT_VERSION: '1' };
-  expect(parseVersioning({}, env)).toEqual({ buildId: 'env-build', deploymentName: 'payments', behavior: 'AUTO_UPGRADE', setCurrent: true });
-  expect(parseVersioning({ buildId: 'flag-build', versioningBehavior: 'PINNED' }, env)).toMatchObject({ buildId: 'flag-build', behavior: 'PINNED' });
-  expect(parseVersioning({ buildId: 'r1' }, {})).toEqual({ buildId: 'r1', deploymentName: 'mcp-temporal-tasks', behavior: 'PINNED', setCurrent: false });
+  const env = {
+    MCP_BUILD_ID: 'env-build',
+    MCP_DEPLOYMENT_NAME: 'payments',
+    MCP_VERSIONING_BEHAVIOR: 'AUTO_UPGRADE',
+    MCP_SET_CURRENT_VERSION: '1',
+  };
+  expect(parseVersioning({}, env)).toEqual({
+    buildId: 'env-build',
+    deploymentName: 'payments',
+    behavior: 'AUTO_UPGRADE',
+    setCurrent: true,
+  });
+  expect(parseVersioning({ buildId: 'flag-build', versioningBehavior: 'PINNED' }, env)).toMatchObject({
+    buildId: 'flag-build',
+    behavior: 'PINNED',
+  });
+  expect(parseVersioning({ buildId: 'r1' }, {})).toEqual({
+    buildId: 'r1',
+    deploymentName: 'mcp-temporal-tasks',
+    behavior: 'PINNED',
+    setCurrent: false,
+  });
   expect(() => parseVersioning({ setCurrent: true }, {})).toThrow(/--set-current needs --build-id/);
   expect(() => parseVersioning({ buildId: 'r1', deploymentName: 'a.b' }, {})).toThrow(/must be at most 255 characters without "\."/);
 });

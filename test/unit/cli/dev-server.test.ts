@@ -21,7 +21,13 @@ test('a port that accepts connections but does not answer as Temporal is not rea
 });
 
 test('once started, the worker connection (GetSystemInfo, no retry) succeeds at once', async () => {
-  const dev = await startDevServer({ dbFile: tempDbFile(), host: HOST, port: await freePort(), uiPort: await freePort(), namespace: 'default' });
+  const dev = await startDevServer({
+    dbFile: tempDbFile(),
+    host: HOST,
+    port: await freePort(),
+    uiPort: await freePort(),
+    namespace: 'default',
+  });
   try {
     const connection = await NativeConnection.connect({ address: dev.address });
     await connection.close();

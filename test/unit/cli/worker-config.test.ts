@@ -13,7 +13,11 @@ test('worker config: defaults, environment, flags win, durations', () => {
   });
   const env = { MCP_WORKER_SHUTDOWN_GRACE: '2m', MCP_METRICS_PORT: '9464', MCP_HEALTH_PORT: '8081', MCP_WORKER_MAX_CACHED_WORKFLOWS: '0' };
   expect(parseWorkerConfig({ shutdownGrace: '1.5s', healthHost: '0.0.0.0' }, env)).toMatchObject({
-    shutdownGrace: 1500, metricsPort: 9464, healthPort: 8081, healthHost: '0.0.0.0', maxCachedWorkflows: 0,
+    shutdownGrace: 1500,
+    metricsPort: 9464,
+    healthPort: 8081,
+    healthHost: '0.0.0.0',
+    maxCachedWorkflows: 0,
   });
   expect(parseWorkerConfig({ shutdownGrace: '250' }, {}).shutdownGrace).toBe(250);
   expect(parseWorkerConfig({ shutdownGrace: '1h' }, {}).shutdownGrace).toBe(3_600_000);

@@ -3,8 +3,11 @@ import { ConfigError, parseServerConfig } from '../../../src/mcp/config';
 
 test('config: defaults, env and flags (flags win)', () => {
   expect(parseServerConfig({}, {})).toMatchObject({ host: '127.0.0.1', port: 3000, taskQueue: 'mcp-tasks', strictHeaders: false });
-  expect(parseServerConfig({ port: '4001' }, { MCP_PORT: '4000', MCP_POLL_INTERVAL_MS: '250', MCP_STRICT_HEADERS: 'true' }))
-    .toMatchObject({ port: 4001, pollIntervalMs: 250, strictHeaders: true });
+  expect(parseServerConfig({ port: '4001' }, { MCP_PORT: '4000', MCP_POLL_INTERVAL_MS: '250', MCP_STRICT_HEADERS: 'true' })).toMatchObject({
+    port: 4001,
+    pollIntervalMs: 250,
+    strictHeaders: true,
+  });
   expect(parseServerConfig({}, { MCP_STRICT_HEADERS: 'false' })).toMatchObject({ strictHeaders: false });
   expect(parseServerConfig({ strictHeaders: false }, { MCP_STRICT_HEADERS: 'true' })).toMatchObject({ strictHeaders: false });
 });
@@ -23,14 +26,32 @@ test.each([
 
 test('the HTTP edge: connections and the request deadline from flags or the environment', () => {
   expect(parseServerConfig({}, {}).requestTimeoutMs).toBe(30_000);
-  expect(parseServerConfig({}, { MCP_MAX_CONNECTIONS: '300', MCP_REQUEST_TIMEOUT_MS: '10s' })).toMatchObject({ maxConnections: 300, requestTimeoutMs: 10_000 });
+  expect(parseServerConfig({}, { MCP_MAX_CONNECTIONS: '300', MCP_REQUEST_TIMEOUT_MS: '10s' })).toMatchObject({
+    maxConnections: 300,
+    requestTimeoutMs: 10_000,
+  });
   expect(parseServerConfig({ maxConnections: '50' }, { MCP_MAX_CONNECTIONS: '300' }).maxConnections).toBe(50);
 });
 
 test('settings: defaults, environment, flags', () => {
-  expect(parseServerConfig({}, {})).toMatchObject({ taskHandles: true, handleWaitMs: 20_000, taskToolsPrefix: 'task_', requiredToolsNeedTasks: false });
-  const env = { MCP_TASK_HANDLES: 'false', MCP_HANDLE_WAIT_MS: '2000', MCP_TASK_TOOLS_PREFIX: 'temporal_', MCP_REQUIRED_TOOLS_NEED_TASKS: '1' };
-  expect(parseServerConfig({}, env)).toMatchObject({ taskHandles: false, handleWaitMs: 2000, taskToolsPrefix: 'temporal_', requiredToolsNeedTasks: true });
+  expect(parseServerConfig({}, {})).toMatchObject({
+    taskHandles: true,
+    handleWaitMs: 20_000,
+    taskToolsPrefix: 'task_',
+    requiredToolsNeedTasks: false,
+  });
+  const env = {
+    MCP_TASK_HANDLES: 'false',
+    MCP_HANDLE_WAIT_MS: '2000',
+    MCP_TASK_TOOLS_PREFIX: 'temporal_',
+    MCP_REQUIRED_TOOLS_NEED_TASKS: '1',
+  };
+  expect(parseServerConfig({}, env)).toMatchObject({
+    taskHandles: false,
+    handleWaitMs: 2000,
+    taskToolsPrefix: 'temporal_',
+    requiredToolsNeedTasks: true,
+  });
   expect(parseServerConfig({ handleWaitMs: '500', taskHandles: true }, env)).toMatchObject({ handleWaitMs: 500, taskHandles: true });
 });
 
@@ -60,6 +81,11 @@ test.each([
 test('answerWithinMs: unset (the ttl) by default, anonymous 1 h; env or flags; a negative one is refused naming its flag', () => {
   expect(parseServerConfig({}, {}).answerWithinMs).toBeUndefined();
   expect(parseServerConfig({}, {}).anonymousAnswerWithinMs).toBe(3_600_000);
-  expect(parseServerConfig({ answerWithinMs: '2h' }, { MCP_ANSWER_WITHIN_MS: '0', MCP_ANONYMOUS_ANSWER_WITHIN_MS: '10m' })).toMatchObject({ answerWithinMs: 7_200_000, anonymousAnswerWithinMs: 600_000 });
-  expect(() => parseServerConfig({ anonymousAnswerWithinMs: '-1' }, {})).toThrow(/anonymousAnswerWithinMs \(--anonymous-answer-within-ms or MCP_ANONYMOUS_ANSWER_WITHIN_MS\)/);
+  expect(parseServerConfig({ answerWithinMs: '2h' }, { MCP_ANSWER_WITHIN_MS: '0', MCP_ANONYMOUS_ANSWER_WITHIN_MS: '10m' })).toMatchObject({
+    answerWithinMs: 7_200_000,
+    anonymousAnswerWithinMs: 600_000,
+  });
+  expect(() => parseServerConfig({ anonymousAnswerWithinMs: '-1' }, {})).toThrow(
+    /anonymousAnswerWithinMs \(--anonymous-answer-within-ms or MCP_ANONYMOUS_ANSWER_WITHIN_MS\)/,
+  );
 });

@@ -7,7 +7,14 @@ import { workflowTypeOf } from '../../../src/tool-definition';
 import { defineWorkflowTool, parseToolsFile, ToolsFileError, toolsFromFile } from '../../../src/mcp/workflow-tools';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
-const greet = { name: 'greet', description: 'd', inputSchema: { type: 'object' as const, properties: { name: { type: 'string' } }, required: ['name'] }, workflowType: 'GreetWorkflow', taskQueue: 'python-tools', taskMode: 'optional' };
+const greet = {
+  name: 'greet',
+  description: 'd',
+  inputSchema: { type: 'object' as const, properties: { name: { type: 'string' } }, required: ['name'] },
+  workflowType: 'GreetWorkflow',
+  taskQueue: 'python-tools',
+  taskMode: 'optional',
+};
 
 describe('tools files', () => {
   test('examples/python/tools.json gives tools started by type name on their own task queue', async () => {
@@ -30,7 +37,10 @@ describe('tools files', () => {
     [{ tools: [{ ...greet, workflowType: undefined }] }, /tool "greet" \(tools\[0\]\): workflowType: required/],
     [{ tools: [{ ...greet, workflowtype: 'X' }] }, /tool "greet" \(tools\[0\]\): workflowtype: unknown field/],
     [{ tools: [{ ...greet, inputSchema: { type: 'array' } }] }, /tool "greet" \(tools\[0\]\): inputSchema\.type: must be "object"/],
-    [{ tools: [{ ...greet, inputSchema: { type: 'object', properties: { a: { type: 'strin' } } } }] }, /tool "greet" \(tools\[0\]\): inputSchema: not a valid JSON Schema/],
+    [
+      { tools: [{ ...greet, inputSchema: { type: 'object', properties: { a: { type: 'strin' } } } }] },
+      /tool "greet" \(tools\[0\]\): inputSchema: not a valid JSON Schema/,
+    ],
     [{ tools: [{ ...greet, executionTimeout: 'soon' }] }, /tool "greet" \(tools\[0\]\): executionTimeout: /],
     [{ tools: [greet, greet] }, /tool "greet" \(tools\[1\]\): name: the name is used twice/],
     [{ tools: [{ ...greet, name: undefined }] }, /tool \(tools\[0\]\): name: required/],
@@ -48,7 +58,12 @@ describe('tools files', () => {
   });
 
   test('defineWorkflowTool is the same from code', () => {
-    const tool = defineWorkflowTool({ ...greet, taskMode: 'required', outputSchema: { type: 'object', properties: { greeting: { type: 'string' } } }, result: 'text' });
+    const tool = defineWorkflowTool({
+      ...greet,
+      taskMode: 'required',
+      outputSchema: { type: 'object', properties: { greeting: { type: 'string' } } },
+      result: 'text',
+    });
     expect(workflowTypeOf(tool)).toBe('GreetWorkflow');
     expect(tool.outputSchema?.['~standard'].jsonSchema).toBeDefined();
     expect(tool.result).toBe('text');
@@ -60,7 +75,9 @@ test('tools files name scopes; a scope that is not a scope token is refused with
   const entry = { name: 'a', description: 'd', inputSchema: { type: 'object' }, workflowType: 'W', taskMode: 'optional' };
   expect(parseToolsFile({ tools: [{ ...entry, scopes: ['tools:admin'] }] })[0].scopes).toEqual(['tools:admin']);
   expect(() => parseToolsFile({ tools: [{ ...entry, scopes: ['two words'] }] })).toThrow(ToolsFileError);
-  expect(() => parseToolsFile({ tools: [{ ...entry, scopes: ['two words'] }] })).toThrow(/tool "a" \(tools\[0\]\): scopes\.0: an OAuth scope token/);
+  expect(() => parseToolsFile({ tools: [{ ...entry, scopes: ['two words'] }] })).toThrow(
+    /tool "a" \(tools\[0\]\): scopes\.0: an OAuth scope token/,
+  );
 });
 
 test('tools files take dedupe: false (retries never attach); a dedupe that is not a boolean is refused with the tool named', () => {

@@ -8,7 +8,13 @@ test('task ids carry 192 random bits, URL-safe, and validate', () => {
   expect(Buffer.from([...ids][0].slice(5), 'base64url')).toHaveLength(24);
 });
 
-test.each([undefined, 42, '', 'task_', 'task_short', `task_${'A'.repeat(33)}`, 'task_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/', 'TASK_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'])(
-  'isTaskId rejects %p',
-  (value) => expect(isTaskId(value)).toBe(false),
-);
+test.each([
+  undefined,
+  42,
+  '',
+  'task_',
+  'task_short',
+  `task_${'A'.repeat(33)}`,
+  'task_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/',
+  'TASK_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+])('isTaskId rejects %p', (value) => expect(isTaskId(value)).toBe(false));

@@ -15,7 +15,6 @@ test.each(['RUNNING', 'PAUSED', 'CONTINUED_AS_NEW', 'UNSPECIFIED', 'constructor'
   expect(endStatusOf(status)).toBeUndefined();
 });
 
-
 describe('a workflow result as a CallToolResult', () => {
   test('a CallToolResult passes through', () => {
     const r = { content: [{ type: 'text' as const, text: 'hi' }], isError: true, structuredContent: { a: 1 } };

@@ -16,7 +16,12 @@ const ISSUER = 'https://issuer.example.com';
 const RESOURCE = new URL('https://mcp.example.com/mcp');
 const expect_ = { resource: RESOURCE, audiences: [RESOURCE.href] };
 
-interface Key { kid: string; alg: string; privateKey: KeyObject; jwk: object }
+interface Key {
+  kid: string;
+  alg: string;
+  privateKey: KeyObject;
+  jwk: object;
+}
 function rsa(kid: string): Key {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   return { kid, alg: 'RS256', privateKey, jwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' } };
@@ -29,7 +34,10 @@ const b64 = (v: object | Buffer) => (Buffer.isBuffer(v) ? v : Buffer.from(JSON.s
 function jwt(key: Key, claims: Record<string, unknown> = {}): string {
   const now = Math.floor(Date.now() / 1000);
   const input = `${b64({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })}.${b64({ iss: ISSUER, sub: 'alice', aud: RESOURCE.href, client_id: 'app', scope: 'mcp', iat: now, exp: now + 300, ...claims })}`;
-  const signature = key.alg === 'ES256' ? sign('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' }) : sign('sha256', Buffer.from(input), key.privateKey);
+  const signature =
+    key.alg === 'ES256'
+      ? sign('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' })
+      : sign('sha256', Buffer.from(input), key.privateKey);
   return `${input}.${b64(signature)}`;
 }
 
@@ -52,7 +60,12 @@ afterAll(() => {
 
 function verifier(overrides: Record<string, unknown> = {}, cache: Partial<{ cooldownMs: number; maxAgeMs: number }> = {}) {
   const settings = OAuthSettingsSchema.parse({ issuer: ISSUER, clockSkewSeconds: 5, ...overrides });
-  const keys = new JwksCache({ jwksUri: async () => jwksUrl, timeoutMs: 1000, cooldownMs: cache.cooldownMs ?? 60_000, maxAgeMs: cache.maxAgeMs ?? 600_000 });
+  const keys = new JwksCache({
+    jwksUri: async () => jwksUrl,
+    timeoutMs: 1000,
+    cooldownMs: cache.cooldownMs ?? 60_000,
+    maxAgeMs: cache.maxAgeMs ?? 600_000,
+  });
   return new JwtVerifier(settings, keys);
 }
 
@@ -60,7 +73,12 @@ test('a good token: the AuthInfo names the user, client, scopes and principal', 
   const key = rsa('a');
   published = [key];
   const info = await verifier().verify(jwt(key), expect_);
-  expect(info).toMatchObject({ clientId: 'app', scopes: ['mcp'], resource: RESOURCE, extra: { sub: 'alice', iss: ISSUER, client: 'app', principal: 'oauth:["https://issuer.example.com","alice","app"]' } });
+  expect(info).toMatchObject({
+    clientId: 'app',
+    scopes: ['mcp'],
+    resource: RESOURCE,
+    extra: { sub: 'alice', iss: ISSUER, client: 'app', principal: 'oauth:["https://issuer.example.com","alice","app"]' },
+  });
 });
 
 test('ES256 works; the allow-list refuses an algorithm it does not name', async () => {
@@ -82,7 +100,9 @@ test.each([
 ])('%s: refused', async (_label, claims, message) => {
   const key = rsa('k');
   published = [key];
-  const err = await verifier().verify(jwt(key, claims), expect_).catch((e) => e);
+  const err = await verifier()
+    .verify(jwt(key, claims), expect_)
+    .catch((e) => e);
   expect(err).toBeInstanceOf(InvalidTokenError);
   expect(err.message).toContain(message);
 });

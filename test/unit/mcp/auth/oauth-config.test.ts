@@ -22,9 +22,19 @@ describe('settings', () => {
   });
 
   test('environment lists are comma- or space-separated; flags and library options win', () => {
-    const env = { MCP_OAUTH_ISSUER: 'https://a.example.com', MCP_OAUTH_AUDIENCES: 'api://mcp, https://mcp.example.com/mcp', MCP_OAUTH_REQUIRED_SCOPES: 'mcp tools' };
-    expect(parseServerConfig({}, env).oauth).toMatchObject({ audiences: ['api://mcp', 'https://mcp.example.com/mcp'], requiredScopes: ['mcp', 'tools'] });
-    expect(parseServerConfig({ oauth: { issuer: 'https://b.example.com', requiredScopes: ['x'] } }, env).oauth).toMatchObject({ issuer: 'https://b.example.com', requiredScopes: ['x'] });
+    const env = {
+      MCP_OAUTH_ISSUER: 'https://a.example.com',
+      MCP_OAUTH_AUDIENCES: 'api://mcp, https://mcp.example.com/mcp',
+      MCP_OAUTH_REQUIRED_SCOPES: 'mcp tools',
+    };
+    expect(parseServerConfig({}, env).oauth).toMatchObject({
+      audiences: ['api://mcp', 'https://mcp.example.com/mcp'],
+      requiredScopes: ['mcp', 'tools'],
+    });
+    expect(parseServerConfig({ oauth: { issuer: 'https://b.example.com', requiredScopes: ['x'] } }, env).oauth).toMatchObject({
+      issuer: 'https://b.example.com',
+      requiredScopes: ['x'],
+    });
   });
 
   test.each([
@@ -45,7 +55,9 @@ describe('settings', () => {
   });
 
   test('http is accepted on loopback only (local identity providers, tests)', () => {
-    expect(parseServerConfig({ oauth: { issuer: 'http://127.0.0.1:8080/realms/dev' } }, {}).oauth?.issuer).toBe('http://127.0.0.1:8080/realms/dev');
+    expect(parseServerConfig({ oauth: { issuer: 'http://127.0.0.1:8080/realms/dev' } }, {}).oauth?.issuer).toBe(
+      'http://127.0.0.1:8080/realms/dev',
+    );
     expect(parseServerConfig({ oauth: { issuer: 'http://localhost:8080' } }, {}).oauth?.issuer).toBe('http://localhost:8080');
   });
 });

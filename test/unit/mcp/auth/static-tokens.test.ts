@@ -14,6 +14,8 @@ describe('static tokens', () => {
 });
 
 test('static tokens: the same token for two principals is refused; twice for one is fine', () => {
-  expect(() => StaticTokenVerifier.parse('alice:tok-0123456789\nbob:tok-0123456789', 'tokens.txt')).toThrow('tokens.txt: the same bearer token is given to two principals (alice and bob)');
+  expect(() => StaticTokenVerifier.parse('alice:tok-0123456789\nbob:tok-0123456789', 'tokens.txt')).toThrow(
+    'tokens.txt: the same bearer token is given to two principals (alice and bob)',
+  );
   expect(() => StaticTokenVerifier.parse('alice:tok-0123456789,alice:tok-0123456789', 'env')).not.toThrow();
 });

@@ -12,7 +12,7 @@ describe('per-tool scopes', () => {
     expect(scopes.challenge({ name: 'x' })).toBeUndefined();
   });
 
-  test('the challenge asks for the required scopes, those held here, and the tool\'s; nothing when they are held', () => {
+  test("the challenge asks for the required scopes, those held here, and the tool's; nothing when they are held", () => {
     const challenge = scopes.challenge(tool)!;
     expect(challenge({ request: {} as never, authInfo: auth(['mcp', 'reports', 'profile']) })).toEqual({
       scopes: ['mcp', 'reports', 'tools:admin'],

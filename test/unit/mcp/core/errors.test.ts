@@ -19,11 +19,19 @@ test('every unknown, malformed or foreign task is the same -32602', () => {
 
 test('codes, messages and data of the other errors', () => {
   expect(shape(new InvalidToolArgumentsError('greet', ['name: required', 'extra: unknown']))).toEqual({
-    code: -32602, message: 'Invalid arguments for tool greet: name: required; extra: unknown', data: { issues: ['name: required', 'extra: unknown'] },
+    code: -32602,
+    message: 'Invalid arguments for tool greet: name: required; extra: unknown',
+    data: { issues: ['name: required', 'extra: unknown'] },
   });
   expect(shape(new UnknownToolError('no"pe'))).toMatchObject({ code: -32602, message: 'Unknown tool: "no\\"pe"' });
-  expect(shape(new MissingScopeError('admin_echo', ['tools:admin', 'x']))).toMatchObject({ code: -32600, message: 'Tool admin_echo needs scope tools:admin x; the token does not carry it' });
-  expect(shape(new TaskStoreUnavailableError(new Error('connection refused')))).toMatchObject({ code: -32603, message: 'The task store (Temporal) is unavailable: connection refused' });
+  expect(shape(new MissingScopeError('admin_echo', ['tools:admin', 'x']))).toMatchObject({
+    code: -32600,
+    message: 'Tool admin_echo needs scope tools:admin x; the token does not carry it',
+  });
+  expect(shape(new TaskStoreUnavailableError(new Error('connection refused')))).toMatchObject({
+    code: -32603,
+    message: 'The task store (Temporal) is unavailable: connection refused',
+  });
   expect(new TaskStoreUnavailableError('plain').message).toBe('The task store (Temporal) is unavailable: plain');
   expect(shape(new WatchLimitError('caller', 2))).toMatchObject({ code: -32603, data: { scope: 'caller', limit: 2 } });
 });
@@ -41,14 +49,19 @@ describe('toProtocolError', () => {
     expect(toProtocolError(e)).toBe(e);
   });
 
-  test('a tool\'s own JSON-RPC error is sent as it is, data included', () => {
+  test("a tool's own JSON-RPC error is sent as it is, data included", () => {
     expect(shape(toProtocolError(new ToolProtocolError({ code: -32001, message: 'quota exceeded', data: { retryAfter: 5 } })))).toEqual({
-      code: -32001, message: 'quota exceeded', data: { retryAfter: 5 },
+      code: -32001,
+      message: 'quota exceeded',
+      data: { retryAfter: 5 },
     });
   });
 
   test('an answer that does not fit and a cursor that is not ours are -32602', () => {
-    expect(shape(toProtocolError(new InputResponseError('approval', 'must be boolean')))).toMatchObject({ code: -32602, message: 'inputResponses.approval: must be boolean' });
+    expect(shape(toProtocolError(new InputResponseError('approval', 'must be boolean')))).toMatchObject({
+      code: -32602,
+      message: 'inputResponses.approval: must be boolean',
+    });
     expect(shape(toProtocolError(new InvalidCursorError()))).toMatchObject({ code: -32602, message: 'Invalid cursor' });
   });
 

@@ -1,10 +1,28 @@
 /** Secret masking: names that are secrets, and credentials in values under any name. */
 import { isSecretName, maskSecretValues } from '../../../../src/mcp/core/masking';
 
-test.each(['pwd', 'pw', 'pin', 'otp', 'cvv', 'ssn', 'jwt', 'bearer', 'creds', 'sig', 'cvc', 'userPwd', 'card_pin', 'X-Api-Key', 'password', 'clientSecret', 'privateKey'])('%s is a secret name', (name) =>
-  expect(isSecretName(name)).toBe(true),
+test.each([
+  'pwd',
+  'pw',
+  'pin',
+  'otp',
+  'cvv',
+  'ssn',
+  'jwt',
+  'bearer',
+  'creds',
+  'sig',
+  'cvc',
+  'userPwd',
+  'card_pin',
+  'X-Api-Key',
+  'password',
+  'clientSecret',
+  'privateKey',
+])('%s is a secret name', (name) => expect(isSecretName(name)).toBe(true));
+test.each(['spinner', 'shopping', 'design', 'signal', 'description', 'amount', 'name', 'opinion'])('%s is not', (name) =>
+  expect(isSecretName(name)).toBe(false),
 );
-test.each(['spinner', 'shopping', 'design', 'signal', 'description', 'amount', 'name', 'opinion'])('%s is not', (name) => expect(isSecretName(name)).toBe(false));
 
 test.each([
   ['postgres://app:hunter2@db.internal:5432/app', 'postgres://app:***@db.internal:5432/app'],

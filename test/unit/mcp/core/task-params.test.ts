@@ -2,7 +2,11 @@
 import { TaskIdParamsSchema } from '../../../../src/mcp/core/task-params';
 
 test('any taskId passes; other params are kept', () => {
-  expect(TaskIdParamsSchema.parse({ taskId: 'task_x', _meta: { a: 1 }, extra: true })).toEqual({ taskId: 'task_x', _meta: { a: 1 }, extra: true });
+  expect(TaskIdParamsSchema.parse({ taskId: 'task_x', _meta: { a: 1 }, extra: true })).toEqual({
+    taskId: 'task_x',
+    _meta: { a: 1 },
+    extra: true,
+  });
   expect(TaskIdParamsSchema.parse({ taskId: 42 })).toEqual({ taskId: 42 });
 });
 

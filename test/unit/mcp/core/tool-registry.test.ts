@@ -3,7 +3,14 @@ import * as z from 'zod';
 import { ToolRegistry } from '../../../../src/mcp/core/tool-registry';
 import type { ToolDefinition } from '../../../../src/tool-definition';
 
-const tool = (name: string, more: Partial<ToolDefinition> = {}): ToolDefinition => ({ name, description: 'd', inputSchema: z.object({}), taskMode: 'optional', workflowType: 'W', ...more });
+const tool = (name: string, more: Partial<ToolDefinition> = {}): ToolDefinition => ({
+  name,
+  description: 'd',
+  inputSchema: z.object({}),
+  taskMode: 'optional',
+  workflowType: 'W',
+  ...more,
+});
 
 test('tools are listed in registration order and found by name', () => {
   const registry = new ToolRegistry([tool('a')]).register(tool('b'), tool('c'));
@@ -13,7 +20,7 @@ test('tools are listed in registration order and found by name', () => {
   expect(new ToolRegistry().list()).toEqual([]);
 });
 
-test('a workflow function\'s name is its workflow type; a local tool needs none', () => {
+test("a workflow function's name is its workflow type; a local tool needs none", () => {
   async function ShipOrder() {
     return { content: [] };
   }
@@ -25,7 +32,11 @@ test.each<[string, ToolDefinition[], string]>([
   ['a name twice', [tool('a'), tool('a')], 'tool "a" is registered twice'],
   ['a scope that is not a scope token', [tool('a', { scopes: ['two words'] })], 'tool "a": scope "two words" is not an OAuth scope token'],
   ['a quote in a scope', [tool('a', { scopes: ['a"b'] })], 'is not an OAuth scope token'],
-  ['a nameless workflow function', [tool('a', { workflowType: undefined, workflow: (() => async () => ({ content: [] }))() })], 'tool "a": its workflow function has no name (the workflow type)'],
+  [
+    'a nameless workflow function',
+    [tool('a', { workflowType: undefined, workflow: (() => async () => ({ content: [] }))() })],
+    'tool "a": its workflow function has no name (the workflow type)',
+  ],
   ['no workflow at all', [tool('a', { workflowType: undefined })], 'its workflow function has no name'],
 ])('refused: %s', (_, tools, message) => {
   expect(() => new ToolRegistry(tools)).toThrow(message);

@@ -6,7 +6,9 @@ test('summaries for the Temporal UI are short and truncate long values', () => {
   const long = summarize('t', { text: 'x'.repeat(5000), nested: { a: 'y'.repeat(500) } });
   expect(long.length).toBeLessThanOrEqual(200);
   expect(long).toContain('…');
-  expect(summarize('login', { user: 'ann', password: 'hunter2', apiKey: 'k-123', sessionToken: 'x' })).toBe('login(user="ann", password=***, apiKey=***, sessionToken=***)');
+  expect(summarize('login', { user: 'ann', password: 'hunter2', apiKey: 'k-123', sessionToken: 'x' })).toBe(
+    'login(user="ann", password=***, apiKey=***, sessionToken=***)',
+  );
   // at any depth, in objects and arrays
   const nested = summarize('deploy', { target: { db: { password: 'hunter2' } }, users: [{ name: 'a', apiToken: 'tok-9' }] });
   expect(nested).not.toMatch(/hunter2|tok-9/);
@@ -14,6 +16,12 @@ test('summaries for the Temporal UI are short and truncate long values', () => {
 });
 
 test('the summary hides names at any depth and credential values under any name', () => {
-  const line = summarize('pay', { card: { number: '4111', cvc: '123' }, pin: '0000', note: 'AWS_SECRET_ACCESS_KEY=abc123', dsn: 'mysql://u:p@h/db', amount: 5 });
+  const line = summarize('pay', {
+    card: { number: '4111', cvc: '123' },
+    pin: '0000',
+    note: 'AWS_SECRET_ACCESS_KEY=abc123',
+    dsn: 'mysql://u:p@h/db',
+    amount: 5,
+  });
   expect(line).toBe('pay(card={"number":"4111","cvc":"***"}, pin=***, note="AWS_SECRET_ACCESS_KEY=***", dsn=***, amount=5)');
 });

@@ -6,7 +6,10 @@ import { DEFAULT_MAX_CONNECTIONS, defaultMaxConnections, FD_RESERVE } from '../.
 
 function limitsFile(openFiles: string): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-limits-')), 'limits');
-  fs.writeFileSync(file, `Limit                     Soft Limit           Hard Limit           Units\nMax processes             95000                95000                processes\nMax open files            ${openFiles}                 files\n`);
+  fs.writeFileSync(
+    file,
+    `Limit                     Soft Limit           Hard Limit           Units\nMax processes             95000                95000                processes\nMax open files            ${openFiles}                 files\n`,
+  );
   return file;
 }
 

@@ -5,9 +5,17 @@ import { createMcpEndpoint } from '../../../../src/mcp/http/http-server';
 function endpoint() {
   const seen: string[] = [];
   const front = (name: string) => async () => (seen.push(name), new Response(name));
-  const mcp = createMcpEndpoint((() => { throw new Error('the SDK is not reached'); }) as never, {
-    allowedHosts: [], allowedOrigins: [], strictHeaders: false, inFront: { legacy: front('2025-11-25'), modern: front('2026-07-28') },
-  });
+  const mcp = createMcpEndpoint(
+    (() => {
+      throw new Error('the SDK is not reached');
+    }) as never,
+    {
+      allowedHosts: [],
+      allowedOrigins: [],
+      strictHeaders: false,
+      inFront: { legacy: front('2025-11-25'), modern: front('2026-07-28') },
+    },
+  );
   return { seen, mcp };
 }
 

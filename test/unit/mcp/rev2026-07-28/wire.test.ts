@@ -13,13 +13,28 @@ const base = (state: TaskState, statusMessage?: string): TaskSnapshot => ({
   state,
 });
 
-const elicitation = { method: 'elicitation/create', params: { mode: 'form', message: 'ok?', requestedSchema: { type: 'object', properties: {} } } } as never;
+const elicitation = {
+  method: 'elicitation/create',
+  params: { mode: 'form', message: 'ok?', requestedSchema: { type: 'object', properties: {} } },
+} as never;
 
 test.each<[string, TaskState, Record<string, unknown>]>([
   ['working', { status: 'working' }, { status: 'working', pollIntervalMs: 500 }],
-  ['input_required', { status: 'input_required', inputRequests: { a: elicitation } }, { status: 'input_required', inputRequests: { a: elicitation } }],
-  ['completed', { status: 'completed', result: { content: [{ type: 'text', text: 'x' }], isError: true } }, { status: 'completed', result: { content: [{ type: 'text', text: 'x' }], isError: true, resultType: 'complete' } }],
-  ['failed', { status: 'failed', error: { code: -32603, message: 'boom' } }, { status: 'failed', error: { code: -32603, message: 'boom' } }],
+  [
+    'input_required',
+    { status: 'input_required', inputRequests: { a: elicitation } },
+    { status: 'input_required', inputRequests: { a: elicitation } },
+  ],
+  [
+    'completed',
+    { status: 'completed', result: { content: [{ type: 'text', text: 'x' }], isError: true } },
+    { status: 'completed', result: { content: [{ type: 'text', text: 'x' }], isError: true, resultType: 'complete' } },
+  ],
+  [
+    'failed',
+    { status: 'failed', error: { code: -32603, message: 'boom' } },
+    { status: 'failed', error: { code: -32603, message: 'boom' } },
+  ],
   ['cancelled', { status: 'cancelled' }, { status: 'cancelled' }],
 ])('%s maps to a valid flat DetailedTask', (_name, state, expected) => {
   const wire = toDetailedTask(base(state, 'msg'), 500);

@@ -5,7 +5,13 @@ import type { ToolDefinition } from '../../../../src/tool-definition';
 
 const settings = { taskHandles: true, handleWaitMs: 20_000, taskToolsPrefix: 'task_', requiredToolsNeedTasks: false };
 const mcp = (listing: boolean, s = settings) => ({ config: s, listing }) as never;
-const tool = (name: string, taskMode: ToolDefinition['taskMode']): ToolDefinition => ({ name, description: 'd', inputSchema: z.object({}), taskMode, workflowType: 'w' });
+const tool = (name: string, taskMode: ToolDefinition['taskMode']): ToolDefinition => ({
+  name,
+  description: 'd',
+  inputSchema: z.object({}),
+  taskMode,
+  workflowType: 'w',
+});
 
 test('task tools: list only with listing; a user tool of the same name is refused; none when handles are off', () => {
   expect(new TaskHandles(mcp(false), []).taskTools().map((t) => t.name)).toEqual(['task_wait', 'task_respond', 'task_cancel']);

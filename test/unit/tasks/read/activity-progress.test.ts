@@ -4,12 +4,19 @@ import Long from 'long';
 import { activityRunning, freshestActivityProgress } from '../../../../src/tasks/read/activity-progress';
 
 describe('the server reads several activities: the most recently heartbeated running one speaks', () => {
-  const { PENDING_ACTIVITY_STATE_STARTED: STARTED, PENDING_ACTIVITY_STATE_SCHEDULED: SCHEDULED, PENDING_ACTIVITY_STATE_CANCEL_REQUESTED: CANCEL_REQUESTED } =
-    temporal.api.enums.v1.PendingActivityState;
+  const {
+    PENDING_ACTIVITY_STATE_STARTED: STARTED,
+    PENDING_ACTIVITY_STATE_SCHEDULED: SCHEDULED,
+    PENDING_ACTIVITY_STATE_CANCEL_REQUESTED: CANCEL_REQUESTED,
+  } = temporal.api.enums.v1.PendingActivityState;
   const at = (s: number) => ({ seconds: Long.fromNumber(1_800_000_000 + s), nanos: 0 });
   // the payloads stand for their decoded value here
   const decode = async (payloads: any) => payloads[0];
-  const activity = (state: number, s: number, detail: unknown) => ({ state, lastHeartbeatTime: at(s), heartbeatDetails: { payloads: [detail as any] } });
+  const activity = (state: number, s: number, detail: unknown) => ({
+    state,
+    lastHeartbeatTime: at(s),
+    heartbeatDetails: { payloads: [detail as any] },
+  });
 
   test('the freshest beat wins; waiting attempts, foreign details and undecodable ones do not count', async () => {
     const pending = [
@@ -23,7 +30,10 @@ describe('the server reads several activities: the most recently heartbeated run
       if (payloads[0] === 'undecodable') throw new Error('no codec');
       return payloads[0];
     };
-    expect(await freshestActivityProgress(pending, badDecode)).toEqual({ message: 'b', at: new Date((1_800_000_000 + 20) * 1000).toISOString() });
+    expect(await freshestActivityProgress(pending, badDecode)).toEqual({
+      message: 'b',
+      at: new Date((1_800_000_000 + 20) * 1000).toISOString(),
+    });
     expect(await freshestActivityProgress([pending[0]], decode)).toMatchObject({ message: 'a (1 of 2)' });
     expect(await freshestActivityProgress([], decode)).toBeUndefined();
     expect(await freshestActivityProgress(undefined, decode)).toBeUndefined();

@@ -21,7 +21,7 @@ test('the floor follows the last 256 describes and never exceeds 1 s', () => {
   expect(p.floorMs()).toBe(400);
 });
 
-test('once enough describes found a workflow, they alone set the floor (a foreign task\'s answer takes one of those)', () => {
+test("once enough describes found a workflow, they alone set the floor (a foreign task's answer takes one of those)", () => {
   const p = new MissPacing();
   for (let i = 0; i < 200; i++) p.record(1, false); // Temporal answers an unknown id fast
   for (let i = 0; i < 8; i++) p.record(4);
@@ -40,6 +40,9 @@ test('pad waits until the floor after the start, and not at all once it has pass
   expect(performance.now() - started).toBeGreaterThanOrEqual(79);
   started = performance.now() - 500; // the describe itself already took longer than the floor
   // no timer at all: it settles before a zero-delay timer could fire (not a wall-clock bound, which a busy machine breaks)
-  const first = await Promise.race([p.pad(started).then(() => 'padded'), new Promise((r) => setTimeout(() => r('a timer fired first'), 0))]);
+  const first = await Promise.race([
+    p.pad(started).then(() => 'padded'),
+    new Promise((r) => setTimeout(() => r('a timer fired first'), 0)),
+  ]);
   expect(first).toBe('padded');
 });

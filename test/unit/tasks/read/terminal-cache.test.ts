@@ -2,7 +2,11 @@ import { TerminalTaskCache } from '../../../../src/tasks/read/terminal-cache';
 import type { TaskSnapshot } from '../../../../src/tasks/task-snapshot';
 
 const task = (taskId: string, text = 'x'): TaskSnapshot => ({
-  taskId, tool: 't', createdAt: '2026-12-01T00:00:00.000Z', lastUpdatedAt: '2026-12-01T00:00:01.000Z', ttlMs: 1000,
+  taskId,
+  tool: 't',
+  createdAt: '2026-12-01T00:00:00.000Z',
+  lastUpdatedAt: '2026-12-01T00:00:01.000Z',
+  ttlMs: 1000,
   state: { status: 'completed', result: { content: [{ type: 'text', text }] } },
 });
 
@@ -18,8 +22,13 @@ test('keeps the most recently used entries within its bound', () => {
 });
 
 const failed = (taskId: string, message: string): TaskSnapshot => ({
-  taskId, tool: 't', createdAt: '2026-12-01T00:00:00.000Z', lastUpdatedAt: '2026-12-01T00:00:01.000Z', ttlMs: 1000,
-  state: { status: 'failed', error: { code: -32603, message } }, statusMessage: message,
+  taskId,
+  tool: 't',
+  createdAt: '2026-12-01T00:00:00.000Z',
+  lastUpdatedAt: '2026-12-01T00:00:01.000Z',
+  ttlMs: 1000,
+  state: { status: 'failed', error: { code: -32603, message } },
+  statusMessage: message,
 });
 
 test('is bounded in bytes, failed entries included', () => {

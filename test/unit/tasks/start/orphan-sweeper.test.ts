@@ -87,7 +87,10 @@ test('stop(): no sweep after it, what was tracked is logged, later adds are igno
 });
 
 test('an orphan Temporal refuses to cancel is dropped with the reason; the others are still cancelled', async () => {
-  const sweeper = new OrphanSweeper(async (id): Promise<OrphanCancelOutcome> => (id === 'bad' ? { refused: 'PERMISSION_DENIED' } : 'cancelled'), fast);
+  const sweeper = new OrphanSweeper(
+    async (id): Promise<OrphanCancelOutcome> => (id === 'bad' ? { refused: 'PERMISSION_DENIED' } : 'cancelled'),
+    fast,
+  );
   sweeper.add('bad');
   sweeper.add('good');
   await sleep(100);

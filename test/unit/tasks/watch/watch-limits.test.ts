@@ -17,7 +17,11 @@ describe('watch limits', () => {
   });
   test('holding gives the place back when the held call throws', async () => {
     const limits = new WatchLimits({ maxSubscribedTasks: 1, maxSubscribedTasksPerCaller: 1 });
-    await expect(limits.holding('x', async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      limits.holding('x', async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(limits.held).toBe(0);
   });
 });
