@@ -5,30 +5,16 @@
  * the task tools (wait, respond, cancel, list; listed only to such callers) follow it. Same store
  * calls, same checks and the same single Temporal read per taskId as tasks/*.
  */
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  inputRequired,
-  ProtocolError,
-  ProtocolErrorCode,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
-import type { CallToolResult, InputRequest } from '../../contract';
-import {
-  InputResponseError,
-  InvalidCursorError,
-  isTaskId,
-  isTerminal,
-  logger,
-  type StartTaskInput,
-  taskLog,
-  type TaskSnapshot,
-} from '../../tasks';
+import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '../../contract';
+import { InputResponseError, InvalidCursorError, isTaskId, isTerminal, logger, type StartTaskInput, taskLog } from '../../tasks';
 import type { ToolDefinition } from '../../tool-definition';
 import type { McpContext } from '../context';
 import { principalOf } from '../core/negotiation';
 import type { CallSite } from '../revision';
+import { CallFollow, REQUEST_STATE_PREFIX } from './call-follow';
 import { CallRetries } from './call-retries';
-import { followTask, type FollowOutcome } from './follow';
+import type { FollowOutcome } from './follow';
 import {
   errorResult,
   handleResult,
@@ -38,7 +24,6 @@ import {
   syncOutcome,
   type TaskToolNames,
   taskToolNames,
-  withRefusal,
 } from './handle-text';
 import { seconds, taskToolDefinitions } from './task-tools';
 
@@ -49,17 +34,11 @@ export class TaskToolNameClashError extends Error {
   }
 }
 
-/**
- * The requestState of an input_required round on a handle call (the tool's own): its retry continues
- * that task. Not signed, because it grants nothing: the taskId is the bearer secret that
- * task_wait takes as an argument, read with the caller's owner binding like any other.
- */
-const REQUEST_STATE_PREFIX = 'mcp-task-handle:';
-
 export class TaskHandles {
   readonly names: TaskToolNames;
   private readonly tools: Map<string, ToolDefinition>;
   private readonly retries: CallRetries;
+  private readonly calls: CallFollow;
 
   /** `userTools`: the names of the server's own tools, none of which may be a task tool's. */
   constructor(
@@ -68,6 +47,7 @@ export class TaskHandles {
   ) {
     this.names = taskToolNames(mcp.config.taskToolsPrefix);
     this.retries = new CallRetries(mcp.config.retryGraceMs ?? 0);
+    this.calls = new CallFollow(mcp, this.names);
     this.tools = new Map(taskToolDefinitions(this.names, mcp.config.handleWaitMs, mcp.listing).map((t) => [t.name, t]));
     if (!mcp.config.taskHandles) this.tools.clear();
     for (const name of userTools) if (this.tools.has(name)) throw new TaskToolNameClashError(name);
@@ -114,7 +94,7 @@ export class TaskHandles {
     try {
       taskId = (dedupe && (await this.attachable(input, ctx))) || (await this.startFor(input, dedupe));
       if (ctx.mcpReq.signal.aborted) return await this.dropped(taskId, input.owner, dedupe);
-      outcome = await this.follow(taskId, ctx, site, true);
+      outcome = await this.calls.follow(taskId, ctx, site, true);
     } finally {
       release();
     }
@@ -124,7 +104,7 @@ export class TaskHandles {
     if (isTerminal(outcome.task)) return syncOutcome(outcome.task);
     // the handle is about to reach its caller: from now on the run is reachable, so it must not cancel itself
     await this.mcp.store.claim(taskId);
-    return this.answerPending(outcome.task, ctx, site, true);
+    return this.calls.answerPending(outcome.task, ctx, site, true);
   }
 
   /** The task of an earlier identical call that is still readable (an expired or unknown one: none). */
@@ -183,14 +163,14 @@ export class TaskHandles {
       });
       if (refused) return refused;
     }
-    const outcome = await this.follow(taskId, ctx, site);
+    const outcome = await this.calls.follow(taskId, ctx, site);
     if (outcome.kind === 'gone') return notFoundResult();
     if (outcome.kind === 'aborted') return errorResult('The wait was cancelled; the task goes on.');
     if (isTerminal(outcome.task)) return outcomeResult(outcome.task);
     const dismissed = Object.keys(all).length > Object.keys(responses).length;
     return dismissed
       ? handleResult(outcome.task, this.names, this.mcp.config.handleWaitMs)
-      : this.answerPending(outcome.task, ctx, site, viaRetry, refusal);
+      : this.calls.answerPending(outcome.task, ctx, site, viaRetry, refusal);
   }
 
   /** A refused answer: the handle says why (the taskId in it keeps the task reachable). */
@@ -274,80 +254,6 @@ export class TaskHandles {
     }
   }
 
-  /**
-   * A task that has not ended: on 2026, a caller that can show these requests itself (it
-   * declared elicitation / sampling) gets them as an input_required round; else the handle text.
-   */
-  private answerPending(
-    task: TaskSnapshot,
-    ctx: ServerContext,
-    site: CallSite,
-    retryTarget: boolean,
-    refusal?: InputResponseError,
-  ): unknown {
-    const askable = site.revision.handleInput === 'answer' ? askableRequests(task, ctx) : {};
-    // a refused form is asked again saying why; any other refused request, the handle says why
-    const again = !refusal || askable[refusal.key]?.method === 'elicitation/create';
-    if (Object.keys(askable).length > 0 && again) {
-      const asked = refusal ? withRefusal(askable, refusal) : askable;
-      return inputRequired({
-        inputRequests: asked as never,
-        ...(retryTarget ? { requestState: `${REQUEST_STATE_PREFIX}${task.taskId}` } : {}),
-      });
-    }
-    return handleResult(task, this.names, this.mcp.config.handleWaitMs, refusal && refusalNote(refusal));
-  }
-
-  /**
-   * Follows the task a bounded time, until it ends or needs an answer. 2025: pending input
-   * requests go out on this call's stream (answers come back as POSTed responses routed by
-   * their id) and the wait goes on; 2026: input needed ends the wait, to be asked in the answer.
-   */
-  private async follow(taskId: string, ctx: ServerContext, site: CallSite, placeHeld = false): Promise<FollowOutcome> {
-    if (!isTaskId(taskId)) return { kind: 'gone' };
-    if (!placeHeld) return this.mcp.limits.holding(principalOf(ctx), () => this.follow(taskId, ctx, site, true));
-    const sent = new Set<string>();
-    const pushInput = site.revision.handleInput === 'stream';
-    // 2025: a question sent on this stream refused (no elicitation, or the user closed it): answer at once, as text
-    const refused = new AbortController();
-    const off = pushInput ? this.mcp.inputRefused.on(taskId, () => refused.abort()) : undefined;
-    return followTask(this.mcp.watcher, taskId, principalOf(ctx), {
-      boundMs: this.mcp.config.handleWaitMs,
-      signal: ctx.mcpReq.signal,
-      interrupt: refused.signal,
-      onState: (task) => (pushInput ? this.pushInputRequests(task, ctx, site, sent) : undefined),
-      // 2025: the questions went out on this stream; the answer, a refusal or the bound ends the wait
-      stopAt: (task) => task.state.status === 'input_required' && !pushInput,
-    }).finally(() => off?.());
-  }
-
-  /** 2025: each pending input request once, on this call's stream (HTTP), or answered in process (stdio). */
-  private pushInputRequests(task: TaskSnapshot, ctx: ServerContext, site: CallSite, sent: Set<string>): void {
-    if (task.state.status !== 'input_required' || ctx.mcpReq.signal.aborted) return;
-    for (const [key, request] of Object.entries(task.state.inputRequests)) {
-      if (sent.has(key)) continue;
-      sent.add(key);
-      const message = site.revision.inputRequestMessage?.(task.taskId, key, request, true);
-      const delivery = ctx.http
-        ? message && site.transport?.send(message as never, { relatedRequestId: ctx.mcpReq.id })
-        : this.askInProcess(task, key, request, ctx);
-      void delivery?.catch((err: Error) =>
-        logger.debug({ event: 'task.input.send_failed', taskId: task.taskId, key, err: err.message }, 'could not send an input request'),
-      );
-      taskLog(task).info({ event: 'task.input.sent', key, handle: true }, 'input request sent on the call stream');
-    }
-  }
-
-  /**
-   * stdio keeps one connection: the answer comes back to this process, and goes to the task like
-   * tasks/update. A refusal, or a dismissed form (`cancel`), is no answer (as over HTTP).
-   */
-  private async askInProcess(task: TaskSnapshot, key: string, request: InputRequest, ctx: ServerContext): Promise<void> {
-    const answer = await ctx.mcpReq.send({ method: request.method, params: request.params } as never).catch(() => undefined);
-    if (answer === undefined || (answer as { action?: unknown }).action === 'cancel') return this.mcp.inputRefused.emit(task.taskId, key);
-    await this.mcp.store.sendInput(task.taskId, principalOf(ctx), { [key]: answer });
-  }
-
   /** The caller left before any handle or result: its task waits for a retry (dedupable) or is cancelled. */
   private async dropped(taskId: string, owner: string | undefined, dedupe: boolean): Promise<never> {
     if (dedupe) {
@@ -362,14 +268,4 @@ export class TaskHandles {
     }
     throw new ProtocolError(ProtocolErrorCode.InternalError, 'The request was cancelled');
   }
-}
-
-/** The pending requests this caller's client can put to its user itself (2026: by the capabilities it declared on this request). */
-function askableRequests(task: TaskSnapshot, ctx: ServerContext): Record<string, InputRequest> {
-  if (task.state.status !== 'input_required') return {};
-  const envelope = ctx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: { elicitation?: unknown; sampling?: unknown } } | undefined;
-  const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? {};
-  const can = (r: InputRequest) =>
-    r.method === 'elicitation/create' ? !!caps.elicitation : r.method === 'sampling/createMessage' ? !!caps.sampling : false;
-  return Object.fromEntries(Object.entries(task.state.inputRequests).filter(([, r]) => can(r)));
 }
