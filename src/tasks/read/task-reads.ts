@@ -12,11 +12,8 @@ import { endOf, endStatusOf, type ToolResultSpec } from '../task-outcome';
 import type { TaskSnapshot, TaskState } from '../task-snapshot';
 import type { TaskWrites } from '../task-writes';
 import type { TemporalCalls } from '../temporal-calls';
-import { activityRunning, freshestActivityProgress, retryingActivity } from './activity-progress';
-import { MissPacing } from './miss-pacing';
+import { activityRunning, freshestActivityProgress, readProgress, retryingActivity } from './progress';
 import { StuckTasks, STUCK_CANCEL_REASON } from './stuck-tasks';
-import { readProgress } from './task-progress';
-import { TerminalTaskCache } from './terminal-cache';
 
 /** What tasks/get shows while a requested cancel is being carried out by the workflow. */
 export const CANCELLING_MESSAGE = 'cancelling: the task stops and undoes the steps that took effect';
@@ -139,5 +136,113 @@ export class TaskReads {
       this.missPacing.record(performance.now() - startedAt, false);
       return undefined;
     }
+  }
+}
+
+/**
+ * Finished tasks never change, so their snapshots are kept (least recently used first out) and
+ * a polled tasks/get of a finished task needs no Temporal call. Safe across replicas for the
+ * same reason. Bounded by count and by bytes (every kind of entry counts, failures too); an
+ * entry larger than `maxEntryBytes` is not kept.
+ */
+export class TerminalTaskCache {
+  private readonly entries = new Map<string, { task: TaskSnapshot; bytes: number }>();
+  private totalBytes = 0;
+
+  constructor(
+    private readonly maxEntries = 10_000,
+    private readonly maxBytes = 32 * 1024 * 1024,
+    private readonly maxEntryBytes = 64 * 1024,
+  ) {}
+
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(taskId: string): TaskSnapshot | undefined {
+    const hit = this.entries.get(taskId);
+    if (!hit) return undefined;
+    this.entries.delete(taskId); // refresh its place in the LRU order
+    this.entries.set(taskId, hit);
+    return hit.task;
+  }
+
+  put(task: TaskSnapshot): void {
+    this.delete(task.taskId);
+    const bytes = Buffer.byteLength(JSON.stringify(task));
+    if (bytes > this.maxEntryBytes) return;
+    this.entries.set(task.taskId, { task, bytes });
+    this.totalBytes += bytes;
+    while (this.entries.size > this.maxEntries || this.totalBytes > this.maxBytes) this.delete(this.entries.keys().next().value as string);
+  }
+
+  delete(taskId: string): void {
+    const hit = this.entries.get(taskId);
+    if (!hit) return;
+    this.entries.delete(taskId);
+    this.totalBytes -= hit.bytes;
+  }
+}
+
+/**
+ * "Not found" answers are paced so that their timing tells nothing. A foreign task and an
+ * unknown id already take the same path (one describe), but Temporal answers a describe of a
+ * workflow that exists more slowly than one that does not (it reads its state), so a caller
+ * could still tell them apart by the clock. Every read that ends in "not found" is therefore
+ * answered no sooner than the recent 95th percentile of the latency of describes that found a
+ * workflow: both kinds then end at the same floor, except for the slowest few percent.
+ */
+const WINDOW = 256;
+const MIN_SAMPLES = 16;
+/** A floor never above this, whatever Temporal's latency did. */
+const MAX_FLOOR_MS = 1_000;
+
+/** The last WINDOW durations and their 95th percentile. */
+class LatencyWindow {
+  private readonly samples = new Float64Array(WINDOW);
+  private count = 0;
+  private p95?: number;
+
+  add(ms: number): void {
+    this.samples[this.count++ % WINDOW] = ms;
+    this.p95 = undefined;
+  }
+
+  /** The 95th percentile, or undefined with fewer than MIN_SAMPLES. */
+  percentile95(): number | undefined {
+    const n = Math.min(this.count, WINDOW);
+    if (n < MIN_SAMPLES) return undefined;
+    this.p95 ??= Array.from(this.samples.subarray(0, n)).sort((a, b) => a - b)[Math.floor(n * 0.95)];
+    return this.p95;
+  }
+}
+
+export class MissPacing {
+  /** Describes of workflows that exist: a foreign task's answer takes one of these. */
+  private readonly found = new LatencyWindow();
+  private readonly all = new LatencyWindow();
+
+  /**
+   * A describe's duration. The floor is set by describes that found a workflow (the slower
+   * kind, which a foreign task's answer takes), once there are enough of them; by all until then.
+   */
+  record(ms: number, found = true): void {
+    this.all.add(ms);
+    if (found) this.found.add(ms);
+  }
+
+  /** The current floor, ms (0 until enough describes were seen). */
+  floorMs(): number {
+    return Math.min(MAX_FLOOR_MS, this.found.percentile95() ?? this.all.percentile95() ?? 0);
+  }
+
+  /** Waits until `startedAt` (performance.now()) plus the floor. */
+  async pad(startedAt: number): Promise<void> {
+    const left = startedAt + this.floorMs() - performance.now();
+    if (left > 0) await new Promise((r) => setTimeout(r, Math.ceil(left))); // a timer rounds fractions down
   }
 }

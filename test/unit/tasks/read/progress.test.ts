@@ -1,7 +1,7 @@
 /** The server's rule for reading several activities' progress. */
 import { temporal } from '@temporalio/proto';
 import Long from 'long';
-import { activityRunning, freshestActivityProgress } from '../../../../src/tasks/read/activity-progress';
+import { activityRunning, freshestActivityProgress } from '../../../../src/tasks/read/progress';
 
 describe('the server reads several activities: the most recently heartbeated running one speaks', () => {
   const {

@@ -1,0 +1,107 @@
+/**
+ * A running task's progress as tasks/get reads it: the workflow's memo, the answers it has not run
+ * yet, and what its running activities reported (heartbeat details).
+ */
+import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import { optionalTsToDate } from '@temporalio/common/lib/time';
+import { temporal } from '@temporalio/proto';
+import { activityProgressOf, activityProgressText, inputResponsesSignal, PROGRESS_MEMO_KEY, type TaskProgress } from '../../contract';
+import type { Bounded } from '../temporal-calls';
+
+/** Events read back from a history's end for answers not yet applied (a few signals at most). */
+const ANSWERS_PAGE = 50;
+
+/**
+ * The memo is current, except for answers recorded since the workflow last ran (a workflow
+ * task pending, e.g. no worker yet): those are read from the end of the history and applied to
+ * the memo's view, so a tasks/get right after a tasks/update sees it without asking a worker.
+ */
+export async function readProgress(client: Client, bounded: Bounded, description: WorkflowExecutionDescription): Promise<TaskProgress> {
+  const memo = description.memo?.[PROGRESS_MEMO_KEY] as TaskProgress | undefined;
+  const progress: TaskProgress = memo ?? { status: 'working', lastUpdatedAt: description.startTime.toISOString(), inputRequests: {} };
+  if (!description.raw.pendingWorkflowTask || progress.status !== 'input_required') return progress;
+  const answered = await answersNotYetApplied(client, bounded, description);
+  if (answered.size === 0) return progress;
+  const inputRequests = Object.fromEntries(Object.entries(progress.inputRequests).filter(([key]) => !answered.has(key)));
+  return { ...progress, status: Object.keys(inputRequests).length > 0 ? 'input_required' : 'working', inputRequests };
+}
+
+/**
+ * The keys answered by tasks/update signals the workflow had not run yet when it was described
+ * (as of its history length then; a workflow task that completed since wrote a newer memo than
+ * the one in hand, so its events are skipped, not taken as the end).
+ */
+async function answersNotYetApplied(client: Client, bounded: Bounded, description: WorkflowExecutionDescription): Promise<Set<string>> {
+  const { history } = await bounded(() =>
+    client.workflowService.getWorkflowExecutionHistoryReverse({
+      namespace: client.options.namespace,
+      execution: { workflowId: description.workflowId, runId: description.runId },
+      maximumPageSize: ANSWERS_PAGE,
+    }),
+  );
+  const keys = new Set<string>();
+  for (const event of history?.events ?? []) {
+    if (Number(event.eventId) > description.historyLength) continue;
+    if (event.workflowTaskCompletedEventAttributes) break; // the workflow has seen everything before
+    const signal = event.workflowExecutionSignaledEventAttributes;
+    if (signal?.signalName !== inputResponsesSignal.name) continue;
+    const answers = await decodeFromPayloadsAtIndex<Record<string, unknown>>(client.options.loadedDataConverter, 0, signal.input?.payloads);
+    for (const key of Object.keys(answers ?? {})) keys.add(key);
+  }
+  return keys;
+}
+
+type PendingActivity = temporal.api.workflow.v1.IPendingActivityInfo;
+type Payloads = NonNullable<PendingActivity['heartbeatDetails']>['payloads'];
+
+/** Pending activity states in which an attempt is running (and may heartbeat). */
+const RUNNING = new Set<number>([
+  temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED,
+  temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED,
+]);
+
+/**
+ * An activity attempt is running, or an activity is being retried: its progress, or its attempt
+ * count and last failure, may change with no history event (heartbeats and retries write none).
+ */
+export function activityRunning(pending: PendingActivity[] | null | undefined): boolean {
+  return (pending ?? []).some((a) => RUNNING.has(a.state ?? 0) || (a.attempt ?? 1) > 1);
+}
+
+/**
+ * What a task whose activity keeps failing shows: "retrying (attempt 9): last failure: ...",
+ * from the pending activity with the most attempts (describe() carries them: no extra call).
+ * Undefined when no activity has failed an attempt yet.
+ */
+export function retryingActivity(pending: PendingActivity[] | null | undefined): string | undefined {
+  const retried = (pending ?? []).filter((a) => (a.attempt ?? 1) > 1 && a.lastFailure);
+  if (retried.length === 0) return undefined;
+  const most = retried.reduce((a, b) => ((b.attempt ?? 1) > (a.attempt ?? 1) ? b : a));
+  return `retrying (attempt ${most.attempt}): last failure: ${most.lastFailure?.message || 'unknown failure'}`;
+}
+
+/**
+ * The progress running activities report through their heartbeat details (`mcpProgress`,
+ * docs/contract.md), which describe() returns with the pending activities: no extra call.
+ *
+ * Several activities at once: the one that heartbeated last speaks. One line, the freshest, as a
+ * statusMessage is one line; a joined line would grow with the fan-out and change on every beat
+ * of any of them. Only running attempts count (STARTED, CANCEL_REQUESTED): an activity waiting
+ * for its next attempt has nothing new to say. Details that cannot be decoded (another codec, a
+ * binary payload) or do not have the shape are not progress.
+ */
+export async function freshestActivityProgress(
+  pending: PendingActivity[] | null | undefined,
+  decode: (payloads: Payloads) => Promise<unknown>,
+): Promise<{ message: string; at: string } | undefined> {
+  let freshest: { message: string; at: string } | undefined;
+  for (const activity of pending ?? []) {
+    if (!RUNNING.has(activity.state ?? 0) || !activity.heartbeatDetails?.payloads?.length) continue;
+    const at = optionalTsToDate(activity.lastHeartbeatTime)?.toISOString();
+    if (!at || (freshest && freshest.at >= at)) continue;
+    const progress = activityProgressOf(await decode(activity.heartbeatDetails.payloads).catch(() => undefined));
+    if (progress) freshest = { message: activityProgressText(progress), at };
+  }
+  return freshest;
+}
