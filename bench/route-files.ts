@@ -26,8 +26,11 @@ import { connectRaw, log, runBench } from './script';
 
 const PRELOAD = path.join(__dirname, 'route-coverage-preload.js');
 const DIST = path.join(fs.realpathSync(ROOT), 'dist') + path.sep;
-/** The endpoint: HTTP, auth, the revisions' fronts, the server's assembly and the CLI. */
-const ENDPOINT = /^(mcp\/(http|auth)\/|mcp\/rev[^/]*\/front\.js$|mcp\/server(-factory)?\.js$|cli\/)/;
+/**
+ * The endpoint: HTTP, auth, the revisions' fronts, the server's assembly and the choice of a
+ * request's revision (revisions.js, which the pooled servers' factory looks up), and the CLI.
+ */
+const ENDPOINT = /^(mcp\/(http|auth)\/|mcp\/rev[^/]*\/front\.js$|mcp\/(server|server-factory|revisions)\.js$|cli\/)/;
 /** Quiet time before each window, so that what the previous request set off has run. */
 const SETTLE_MS = 300;
 const IDLE_MS = 200;
