@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { type CallToolResult, inputResponsesSignal } from '../contract';
 import { outstandingAnswers } from './input-responses';
 import { OwnedTasks, type TaskPage } from './list/owned-tasks';
-import { OwnerHasher } from './owner';
+import { OwnerHasher } from './ids';
 import { TaskReads } from './read/task-reads';
 import { type StartTaskInput, TaskStarts } from './start/task-starts';
 import type { NamespaceFacts, TaskStoreOptions } from './store-options';

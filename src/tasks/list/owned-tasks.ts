@@ -5,7 +5,7 @@
 import type { Client } from '@temporalio/client';
 import { MCP_OWNER } from '../../contract';
 import { logger } from '../logging';
-import type { OwnerHasher } from '../owner';
+import type { OwnerHasher } from '../ids';
 import type { TaskSnapshot } from '../task-snapshot';
 import type { Bounded } from '../temporal-calls';
 

@@ -7,7 +7,7 @@ import { type WorkflowExecutionDescription, type WorkflowHandle, WorkflowNotFoun
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { TASK_MEMO_KEY, type TaskMemo } from '../../contract';
 import { logger } from '../logging';
-import type { OwnerHasher } from '../owner';
+import type { OwnerHasher } from '../ids';
 import { endOf, endStatusOf, type ToolResultSpec } from '../task-outcome';
 import type { TaskSnapshot, TaskState } from '../task-snapshot';
 import type { TaskWrites } from '../task-writes';

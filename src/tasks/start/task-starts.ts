@@ -17,9 +17,8 @@ import {
   type TaskMemo,
 } from '../../contract';
 import { ANONYMOUS_OWNER, RunningTaskQuota } from '../list/quotas';
-import type { OwnerHasher } from '../owner';
 import type { NamespaceFacts, TaskStoreOptions } from '../store-options';
-import { mintTaskId } from '../task-id';
+import { mintTaskId, type OwnerHasher } from '../ids';
 import { endOf, type ToolResultSpec } from '../task-outcome';
 import type { TaskSnapshot } from '../task-snapshot';
 import type { TemporalCalls } from '../temporal-calls';

@@ -1,4 +1,21 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+/**
+ * The two identifiers the store writes into Temporal: a task's id (its workflow id) and its
+ * owner's hash (the McpOwner search attribute and memo).
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { TASK_ID_PREFIX } from '../contract';
+
+/** A taskId is a bearer secret: 192 random bits, URL-safe, with a fixed prefix. It IS the workflow id. */
+const TASK_ID_PATTERN = new RegExp(`^${TASK_ID_PREFIX}[A-Za-z0-9_-]{32}$`);
+
+export function mintTaskId(): string {
+  return TASK_ID_PREFIX + randomBytes(24).toString('base64url');
+}
+
+/** Checked before Temporal is touched: a malformed id is answered as unknown without a call. */
+export function isTaskId(value: unknown): value is string {
+  return typeof value === 'string' && TASK_ID_PATTERN.test(value);
+}
 
 /**
  * Who owns a task, as Temporal stores it: a keyed one-way hash of the principal, never the

@@ -1,5 +1,23 @@
-/** The owner of a task as Temporal stores it: a keyed one-way hash of the principal, and MACs of cursors. */
-import { OwnerHasher } from '../../../src/tasks/owner';
+/** The identifiers the store writes: task ids (192 random bits, validated) and the owner's keyed one-way hash (and MACs of cursors). */
+import { isTaskId, mintTaskId, OwnerHasher } from '../../../src/tasks/ids';
+
+test('task ids carry 192 random bits, URL-safe, and validate', () => {
+  const ids = new Set(Array.from({ length: 1000 }, mintTaskId));
+  expect(ids.size).toBe(1000);
+  for (const id of ids) expect(isTaskId(id)).toBe(true);
+  expect(Buffer.from([...ids][0].slice(5), 'base64url')).toHaveLength(24);
+});
+
+test.each([
+  undefined,
+  42,
+  '',
+  'task_',
+  'task_short',
+  `task_${'A'.repeat(33)}`,
+  'task_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/',
+  'TASK_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+])('isTaskId rejects %p', (value) => expect(isTaskId(value)).toBe(false));
 
 test('equal principals hash equal under one key, differently under another; the principal does not show', () => {
   const a = new OwnerHasher('key-1');
