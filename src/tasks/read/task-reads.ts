@@ -190,11 +190,11 @@ export class TerminalTaskCache {
 
 /**
  * "Not found" answers are paced so that their timing tells nothing. A foreign task and an
- * unknown id already take the same path (one describe), but Temporal answers a describe of a
- * workflow that exists more slowly than one that does not (it reads its state), so a caller
- * could still tell them apart by the clock. Every read that ends in "not found" is therefore
- * answered no sooner than the recent 95th percentile of the latency of describes that found a
- * workflow: both kinds then end at the same floor, except for the slowest few percent.
+ * unknown id already take the same path (one describe), but the two kinds of describe do not take
+ * the same time: Temporal reads the state of a workflow that exists, and the client raises an
+ * error for one that does not; which is slower depends on the deployment. Every read that ends
+ * in "not found" is therefore answered no sooner than the recent 95th percentile of the slower
+ * kind: both kinds then end at the same floor, except for the slowest few percent.
  */
 const WINDOW = 256;
 const MIN_SAMPLES = 16;
@@ -222,22 +222,23 @@ class LatencyWindow {
 }
 
 export class MissPacing {
-  /** Describes of workflows that exist: a foreign task's answer takes one of these. */
   private readonly found = new LatencyWindow();
+  private readonly missed = new LatencyWindow();
   private readonly all = new LatencyWindow();
 
-  /**
-   * A describe's duration. The floor is set by describes that found a workflow (the slower
-   * kind, which a foreign task's answer takes), once there are enough of them; by all until then.
-   */
+  /** A describe's duration; `found`: it found a workflow (a foreign task's answer takes one of these). */
   record(ms: number, found = true): void {
     this.all.add(ms);
-    if (found) this.found.add(ms);
+    (found ? this.found : this.missed).add(ms);
   }
 
-  /** The current floor, ms (0 until enough describes were seen). */
+  /**
+   * The current floor, ms (0 until enough describes were seen): the slower kind's 95th
+   * percentile once a kind has enough samples of its own; all describes' until then.
+   */
   floorMs(): number {
-    return Math.min(MAX_FLOOR_MS, this.found.percentile95() ?? this.all.percentile95() ?? 0);
+    const kinds = [this.found.percentile95(), this.missed.percentile95()].filter((p) => p !== undefined);
+    return Math.min(MAX_FLOOR_MS, kinds.length ? Math.max(...kinds) : (this.all.percentile95() ?? 0));
   }
 
   /** Waits until `startedAt` (performance.now()) plus the floor. */
