@@ -5,7 +5,8 @@
  * take before resets them) and the files counted are the scripts under dist/ with a function
  * called. Every request is sent once as a warm-up (the first of its kind loads code and fills
  * pools) and the second identical one is measured. "From the handler" leaves out the endpoint
- * (ENDPOINT below). The idle row is a window without a request: what timers run anyway (a
+ * (ENDPOINT below) and the barrels (index files of `export … from` only, which CommonJS compiles
+ * into getters that run on every use: a reader follows the import, not the barrel). The idle row is a window without a request: what timers run anyway (a
  * request's window holds them too). With --list, the files of each route.
  *
  *   npm run bench:routes -- --list
@@ -148,18 +149,32 @@ function readPath(covered: Covered): string {
 }
 
 const isEndpoint = (file: string) => ENDPOINT.test(file.split(path.sep).join('/'));
+/** A barrel: its source (under src/, or examples' build) holds nothing but `export … from` statements. */
+function isBarrel(file: string): boolean {
+  const source = path.join(ROOT, 'src', file.replace(/\.js$/, '.ts'));
+  if (!fs.existsSync(source)) return false;
+  const statements = fs
+    .readFileSync(source, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return statements.every((s) => /^export (type )?(\{[^}]*\}|\*( as \w+)?) from '[^']+'$/.test(s));
+}
 
 function renderTable(routes: Route[]): string {
   const rows = routes.map((r) => {
     const files = [...r.covered.keys()];
     const endpoint = files.filter(isEndpoint).length;
-    return `| ${r.name} | ${r.request} | ${files.length} | ${files.length - endpoint} | ${endpoint} | ${r.note ?? ''} |`;
+    const barrels = files.filter((f) => !isEndpoint(f) && isBarrel(f)).length;
+    const fromHandler = files.length - endpoint - barrels;
+    return `| ${r.name} | ${r.request} | ${files.length} | ${fromHandler} | ${endpoint} | ${barrels} | ${r.note ?? ''} |`;
   });
   return [
     'Distinct files of dist/ (node_modules excluded) with a function called, per request (revision 2026-07-28; the second identical request of each kind):',
     '',
-    '| route | request | files (total) | from the handler | endpoint files | notes |',
-    '| --- | --- | ---: | ---: | ---: | --- |',
+    '| route | request | files (total) | from the handler | endpoint files | barrels | notes |',
+    '| --- | --- | ---: | ---: | ---: | ---: | --- |',
     ...rows,
   ].join('\n');
 }
@@ -168,7 +183,9 @@ function renderLists(routes: Route[]): string {
   const idle = routes[0].covered;
   const sections = routes.map((r) => {
     const lines = [...r.covered.keys()].sort().map((f) => {
-      const tags = [isEndpoint(f) ? 'endpoint' : '', r !== routes[0] && idle.has(f) ? 'also idle' : ''].filter(Boolean);
+      const tags = [isEndpoint(f) ? 'endpoint' : '', isBarrel(f) ? 'barrel' : '', r !== routes[0] && idle.has(f) ? 'also idle' : ''].filter(
+        Boolean,
+      );
       return `- dist/${f}${tags.length ? ` (${tags.join(', ')})` : ''}`;
     });
     return [`### ${r.name}: ${r.request}`, '', ...(lines.length ? lines : ['(none)'])].join('\n');

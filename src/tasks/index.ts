@@ -12,7 +12,7 @@ export { CANCELLING_MESSAGE } from './read/task-reads';
 export { InputResponseError, whyResponseDoesNotFit } from './input-responses';
 export { toCallToolResult, type ToolResultSpec } from './task-outcome';
 export { isTerminal, type TaskSnapshot, type TaskState, type UndoFailure, withCancelFinal } from './task-snapshot';
-export { isTaskId } from './ids';
+export { isTaskId } from './store-parts';
 export { TaskWatcher, type TaskListener, type TaskWatch } from './watch/task-watcher';
 export { PolledTasks, type PolledTasksOptions, type TaskReader } from './watch/polled-tasks';
 export { type Release, WatchLimitError, WatchLimits } from './watch/watch-limits';

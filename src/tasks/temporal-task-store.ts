@@ -2,14 +2,12 @@ import type { Client } from '@temporalio/client';
 import { type CallToolResult, inputResponsesSignal } from '../contract';
 import { outstandingAnswers } from './input-responses';
 import { OwnedTasks, type TaskPage } from './list/owned-tasks';
-import { OwnerHasher } from './ids';
 import { TaskReads } from './read/task-reads';
 import { type StartTaskInput, TaskStarts } from './start/task-starts';
 import type { NamespaceFacts, TaskStoreOptions } from './store-options';
+import { OwnerHasher, TaskWrites, TemporalCalls } from './store-parts';
 import type { ToolResultSpec } from './task-outcome';
 import { isTerminal, type TaskSnapshot } from './task-snapshot';
-import { TaskWrites } from './task-writes';
-import { TemporalCalls } from './temporal-calls';
 
 /**
  * All task state lives in Temporal: this is the one place that knows both vocabularies. A

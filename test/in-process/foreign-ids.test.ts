@@ -10,7 +10,7 @@ import { call } from '../support/mcp';
 import { useStack } from '../support/stack';
 import type { TestTemporal } from '../support/temporal';
 import { TemporalTaskStore } from '../../src/tasks/temporal-task-store';
-import { mintTaskId } from '../../src/tasks/ids';
+import { mintTaskId } from '../../src/tasks/store-parts';
 
 const OWNER_KEY = 'a-test-owner-key-0123456789';
 const alice = { authorization: 'Bearer tok-alice-0123456789' };

@@ -1,6 +1,6 @@
-import type { ToolDefinition } from '../../tool-definition';
+import { type ToolDefinition, workflowTypeOf } from '../../tool-definition';
 
-/** The server's tools by name (tools/list, tools/call). */
+/** The server's tools by name (tools/list, tools/call); a workflow tool's `workflowType` is resolved here, once. */
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
 
@@ -14,9 +14,13 @@ export class ToolRegistry {
       for (const scope of tool.scopes ?? [])
         if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))
           throw new Error(`tool "${tool.name}": scope ${JSON.stringify(scope)} is not an OAuth scope token`);
-      if (!tool.local && !tool.workflowType && !tool.workflow?.name)
+      if (tool.local) {
+        this.tools.set(tool.name, tool);
+        continue;
+      }
+      if (!tool.workflowType && !tool.workflow?.name)
         throw new Error(`tool "${tool.name}": its workflow function has no name (the workflow type)`);
-      this.tools.set(tool.name, tool);
+      this.tools.set(tool.name, { ...tool, workflowType: workflowTypeOf(tool) });
     }
     return this;
   }

@@ -1,7 +1,7 @@
 import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { logger, taskLog, whyResponseDoesNotFit } from '../../tasks';
-import { PreTaskInput, ToolDefinition, workflowTypeOf } from '../../tool-definition';
+import type { PreTaskInput, ToolDefinition } from '../../tool-definition';
 import { type InputRequest, MAX_ARGUMENT_BYTES } from '../../contract';
 import {
   InvalidInputResponseError,
@@ -62,7 +62,7 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, site:
 
   const input = {
     tool: tool.name,
-    workflowType: workflowTypeOf(tool),
+    workflowType: tool.workflowType!, // resolved by the registry (a local tool returned above)
     arguments: args,
     owner: principalOf(ctx),
     summary: summarize(tool.name, args),

@@ -5,9 +5,8 @@
 import type { Client } from '@temporalio/client';
 import { MCP_OWNER } from '../../contract';
 import { logger } from '../logging';
-import type { OwnerHasher } from '../ids';
+import type { Bounded, OwnerHasher } from '../store-parts';
 import type { TaskSnapshot } from '../task-snapshot';
-import type { Bounded } from '../temporal-calls';
 
 /** A tasks/list cursor this server did not hand out. */
 export class InvalidCursorError extends Error {

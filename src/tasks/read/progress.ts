@@ -7,7 +7,7 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { activityProgressOf, activityProgressText, inputResponsesSignal, PROGRESS_MEMO_KEY, type TaskProgress } from '../../contract';
-import type { Bounded } from '../temporal-calls';
+import type { Bounded } from '../store-parts';
 
 /** Events read back from a history's end for answers not yet applied (a few signals at most). */
 const ANSWERS_PAGE = 50;

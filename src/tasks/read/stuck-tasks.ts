@@ -9,7 +9,7 @@ import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
 import { logger } from '../logging';
-import type { Bounded } from '../temporal-calls';
+import type { Bounded } from '../store-parts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 

@@ -7,11 +7,9 @@ import { type WorkflowExecutionDescription, type WorkflowHandle, WorkflowNotFoun
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { TASK_MEMO_KEY, type TaskMemo } from '../../contract';
 import { logger } from '../logging';
-import type { OwnerHasher } from '../ids';
+import type { OwnerHasher, TaskWrites, TemporalCalls } from '../store-parts';
 import { endOf, endStatusOf, type ToolResultSpec } from '../task-outcome';
 import type { TaskSnapshot, TaskState } from '../task-snapshot';
-import type { TaskWrites } from '../task-writes';
-import type { TemporalCalls } from '../temporal-calls';
 import { activityRunning, freshestActivityProgress, readProgress, retryingActivity } from './progress';
 import { StuckTasks, STUCK_CANCEL_REASON } from './stuck-tasks';
 

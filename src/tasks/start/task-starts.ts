@@ -18,10 +18,9 @@ import {
 } from '../../contract';
 import { ANONYMOUS_OWNER, RunningTaskQuota } from '../list/quotas';
 import type { NamespaceFacts, TaskStoreOptions } from '../store-options';
-import { mintTaskId, type OwnerHasher } from '../ids';
+import { mintTaskId, type OwnerHasher, type TemporalCalls } from '../store-parts';
 import { endOf, type ToolResultSpec } from '../task-outcome';
 import type { TaskSnapshot } from '../task-snapshot';
-import type { TemporalCalls } from '../temporal-calls';
 import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from './orphan-sweeper';
 
 export interface StartTaskInput {

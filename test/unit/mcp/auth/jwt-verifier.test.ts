@@ -48,7 +48,11 @@ let jwksUrl: string;
 beforeAll(async () => {
   server = http.createServer((_req, res) => {
     fetches++;
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: published.map((k) => k.jwk) }));
+    // no keep-alive: key generation blocks this process's loop for seconds under load, and a pooled
+    // socket the server closes meanwhile would fail the next fetch ("fetch failed")
+    res
+      .writeHead(200, { 'content-type': 'application/json', connection: 'close' })
+      .end(JSON.stringify({ keys: published.map((k) => k.jwk) }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   jwksUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`;
@@ -62,7 +66,7 @@ function verifier(overrides: Record<string, unknown> = {}, cache: Partial<{ cool
   const settings = OAuthSettingsSchema.parse({ issuer: ISSUER, clockSkewSeconds: 5, ...overrides });
   const keys = new JwksCache({
     jwksUri: async () => jwksUrl,
-    timeoutMs: 1000,
+    timeoutMs: 10_000, // loopback, but a loaded machine may be slow: the time-out is not what these tests check
     cooldownMs: cache.cooldownMs ?? 60_000,
     maxAgeMs: cache.maxAgeMs ?? 600_000,
   });
@@ -132,8 +136,11 @@ test('an unknown kid refetches the set at once the first time, then at most once
   published = [a, b, c];
   await expect(v.verify(jwt(c), expect_)).rejects.toThrow('token signed by an unknown key');
   expect(fetches).toBe(1);
-  await new Promise((r) => setTimeout(r, 1_600));
+  // the cooldown passes on the cache's clock (Date.now), not by waiting: a slow machine cannot end it early
+  const realNow = Date.now;
+  jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 1_600);
   const results = await Promise.allSettled([v.verify(jwt(c), expect_), ...strangers.map((t) => v.verify(t, expect_))]);
+  jest.restoreAllMocks();
   expect(results[0].status).toBe('fulfilled');
   expect(results.slice(1).every((r) => r.status === 'rejected')).toBe(true);
   expect(fetches).toBe(2);

@@ -11,18 +11,17 @@ describe('nesting depth before parsing', () => {
     ['[[[]]][[[]]]', 3, false], // depth, not count
   ])('%s within %i: deeper=%s', (text, max, deeper) => expect(nestsDeeperThan(text, max)).toBe(deeper));
 
-  test('4 MB of [ is refused in milliseconds, without parsing', () => {
+  test('4 MB of [ is refused without parsing', () => {
     const text = '['.repeat(4 * 1024 * 1024);
-    const started = performance.now();
+    const parse = jest.spyOn(JSON, 'parse');
     expect(parseBody(text, 64)).toEqual({ tooDeep: true });
-    expect(performance.now() - started).toBeLessThan(50);
+    expect(parse).not.toHaveBeenCalled();
+    parse.mockRestore();
   });
 
-  test('a 4 MB flat body is scanned in milliseconds too', () => {
+  test('a 4 MB flat body is scanned, and is not too deep', () => {
     const text = JSON.stringify({ a: 'x'.repeat(4 * 1024 * 1024 - 20) });
-    const started = performance.now();
     expect(nestsDeeperThan(text, 64)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(100);
   });
 
   test('not JSON: no value, the SDK answers it', () => expect(parseBody('{nope', 64)).toEqual({ text: '{nope', json: undefined }));

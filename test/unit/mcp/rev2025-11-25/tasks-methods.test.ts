@@ -1,7 +1,7 @@
 /** 2025-11-25 tasks/cancel reads the task once before the cancel (the store reads it once after). */
 import { McpServer } from '@modelcontextprotocol/server';
 import { rev2025_11_25 } from '../../../../src/mcp/rev2025-11-25';
-import { mintTaskId } from '../../../../src/tasks/ids';
+import { mintTaskId } from '../../../../src/tasks/store-parts';
 import type { TaskSnapshot } from '../../../../src/tasks/task-snapshot';
 
 type Handler = (request: unknown, ctx: unknown) => Promise<unknown>;

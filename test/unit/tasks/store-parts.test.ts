@@ -1,5 +1,6 @@
-/** The identifiers the store writes: task ids (192 random bits, validated) and the owner's keyed one-way hash (and MACs of cursors). */
-import { isTaskId, mintTaskId, OwnerHasher } from '../../../src/tasks/ids';
+/** What the store hands its jobs: task ids (192 random bits, validated), its record of its own writes (which PolledTasks looks up), the owner's keyed one-way hash (and MACs of cursors). */
+import { performance } from 'node:perf_hooks';
+import { isTaskId, mintTaskId, OwnerHasher, TaskWrites } from '../../../src/tasks/store-parts';
 
 test('task ids carry 192 random bits, URL-safe, and validate', () => {
   const ids = new Set(Array.from({ length: 1000 }, mintTaskId));
@@ -18,6 +19,33 @@ test.each([
   'task_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/',
   'TASK_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
 ])('isTaskId rejects %p', (value) => expect(isTaskId(value)).toBe(false));
+
+let now = 1_000;
+beforeEach(() => jest.spyOn(performance, 'now').mockImplementation(() => now));
+afterEach(() => jest.restoreAllMocks());
+
+test('without a reader that asked to keep writes, nothing is kept', () => {
+  const writes = new TaskWrites();
+  writes.record('a');
+  expect(writes.lastAt('a')).toBeUndefined();
+});
+
+test('a write is kept for the longest keepMs asked, and its time is the last write', () => {
+  const writes = new TaskWrites();
+  writes.keepFor(5_000);
+  writes.keepFor(1_000);
+  writes.record('a');
+  now += 2_000;
+  writes.record('a');
+  writes.record('b');
+  expect(writes.lastAt('a')).toBe(now);
+  now += 4_000;
+  writes.record('c'); // 'a' and 'b' are 4 s old: kept
+  expect([writes.lastAt('a'), writes.lastAt('b')]).toEqual([now - 4_000, now - 4_000]);
+  now += 2_000;
+  writes.record('c'); // now 6 s old: dropped
+  expect([writes.lastAt('a'), writes.lastAt('b'), writes.lastAt('c')]).toEqual([undefined, undefined, now]);
+});
 
 test('equal principals hash equal under one key, differently under another; the principal does not show', () => {
   const a = new OwnerHasher('key-1');
