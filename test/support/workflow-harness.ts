@@ -8,7 +8,9 @@
  * 'mcp-temporal-tasks/workflow') are pointed at src/ both in Jest and in the workflow bundle, so
  * no build (dist/) is needed and the code under test is the code in the tree.
  */
+import { Context } from '@temporalio/activity';
 import type { Client, Connection, WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { type TaskStoreOptions, TemporalTaskStore } from '../../src/tasks';
@@ -16,6 +18,7 @@ import type { TaskSnapshot } from '../../src/tasks/task-snapshot';
 import type { ToolDefinition } from '../../src/tool-definition';
 import { McpTasksPlugin } from '../../src/worker';
 import * as z from 'zod';
+import type { SagaActivities } from '../fixtures/workflow/workflows';
 import { installRuntime, sourceWorkflowEntry } from './in-process';
 import { startTestTemporal, type TestTemporal } from './temporal';
 
@@ -175,3 +178,34 @@ export async function historyEventTypes(handle: WorkflowHandle): Promise<string[
 
 /** An elicitation answer accepting `content`. */
 export const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
+
+/**
+ * The effects ledger of the saga fixtures: the steps in place (`applied`) and every undo that
+ * ran, in order (`undone`). `applyStep` heartbeats through `ms` and finishes whatever happens (a
+ * cancel that lands while it runs does not stop it); an undo of a `fail:` key is refused for good.
+ */
+export function sagaLedger() {
+  const applied = new Set<string>();
+  const undone: string[] = [];
+  const activities: SagaActivities = {
+    async applyStep({ key, ms = 0 }) {
+      for (const end = Date.now() + ms; Date.now() < end;) {
+        Context.current().heartbeat();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      applied.add(key);
+    },
+    async undoStep({ key }) {
+      if (key.startsWith('fail:')) throw ApplicationFailure.nonRetryable(`the API refuses to delete ${key.slice(5)}`, 'UndoRefused');
+      undone.push(key);
+      applied.delete(key);
+    },
+  };
+  return {
+    applied,
+    undone,
+    activities,
+    effectsOf: (taskId: string) => [...applied].filter((k) => k.startsWith(`${taskId}:`)).sort(),
+    undosOf: (taskId: string) => undone.filter((k) => k.startsWith(`${taskId}:`)),
+  };
+}

@@ -5,7 +5,6 @@
  * Plus the runtime's bounds: one input deadline, only outstanding keys as answers, undos that
  * can travel and stay under their budget.
  */
-import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
@@ -24,25 +23,11 @@ import {
   startHarness,
   testTool,
   workflows,
+  sagaLedger,
   WORKFLOWS_PATH,
 } from '../../support/workflow-harness';
 
-const applied = new Set<string>();
-const undone: string[] = [];
-const activities: workflows.SagaActivities = {
-  async applyStep({ key, ms = 0 }) {
-    for (const end = Date.now() + ms; Date.now() < end;) {
-      Context.current().heartbeat();
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    applied.add(key);
-  },
-  async undoStep({ key }) {
-    if (key.startsWith('fail:')) throw ApplicationFailure.nonRetryable(`the API refuses to delete ${key.slice(5)}`, 'UndoRefused');
-    undone.push(key);
-    applied.delete(key);
-  },
-};
+const { activities, effectsOf, undosOf } = sagaLedger();
 
 const tools = {
   ownTimeout: testTool('own_timeout', workflows.ownTimeout),
@@ -62,9 +47,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.teardown();
 });
-
-const effectsOf = (taskId: string) => [...applied].filter((k) => k.startsWith(`${taskId}:`)).sort();
-const undosOf = (taskId: string) => undone.filter((k) => k.startsWith(`${taskId}:`));
 
 /** Every task these tests ended: the last test replays them all from scratch. */
 const ended: string[] = [];

@@ -5,32 +5,21 @@
  * a bug leaves the task visibly stuck instead of failing it. The effects ledger below is what
  * the activities did to the world.
  */
-import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import { MCP_TASK_STATUS } from '../../../src/contract';
 import { CANCELLING_MESSAGE } from '../../../src/tasks';
-import { accept, demo, type Harness, historyEventTypes, startHarness, testTool, workflows } from '../../support/workflow-harness';
+import {
+  accept,
+  demo,
+  type Harness,
+  historyEventTypes,
+  sagaLedger,
+  startHarness,
+  testTool,
+  workflows,
+} from '../../support/workflow-harness';
 
-/** Step keys whose effect is in place, and every undo that ran (in order). */
-const applied = new Set<string>();
-const undone: string[] = [];
-
-const activities: workflows.SagaActivities = {
-  // finishes whatever happens: a cancel that lands while it runs does not stop it
-  async applyStep({ key, ms = 0 }) {
-    const ctx = Context.current();
-    for (const end = Date.now() + ms; Date.now() < end;) {
-      ctx.heartbeat();
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    applied.add(key);
-  },
-  async undoStep({ key }) {
-    if (key.startsWith('fail:')) throw ApplicationFailure.nonRetryable(`the API refuses to delete ${key.slice(5)}`, 'UndoRefused');
-    undone.push(key);
-    applied.delete(key);
-  },
-};
+/** The effects ledger: per task, the steps in place and the undos that ran (in order). */
+const { activities, effectsOf, undosOf } = sagaLedger();
 
 const tools = {
   sagaThenWait: testTool('saga_then_wait', workflows.sagaThenWait),
@@ -51,8 +40,6 @@ afterAll(async () => {
   await h?.teardown();
 });
 
-const effectsOf = (taskId: string) => [...applied].filter((k) => k.startsWith(`${taskId}:`)).sort();
-const undosOf = (taskId: string) => undone.filter((k) => k.startsWith(`${taskId}:`));
 const closedAs = async (taskId: string) => {
   await h
     .handle(taskId)

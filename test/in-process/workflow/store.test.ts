@@ -8,12 +8,22 @@ import { TemporalTaskStore, ToolProtocolError } from '../../../src/tasks';
 import { withCancelFinal } from '../../../src/tasks/task-snapshot';
 import { endOf } from '../../../src/tasks/task-outcome';
 import { TASK_RUNTIME_REVISION } from '../../../src/contract';
-import { accept, demo, type Harness, historyEventTypes, startHarness, testTool, workflows } from '../../support/workflow-harness';
+import {
+  accept,
+  demo,
+  type Harness,
+  historyEventTypes,
+  sagaLedger,
+  startHarness,
+  testTool,
+  workflows,
+} from '../../support/workflow-harness';
 
-/** Effects in place, and every undo that ran. */
-const applied = new Set<string>();
-const undone: string[] = [];
+/** Effects in place, and every undo that ran (steps and effects alike). */
+const ledger = sagaLedger();
+const { applied, undone } = ledger;
 const activities: workflows.StoreActivities & workflows.SagaActivities = {
+  ...ledger.activities,
   async applyEffect({ key }) {
     applied.add(key);
   },
@@ -23,14 +33,6 @@ const activities: workflows.StoreActivities & workflows.SagaActivities = {
   },
   async alwaysFails({ message }) {
     throw ApplicationFailure.retryable(message, 'Unavailable');
-  },
-  async applyStep({ key }) {
-    applied.add(key);
-  },
-  async undoStep({ key }) {
-    if (key.startsWith('fail:')) throw ApplicationFailure.nonRetryable(`the API refuses to delete ${key.slice(5)}`, 'UndoRefused');
-    undone.push(key);
-    applied.delete(key);
   },
 };
 
