@@ -9,7 +9,7 @@ import { StaticTokenVerifier } from '../../src/mcp/auth/static-tokens';
 import { createMcpTasksServer, type McpTasksServer } from '../../src/mcp/server';
 import type { ToolDefinition } from '../../src/tool-definition';
 import { makeKey, startIdentityProvider, stopIdentityProviders, type IdentityProvider } from '../support/identity-provider';
-import { PROTOCOL } from '../support/mcp';
+import { parseBody, PROTOCOL } from '../support/mcp';
 import { startTestTemporal, type TestTemporal } from '../support/temporal';
 
 const PUBLIC = 'https://mcp.example.com/mcp';
@@ -73,16 +73,7 @@ const mcp = (headers: Record<string, string> = {}, method = 'tools/list') =>
     }),
   );
 const names = async (res: Response) => {
-  const text = await res.text();
-  const body = JSON.parse(
-    text.startsWith('{')
-      ? text
-      : text
-          .split('\n')
-          .filter((l) => l.startsWith('data:'))
-          .pop()!
-          .slice(5),
-  );
+  const body = parseBody(await res.text());
   return (body.result.tools.map((t: { name: string }) => t.name) as string[]).filter((n) => !n.startsWith('task_')); // not the task tools
 };
 

@@ -6,7 +6,7 @@
  * static tokens alongside, and users kept apart.
  */
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
-import { createTaskSessionFromClient, resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
+import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +21,7 @@ import {
   type IdentityProvider,
 } from '../support/identity-provider';
 import { configFromEnv, fixturesModule } from '../support/in-process';
-import { call, inRealmFetch, PROTOCOL, rpc, subscribe } from '../support/mcp';
+import { call, inRealmFetch, PROTOCOL, rpc, subscribe, taskSessionOf } from '../support/mcp';
 import { HeadlessOAuthProvider } from '../support/oauth-client';
 import { useStack } from '../support/stack';
 import type { TestTemporal } from '../support/temporal';
@@ -419,42 +419,11 @@ describe('authorization code + PKCE, from the 401, by the MCP SDK client', () =>
     const claims = JSON.parse(Buffer.from(provider.accessToken.split('.')[1], 'base64url').toString());
     expect(claims).toMatchObject({ sub: 'alice', aud: url, iss: idp.issuer });
     // the official Tasks client on the authorized connection runs a task to completion
-    const session = createTaskSessionFromClient(client, {
-      endpointId: url,
-      rawDispatch: async (request: any, options?: { context?: { headers?: Record<string, string> } }) => {
-        const headers = new Headers({
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': PROTOCOL,
-          'mcp-method': request.method,
-          ...bearer(provider.accessToken),
-        });
-        if (request.method === 'tools/call') headers.set('mcp-name', request.params?.name);
-        for (const [k, v] of Object.entries(options?.context?.headers ?? {})) headers.set(k, v);
-        const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: Date.now(), ...request }) });
-        const text = await res.text();
-        const body = JSON.parse(
-          text.startsWith('{')
-            ? text
-            : text
-                .split('\n')
-                .filter((l) => l.startsWith('data:'))
-                .pop()!
-                .slice(5),
-        );
-        return body.error ? { kind: 'error', error: body.error } : { kind: 'result', result: body.result };
-      },
-      v2RequestFraming: {
-        protocolVersion: PROTOCOL,
-        clientInfo: { name: 'ext-tasks-oauth', version: '1.0.0' },
-        clientCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-      },
-    } as Parameters<typeof createTaskSessionFromClient>[1]);
+    const { session, close } = taskSessionOf(client, url, { headers: bearer(provider.accessToken) });
     const execution = await session.callTool('wait_and_echo', { text: 'for alice', seconds: 1 });
     const { outcome } = await execution.settle();
     expect((resultFromTaskOutcome(outcome) as any).content[0].text).toBe('for alice');
-    await session.close();
-    await client.close();
+    await close();
   });
 
   test('scope step-up: the 403 naming tools:admin makes the client authorize again for it, then the call passes', async () => {

@@ -48,7 +48,16 @@ type SessionOptions = Parameters<typeof createTaskSessionFromClient>[1];
 
 /** The official Tasks client (ext-tasks) over our own raw dispatcher, as sdk-notes describes. */
 export async function taskSession(url: string, onInputRequest?: SessionOptions['onInputRequest']) {
-  const client = await connectClient(url);
+  return taskSessionOf(await connectClient(url), url, { onInputRequest });
+}
+
+/** The same on a client already connected (e.g. authorized); `headers` go on every request the dispatcher sends. */
+export function taskSessionOf(
+  client: Client,
+  url: string,
+  opts: { onInputRequest?: SessionOptions['onInputRequest']; headers?: Record<string, string> } = {},
+) {
+  const { onInputRequest, headers: extra = {} } = opts;
   const session = createTaskSessionFromClient(client, {
     endpointId: url,
     rawDispatch: async (request: any, options?: { context?: { headers?: Record<string, string> } }) => {
@@ -58,6 +67,7 @@ export async function taskSession(url: string, onInputRequest?: SessionOptions['
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': PROTOCOL,
         'mcp-method': request.method,
+        ...extra,
       });
       if (request.method === 'tools/call') headers.set('mcp-name', request.params?.name);
       for (const [k, v] of Object.entries(options?.context?.headers ?? {})) headers.set(k, v);
