@@ -122,6 +122,15 @@ test("a tasks/cancel racing the task's completion answers completed (Temporal ac
   expect(answer?.cancelRequested).toBeUndefined();
 });
 
+test('a cancel given the task as its caller read it (2025-11-25) answers the end when the task ended since that read', async () => {
+  const taskId = await h.startTask(demo.waitAndEchoTool, { text: 'ended first', seconds: 1 });
+  const before = await h.waitFor(taskId, (t) => t.statusMessage === 'waiting 1 s');
+  await h.handle(taskId).result();
+  const answer = await h.store.cancel(taskId, undefined, before);
+  expect(answer?.state).toEqual({ status: 'completed', result: { content: [{ type: 'text', text: 'ended first' }], isError: false } });
+  expect(answer?.cancelRequested).toBeUndefined();
+});
+
 test("a task the store starts is of today's runtime revision: its history carries no patch marker, its events are what the tool does", async () => {
   const taskId = await h.startTask(demo.waitAndEchoTool, { text: 'lean', seconds: 1 });
   await h.handle(taskId).result();
