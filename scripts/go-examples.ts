@@ -15,7 +15,7 @@ export function runGo(args: string[], timeoutMs = 900_000): string {
   const r = spawnSync(process.env.GO ?? 'go', args, { cwd: GO_DIR, encoding: 'utf8', timeout: timeoutMs });
   if (r.status !== 0) {
     throw new Error(
-      `go ${args.join(' ')} failed in ${GO_DIR} (is Go >= 1.23 installed and its module proxy reachable?):\n` +
+      `go ${args.join(' ')} failed in ${GO_DIR} (is Go >= 1.26 installed and its module proxy reachable?):\n` +
         `${(r.stdout ?? '').slice(-4000)}${(r.stderr ?? '').slice(-4000)}${r.error ? String(r.error) : ''}`,
     );
   }

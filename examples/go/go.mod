@@ -1,6 +1,6 @@
 module github.com/mcp-temporal-tasks/examples/go
 
-go 1.26.8
+go 1.26.0
 
 require go.temporal.io/sdk v1.51.0
 

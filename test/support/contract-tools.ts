@@ -219,11 +219,19 @@ export function contractToolSuite({ lang, toolsFile, prepare, startWorker }: Con
       const execution = await session.callTool(provision, { name: 'chain', steps: 4, stepSeconds: 2, stepsPerRun: 1 });
       const taskId = (execution as any).handle.taskId as string;
       const settled = execution.settle();
-      // two steps done by two runs: the third run's step is in flight
-      await waitFor(async () => (stepsOf(taskId).length === 2 ? true : undefined));
-      const running = await stack.temporal.client.workflow.getHandle(taskId).describe();
-      expect(running.memo?.mcpTask).toMatchObject({ tool: provision }); // the memo went along (copied by the server)
+      // two steps done by two runs: the third run's step is in flight, its progress published
+      const running = await waitFor(async () => {
+        const d = await stack.temporal.client.workflow.getHandle(taskId).describe();
+        return (d.memo?.mcpProgress as any)?.statusMessage === 'step 3/4: provisioning chain' ? d : undefined;
+      });
+      // the memo and the search attributes went along to the third run
+      expect(running.memo?.mcpTask).toMatchObject({ tool: provision });
       expect(running.searchAttributes.McpTool).toEqual([provision]);
+      expect(running.searchAttributes.McpTaskStatus).toEqual(['working']);
+      expect(stepsOf(taskId)).toEqual([
+        ['provision', 1, undefined],
+        ['provision', 2, undefined],
+      ]);
       await execution.cancel();
       expect((await settled).outcome).toMatchObject({ status: 'cancelled' });
       const described = await closed(taskId);

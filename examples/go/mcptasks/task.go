@@ -96,8 +96,9 @@ func (t *Task) Carry() Carry {
 }
 
 // ContinueAsNew returns the error that continues the task as new with args plus the carry; return
-// it from the body. Memo and search attributes are copied by the server (the command leaves them
-// out). Run ends the task cancelled instead when a cancel was already requested.
+// it from the body. The Go SDK copies the run's memo (upserts included: mcpTask, mcpProgress) and
+// search attributes into the command itself. Run ends the task cancelled instead when a cancel was
+// already requested.
 func (t *Task) ContinueAsNew(ctx workflow.Context, wfn any, args ...any) error {
 	return workflow.NewContinueAsNewError(ctx, wfn, append(args, t.Carry())...)
 }
