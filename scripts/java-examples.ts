@@ -28,17 +28,23 @@ function upToDate(): boolean {
   return fs.statSync(STAMP).mtimeMs >= sources;
 }
 
+/** Runs `mvn -q -B <args>` in examples/java; throws with Maven's output when it fails or Maven is missing. */
+export function runMaven(args: string[]): string {
+  const r = spawnSync(process.env.MVN ?? 'mvn', ['-q', '-B', ...args], { cwd: JAVA_DIR, encoding: 'utf8', timeout: 1_200_000 });
+  if (r.status !== 0) {
+    throw new Error(
+      `mvn ${args.join(' ')} failed in ${JAVA_DIR} (are a JDK >= 17 and Maven installed, and Maven Central reachable?):\n` +
+        `${(r.stdout ?? '').slice(-4000)}${(r.stderr ?? '').slice(-4000)}${r.error ? String(r.error) : ''}`,
+    );
+  }
+  return r.stdout + r.stderr;
+}
+
 /** Builds the worker when its sources changed (the first time: Maven's downloads); returns its classpath. */
 export function ensureJavaWorker({ log = (_m: string) => {} } = {}): string {
   if (!upToDate()) {
-    log('mvn -q -B package (examples/java)');
-    const r = spawnSync(process.env.MVN ?? 'mvn', ['-q', '-B', 'package'], { cwd: JAVA_DIR, encoding: 'utf8', timeout: 1_200_000 });
-    if (r.status !== 0) {
-      throw new Error(
-        `mvn package failed in ${JAVA_DIR} (are a JDK >= 17 and Maven installed, and Maven Central reachable?):\n` +
-          `${(r.stdout ?? '').slice(-4000)}${(r.stderr ?? '').slice(-4000)}${r.error ? String(r.error) : ''}`,
-      );
-    }
+    log('mvn -q -B package -DskipTests (examples/java)');
+    runMaven(['package', '-DskipTests']);
     fs.writeFileSync(STAMP, '');
   }
   return [path.join(JAVA_DIR, 'target', 'classes'), path.join(JAVA_DIR, 'target', 'lib', '*')].join(path.delimiter);

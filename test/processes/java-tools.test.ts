@@ -7,7 +7,8 @@
 import path from 'node:path';
 import { contractToolSuite } from '../support/contract-tools';
 import { spawnProcess } from '../support/processes';
-import { ensureJavaWorker, JAVA_DIR, JAVA_MAIN } from '../../scripts/java-examples';
+import fs from 'node:fs';
+import { ensureJavaWorker, JAVA_DIR, JAVA_MAIN, runMaven } from '../../scripts/java-examples';
 
 let classpath = '';
 
@@ -29,3 +30,9 @@ contractToolSuite({
     return worker;
   },
 });
+
+test("the Java contract helper's own unit test passes (Temporal's in-memory test server)", () => {
+  runMaven(['test']); // throws with Maven's output when a test fails
+  const report = fs.readFileSync(path.join(JAVA_DIR, 'target', 'surefire-reports', 'TEST-mcptasks.McpTaskTest.xml'), 'utf8');
+  expect(report).toMatch(/tests="8" errors="0" skipped="0" failures="0"/);
+}, 600_000);
