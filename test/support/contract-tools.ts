@@ -245,6 +245,35 @@ export function contractToolSuite({ lang, toolsFile, prepare, startWorker }: Con
     }
   });
 
+  test(`a ${lang} worker SIGKILLed while a task waits for input: another worker takes the answer, nothing lost or applied twice`, async () => {
+    let asked!: () => void;
+    const waiting = new Promise<void>((r) => (asked = r));
+    let restarted!: () => void;
+    const answerable = new Promise<void>((r) => (restarted = r));
+    const { session, close } = await taskSession(url, async () => {
+      asked();
+      await answerable; // answered only once the worker that asked is dead and another polls
+      return { action: 'accept', content: { approved: true, comment: 'after the crash' } } as any;
+    });
+    try {
+      const execution = await session.callTool(approve, { service: 'crash', version: '5.0' });
+      const taskId = (execution as any).handle.taskId as string;
+      const settled = execution.settle();
+      await waiting;
+      await worker!.stop('SIGKILL');
+      worker = await startWorker(stack.temporal.address, ledger);
+      restarted();
+      const result = resultFromTaskOutcome((await settled).outcome) as any;
+      expect(result.structuredContent).toMatchObject({ service: 'crash', deployed: true, comment: 'after the crash' });
+      expect(eventsOf(taskId)).toEqual(['reserve', 'deploy']);
+      const described = await closed(taskId);
+      expect(described.status.name).toBe('COMPLETED');
+      expect(described.searchAttributes.McpTaskStatus).toEqual(['completed']);
+    } finally {
+      await close();
+    }
+  }, 180_000);
+
   test(`a ${lang} worker SIGKILLed mid-step: another worker finishes the task, nothing lost or applied twice`, async () => {
     const { session, close } = await taskSession(url);
     try {
