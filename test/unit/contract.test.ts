@@ -1,5 +1,18 @@
-/** The activity progress contract: how any language's heartbeat reads on the wire. */
-import { activityProgressOf, activityProgressText } from '../../src/contract';
+/** The activity progress contract: how any language's heartbeat reads on the wire; the other languages' helpers spell its names. */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  ACTIVITY_PROGRESS_KEY,
+  activityProgressOf,
+  activityProgressText,
+  CONTRACT_VERSION,
+  inputResponsesSignal,
+  MCP_PROTOCOL_ERROR,
+  MCP_TASK_STATUS,
+  PROGRESS_MEMO_KEY,
+  TASK_MEMO_KEY,
+  taskProgressQuery,
+} from '../../src/contract';
 
 test('the progress reads "message (done of total)" on the wire, whatever language wrote it', () => {
   expect(activityProgressText({ message: 'exporting rows', done: 4000, total: 10_000 })).toBe('exporting rows (4,000 of 10,000)');
@@ -10,4 +23,15 @@ test('the progress reads "message (done of total)" on the wire, whatever languag
   expect(activityProgressOf({ mcpProgress: { done: 1 } })).toBeUndefined();
   expect(activityProgressOf(42)).toBeUndefined();
   expect(activityProgressOf(null)).toBeUndefined();
+});
+
+test.each([
+  ['Go', 'examples/go/mcptasks/contract.go', /ContractVersion\s*=\s*(\d+)/],
+  ['Java', 'examples/java/src/main/java/mcptasks/Contract.java', /int VERSION = (\d+);/],
+  ['Python', 'examples/python/mcp_tasks.py', /CONTRACT_VERSION = (\d+)/],
+])('the %s helper spells the contract names as src/contract.ts does', (_language, file, version) => {
+  const source = fs.readFileSync(path.resolve(__dirname, '..', '..', file), 'utf8');
+  const names = [TASK_MEMO_KEY, PROGRESS_MEMO_KEY, inputResponsesSignal.name, taskProgressQuery.name, ACTIVITY_PROGRESS_KEY];
+  for (const name of [...names, MCP_PROTOCOL_ERROR, MCP_TASK_STATUS.name]) expect(source).toContain(`"${name}"`);
+  expect(Number(source.match(version)?.[1])).toBe(CONTRACT_VERSION);
 });

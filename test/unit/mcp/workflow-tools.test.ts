@@ -32,6 +32,14 @@ describe('tools files', () => {
     expect(bad.issues?.[0].message).toMatch(/fewer than 1 characters|additional properties/);
   });
 
+  test.each(['go', 'java'])('examples/%s/tools.json exposes the approval and the provisioning tool on its own queue', (lang) => {
+    const tools = toolsFromFile(path.join(ROOT, 'examples', lang, 'tools.json'));
+    expect(tools.map((t) => [t.name, workflowTypeOf(t), t.taskQueue, t.taskMode])).toEqual([
+      [`approve_deployment_${lang}`, 'ApproveDeploymentWorkflow', `${lang}-tools`, 'required'],
+      [`provision_${lang}`, 'ProvisionWorkflow', `${lang}-tools`, 'optional'],
+    ]);
+  });
+
   test.each([
     [{ tools: [{ ...greet, taskMode: 'maybe' }] }, /tool "greet" \(tools\[0\]\): taskMode: Invalid option/],
     [{ tools: [{ ...greet, workflowType: undefined }] }, /tool "greet" \(tools\[0\]\): workflowType: required/],

@@ -1,0 +1,15 @@
+package mcptasks;
+
+import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.SignalMethod;
+import java.util.Map;
+
+/** The signal and query of the contract, registered by {@link McpTask} with Workflow.registerListener. */
+public interface ContractHandlers {
+  /** tasks/update's answers {key: response}; Object: a payload that is not an object is ignored, not a decoding error. */
+  @SignalMethod(name = Contract.INPUT_RESPONSES_SIGNAL)
+  void inputResponses(Object responses);
+
+  @QueryMethod(name = Contract.TASK_PROGRESS_QUERY)
+  Map<String, Object> taskProgress();
+}
