@@ -38,8 +38,8 @@ export function render(root: HTMLElement, state: CardState, actions: ViewActions
   }
   if (actions.workflowUrl && state.taskId)
     footer.append(temporalLink(`${actions.workflowUrl}${encodeURIComponent(state.taskId)}`, actions));
-  if (state.taskId) footer.append(el('code', { className: 'task-id', textContent: state.taskId }));
   parts.push(footer);
+  if (state.taskId) parts.push(el('code', { className: 'task-id', textContent: state.taskId }));
   if (actions.notice) parts.push(el('p', { className: 'notice', textContent: actions.notice }));
   root.replaceChildren(...parts);
 }

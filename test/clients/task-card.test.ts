@@ -29,6 +29,9 @@ let page: Page;
 let url: string;
 /** The tool results the host got, by card. */
 const results: Record<string, Promise<any>> = {};
+/** Calls a tool from the host page and renders its card in slot `slot`. */
+const failed: Record<string, Error> = {};
+let show: (slot: string, name: string, args: Record<string, unknown>) => Promise<any>;
 
 beforeAll(async () => {
   if (!haveChromium && !process.env.CI) return;
@@ -51,11 +54,13 @@ beforeAll(async () => {
       : route.fulfill({ contentType: 'text/html', body: HOST_PAGE }),
   );
   await page.goto(`${HOST}/`);
-  const show = (slot: string, name: string, args: Record<string, unknown>) =>
-    (results[slot] = page.evaluate(([u, n, a, s]) => window.cardHost.call(u, n, a, s), [url, name, args, slot] as const));
+  show = (slot, name, args) => {
+    results[slot] = page.evaluate(([u, n, a, s]) => window.cardHost.call(u, n, a, s), [url, name, args, slot] as const);
+    results[slot].catch(() => undefined); // awaited by the tests that need it; its failure shows in its card's test
+    return results[slot];
+  };
   show('export', 'export_report', { rows: 12_000, msPerChunk: 600 });
   show('approval', 'approve_expense', { amount: 42, description: 'team dinner' });
-  show('decline', 'approve_expense', { amount: 7, description: 'taxi' });
   show('provision', 'provision_environment', { name: 'card-env', steps: 6, stepMs: 15_000 });
 }, 60_000);
 
@@ -65,7 +70,7 @@ afterAll(async () => {
 
 const HOST_PAGE = `<!doctype html><html><head><style>
   body { font: 14px system-ui; margin: 16px; background: #f6f6f4; }
-  #cards { display: grid; grid-template-columns: repeat(2, 400px); gap: 16px; align-items: start; }
+  #cards { display: inline-grid; grid-template-columns: repeat(3, 400px); gap: 16px; align-items: start; }
   iframe { width: 400px; height: 260px; border: 0; background: white; border-radius: 10px; }
 </style></head><body><div id="cards"></div><script src="${HOST}/host.js"></script></body></html>`;
 
@@ -76,7 +81,17 @@ async function relay(target: string, init: { method: string; headers: Record<str
 }
 
 async function card(slot: string): Promise<Frame> {
-  return waitFor(async () => (await (await page.$(`#frame-${slot}`))?.contentFrame()) ?? undefined, 30_000, 250, `no card ${slot}`);
+  // a call that failed before its card showed fails the test with its own error
+  void results[slot]?.catch((err: Error) => (failed[slot] = err));
+  return waitFor(
+    async () => {
+      if (failed[slot]) throw failed[slot];
+      return (await (await page.$(`#frame-${slot}`))?.contentFrame()) ?? undefined;
+    },
+    30_000,
+    250,
+    `no card ${slot}`,
+  );
 }
 
 const statusOf = (frame: Frame) => frame.locator('#card').getAttribute('data-status');
@@ -136,6 +151,7 @@ cardTest(
 cardTest(
   'declining the question from its form ends the task with the tool saying so',
   async () => {
+    void show('decline', 'approve_expense', { amount: 7, description: 'taxi' });
     const frame = await card('decline');
     await untilStatus(frame, 'input_required');
     await frame.getByRole('button', { name: 'Decline' }).click();
