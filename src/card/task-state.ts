@@ -48,6 +48,16 @@ export function readResult(result: unknown, known: Partial<CardState> = {}): Car
   const taskId = text(data.taskId) ?? known.taskId;
   const tool = text(data.tool) ?? known.tool;
   const status = text(data.status);
+  // a host whose client declared elicitation may get the question as an input_required round instead of a handle
+  if (r.resultType === 'input_required' && taskId)
+    return {
+      taskId,
+      tool,
+      status: 'input_required',
+      statusMessage: known.statusMessage,
+      progress: known.progress,
+      questions: questionsOf(r),
+    };
   if (status && RUNNING.has(status) && taskId) {
     const statusMessage = text(data.statusMessage);
     return { taskId, tool, status, statusMessage, progress: progressOf(data, statusMessage), questions: questionsOf(data) };

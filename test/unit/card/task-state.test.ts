@@ -46,6 +46,17 @@ describe('readResult', () => {
     });
   });
 
+  test('an input_required round (a host that declared elicitation) shows its questions; the task stays the one known', () => {
+    const round = {
+      resultType: 'input_required',
+      inputRequests: { approval: { method: 'elicitation/create', params: { message: 'OK?', requestedSchema: { properties: {} } } } },
+    };
+    const state = readResult(round, { taskId: 'task_1', tool: 't', statusMessage: 'waiting', status: 'working', questions: [] });
+    expect(state).toMatchObject({ taskId: 'task_1', tool: 't', status: 'input_required', statusMessage: 'waiting' });
+    expect(state.questions.map((q) => q.key)).toEqual(['approval']);
+    expect(isRunning(state)).toBe(true);
+  });
+
   test("a cancel's answer (cancelling) keeps the card following", () => {
     expect(isRunning(readResult({ content: [], structuredContent: { taskId: 'task_1', status: 'cancelling' } }))).toBe(true);
   });
