@@ -45,7 +45,8 @@ export function render(root: HTMLElement, state: CardState, actions: ViewActions
 }
 
 function progressBar({ done, total }: NonNullable<CardState['progress']>): HTMLElement {
-  const bar = el('progress', { value: done, ...(total ? { max: total } : {}) });
+  // without a total the bar is indeterminate (moving), the count beside it
+  const bar = el('progress', total ? { max: total, value: done } : {});
   bar.id = 'progress';
   const label = total ? `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}` : done.toLocaleString('en-US');
   return el('div', { className: 'progress' }, bar, el('span', { textContent: label }));
