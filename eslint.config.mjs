@@ -33,6 +33,11 @@ export default defineConfig(
     },
   },
   {
+    // the task card and the test's host page run in a browser
+    files: ['src/card/**', 'test/clients/card-host/**'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     files: ['test/**', 'bench/**', 'scripts/**'],
     // tests, benches and scripts read untyped wire JSON and check its shape; src and examples keep the rule
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

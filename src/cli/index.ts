@@ -64,7 +64,8 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
     const running = worker?.run();
     // /readyz of dev also needs its embedded worker polling
     const workerReady = worker ? async () => ({ ...(await checkWorkerHealth(worker, workerConnection)) }) : undefined;
-    const mcp = await serveHttp(config, settings, tools, opts, workerReady);
+    // the task card links tasks to the embedded UI unless another is named
+    const mcp = await serveHttp({ ...config, temporalUiUrl: config.temporalUiUrl ?? dev.uiUrl }, settings, tools, opts, workerReady);
     console.log(`MCP endpoint:     ${mcp.url}`);
     console.log(`Temporal UI:      ${dev.uiUrl}/namespaces/default/workflows`);
     console.log(`Temporal address: ${dev.address} (db ${opts.dbFile})`);

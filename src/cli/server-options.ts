@@ -73,6 +73,7 @@ export function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--task-tools-prefix <prefix>', 'name prefix of the task_wait/respond/cancel/list tools (MCP_TASK_TOOLS_PREFIX, default task_)')
     .option('--no-watch-polled-tasks', 'read every tasks/get from Temporal instead of watching polled tasks (MCP_WATCH_POLLED_TASKS=false)')
     .option('--required-tools-need-tasks', 'keep -32021 for `required` tools called without Tasks (MCP_REQUIRED_TOOLS_NEED_TASKS=true)')
+    .option('--temporal-ui-url <url>', "the Temporal Web UI's address, linked from the task card (MCP_TEMPORAL_UI_URL; dev: its own UI)")
     .option('--allowed-host <host...>', 'extra Host names accepted (DNS rebinding protection)')
     .option('--allowed-origin <hostname...>', 'extra Origin hostnames accepted (no scheme or port), e.g. app.example.com')
     .option('--auth-tokens-file <file>', 'require bearer tokens: "principal:token" per line (or MCP_AUTH_TOKENS="p:t,p2:t2")')
@@ -118,6 +119,7 @@ export function configFrom(opts: Record<string, unknown>): ServerConfig {
     retryGraceMs: opts.retryGraceMs,
     taskToolsPrefix: opts.taskToolsPrefix,
     requiredToolsNeedTasks: opts.requiredToolsNeedTasks ? true : undefined,
+    temporalUiUrl: opts.temporalUiUrl,
     watchPolledTasks: opts.watchPolledTasks === false ? false : undefined,
     allowedHosts: opts.allowedHost,
     allowedOrigins: opts.allowedOrigin,

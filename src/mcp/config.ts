@@ -72,6 +72,8 @@ export const ServerConfigSchema = z.object({
   watchPolledTasks: z.boolean().default(true),
   /** Keep answering -32021 for `required` tools to callers that do not declare Tasks (today's behaviour). */
   requiredToolsNeedTasks: z.boolean().default(false),
+  /** The Temporal Web UI's address (e.g. http://localhost:8233): the task card links each task to its workflow there. */
+  temporalUiUrl: z.url({ protocol: /^https?$/ }).optional(),
   /** OAuth 2.1 resource server (issuer, resource, audiences, scopes...): see src/mcp/auth/oauth-config.ts. */
   oauth: OAuthSettingsSchema.optional(),
 });
@@ -108,6 +110,7 @@ export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {
   taskToolsPrefix: 'MCP_TASK_TOOLS_PREFIX',
   requiredToolsNeedTasks: 'MCP_REQUIRED_TOOLS_NEED_TASKS',
   watchPolledTasks: 'MCP_WATCH_POLLED_TASKS',
+  temporalUiUrl: 'MCP_TEMPORAL_UI_URL',
 };
 
 const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set(['strictHeaders', 'taskHandles', 'requiredToolsNeedTasks', 'watchPolledTasks']);

@@ -1,10 +1,12 @@
 import { McpServer, type McpRequestContext, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { McpContext } from './context';
+import type { ToolDefinition } from '../tool-definition';
 import type { ProtocolRevision } from './revision';
 import { revisionOf } from './revisions';
 import type { TaskHandles } from './task-handles/task-handles';
 import { installToolsListView } from './task-handles/tools-list-view';
 import { handleToolsCall } from './core/tools-call';
+import type { TaskCard } from './task-card';
 
 export const SERVER_NAME = 'mcp-temporal-tasks';
 
@@ -17,7 +19,7 @@ const POOL_LIMIT = 64;
  * request of the same kind. They hold no request state: the caller comes from each
  * handler's context, and all task state is in Temporal.
  */
-export function createServerFactory(mcp: McpContext, handles: TaskHandles) {
+export function createServerFactory(mcp: McpContext, handles: TaskHandles, card?: TaskCard) {
   const pools = new Map<string, McpServer[]>();
   const factory = (ctx: McpRequestContext): McpServer => {
     const revision = revisionOf(ctx.era);
@@ -25,7 +27,7 @@ export function createServerFactory(mcp: McpContext, handles: TaskHandles) {
     const servesToolsCall = !revision.methodHeader || !ctx.requestInfo || ctx.requestInfo.headers.get('mcp-method') === 'tools/call';
     const kind = `${revision.name}:${servesToolsCall}`;
     const pool = pools.get(kind) ?? pools.set(kind, []).get(kind)!;
-    const server = pool.pop() ?? buildServer(mcp, handles, revision, servesToolsCall);
+    const server = pool.pop() ?? buildServer(mcp, handles, revision, servesToolsCall, card);
     const previous = server.server.onclose;
     server.server.onclose = () => {
       server.server.onclose = previous;
@@ -36,7 +38,13 @@ export function createServerFactory(mcp: McpContext, handles: TaskHandles) {
   return factory;
 }
 
-function buildServer(mcp: McpContext, handles: TaskHandles, revision: ProtocolRevision, servesToolsCall: boolean): McpServer {
+function buildServer(
+  mcp: McpContext,
+  handles: TaskHandles,
+  revision: ProtocolRevision,
+  servesToolsCall: boolean,
+  card?: TaskCard,
+): McpServer {
   const server = new McpServer(mcp.serverInfo, { capabilities: { tools: { listChanged: false }, ...revision.capabilities(mcp.listing) } });
   const taskTools = new Set(handles.taskTools());
   const listed = [...mcp.registry.list(), ...taskTools].map((tool) => {
@@ -49,6 +57,8 @@ function buildServer(mcp: McpContext, handles: TaskHandles, revision: ProtocolRe
         inputSchema: tool.inputSchema,
         outputSchema: tool.outputSchema,
         scopeChallenge: mcp.toolScopes.challenge(tool),
+        // hosts that render MCP Apps show the task card beside results that can be a task (others ignore _meta)
+        _meta: card && showsCard(tool, handles) ? card.toolMeta() : undefined,
       },
       () => {
         throw new Error('unreachable: tools/call is served by the fallback handler');
@@ -67,6 +77,13 @@ function buildServer(mcp: McpContext, handles: TaskHandles, revision: ProtocolRe
       return (await handleToolsCall(request.params, ctx, { revision, transport: server.server.transport }, mcp, handles)) as never;
     };
   }
+  card?.register(server);
   revision.registerMethods(server, mcp);
   return server;
+}
+
+/** A tool whose result can be a task handle, and the task tools that follow one (not the list). */
+function showsCard(tool: ToolDefinition, handles: TaskHandles): boolean {
+  const n = handles.names;
+  return [n.wait, n.respond, n.cancel].includes(tool.name) || handles.servesHandle(tool);
 }

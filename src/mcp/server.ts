@@ -9,6 +9,7 @@ import { REVISIONS } from './revisions';
 import { createServerFactory, SERVER_NAME } from './server-factory';
 import type { McpContext } from './context';
 import { TaskHandles } from './task-handles/task-handles';
+import { TaskCard } from './task-card';
 import { TaskListeners } from './task-listeners';
 import { hasSearchAttributes, namespaceRetentionMs, TaskWatcher, TemporalTaskStore } from '../tasks';
 import { PolledTasks } from '../tasks';
@@ -99,7 +100,8 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
     tools.map((t) => t.name),
   );
   const recheck = facts ? undefined : recheckNamespaceFacts(client, config, store, log);
-  const factory = createServerFactory(mcp, handles);
+  const card = config.taskHandles ? new TaskCard(config, handles.names, client.options.namespace) : undefined;
+  const factory = createServerFactory(mcp, handles, card);
   // each revision's HTTP handler in front of the SDK's, for its own requests
   // (2025: input answers POSTed as responses; 2026: subscriptions/listen)
   const fronts = REVISIONS.flatMap((r) => (r.front ? [{ sdkEra: r.sdkEra, ...r.front(mcp) }] : []));

@@ -22,6 +22,8 @@ const SIDES: Record<string, string[]> = {
   worker: ['activities'],
   workflows: [],
   activities: [],
+  // the task card's page (a browser bundle, scripts/bundle-card.js)
+  card: [],
 };
 
 /**

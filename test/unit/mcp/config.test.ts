@@ -89,3 +89,13 @@ test('answerWithinMs: unset (the ttl) by default, anonymous 1 h; env or flags; a
     /anonymousAnswerWithinMs \(--anonymous-answer-within-ms or MCP_ANONYMOUS_ANSWER_WITHIN_MS\)/,
   );
 });
+
+test('temporalUiUrl: unset by default, MCP_TEMPORAL_UI_URL or a flag; anything but an http(s) URL is refused naming its flag', () => {
+  expect(parseServerConfig({}, {}).temporalUiUrl).toBeUndefined();
+  expect(parseServerConfig({}, { MCP_TEMPORAL_UI_URL: 'http://localhost:8233' }).temporalUiUrl).toBe('http://localhost:8233');
+  expect(parseServerConfig({ temporalUiUrl: 'https://ui.example' }, { MCP_TEMPORAL_UI_URL: 'http://x' }).temporalUiUrl).toBe(
+    'https://ui.example',
+  );
+  for (const bad of ['localhost:8233', 'ftp://ui.example', 'javascript:alert(1)'])
+    expect(() => parseServerConfig({ temporalUiUrl: bad }, {})).toThrow(/temporalUiUrl \(--temporal-ui-url or MCP_TEMPORAL_UI_URL\)/);
+});
