@@ -7,7 +7,7 @@ import { trace } from '@opentelemetry/api';
 import type { OpenTelemetryPlugin, OpenTelemetryPluginOptions } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 
-export const ACTIVITY_ATTEMPT_ATTRIBUTE = 'temporal.activity.attempt';
+export const ACTIVITY_ATTEMPT_ATTRIBUTE = 'temporalActivityAttempt';
 
 type OpenTelemetryModule = typeof import('@temporalio/interceptors-opentelemetry');
 
