@@ -51,9 +51,11 @@ test('request → start → workflow → activity → undo in one trace, across 
 
   const spans = await waitFor(
     async () => {
+      // everything the checks below read has arrived: the undos, the runs, the retried step
       const all = await jaeger!.trace(caller.traceId);
-      const undos = all.filter((s) => s.operationName === 'RunActivity:sagaUndo');
-      return undos.length >= 2 && all.some((s) => s.operationName === 'RunWorkflow:saga_job' && refs(s).length) ? all : undefined;
+      const count = (name: string) => all.filter((s) => s.operationName === name).length;
+      const retried = all.some((s) => s.operationName === 'RunActivity:sagaStep' && Number(tag(s, 'temporalActivityAttempt')) >= 2);
+      return count('RunActivity:sagaUndo') >= 2 && count('RunWorkflow:saga_job') >= 2 && retried ? all : undefined;
     },
     30_000,
     250,
@@ -92,9 +94,13 @@ test('request → start → workflow → activity → undo in one trace, across 
   // its trace id is in the logs of both processes and in the Temporal UI's details and memo
   expect(logLines(serve.output()).find((l) => l.taskId === taskId && l.event === 'task.created')?.trace_id).toBe(caller.traceId);
   expect(logLines(second.output()).some((l) => l.taskId === taskId && l.trace_id === caller.traceId)).toBe(true);
-  const description = await temporal!.client.workflow.getHandle(taskId).describe();
-  expect(await description.staticDetails()).toBe(`trace ${caller.traceId}`);
+  const handle = temporal!.client.workflow.getHandle(taskId);
+  const description = await handle.describe();
   expect((description.memo?.mcpTask as { traceparent?: string }).traceparent).toBe(`00-${caller.traceId}-${request.spanID}-01`);
+  const firstRun = temporal!.client.workflow.getHandle(taskId, description.raw.workflowExecutionInfo?.firstRunId ?? undefined);
+  expect(await (await firstRun.describe()).staticDetails()).toBe(`trace ${caller.traceId}`); // the start's
+  const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+  expect(metadata.currentDetails).toContain(`trace ${caller.traceId}`); // every run's, after continue-as-new too
   console.log(
     `[traces] ${spans.length} spans in trace ${caller.traceId}: ${runs.length} workflow runs, ${steps.length} step attempts ` +
       `(${retried.length} retried after the SIGKILL), ${undos.length} undos`,
