@@ -89,6 +89,16 @@ test('2025-11-25: a status notification on a tasks/result stream is a span linke
   expect(sent[0].attributes).toMatchObject({ 'mcp.task.id': taskId });
 });
 
+test('a task handle call (a caller without Tasks) is a span linked to the task’s trace', async () => {
+  const traceId = randomBytes(16).toString('hex');
+  const traceparent = `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
+  const taskId = await createTask(stack.url, 'wait_and_echo', { text: 'hi', seconds: 30 }, { headers: { traceparent } });
+  await call(stack.url, 'tools/call', { name: 'task_cancel', arguments: { taskId } }, { capabilities: {} });
+  const [handleCall] = spans('tools/call task_cancel');
+  expect(handleCall.attributes).toMatchObject({ 'gen_ai.tool.name': 'task_cancel' });
+  expect(linkedTo(handleCall)).toEqual([traceId]);
+});
+
 test('a request that fails ends its span as an error; a name that is no tool does not become a span name', async () => {
   const { body } = await rpc(stack.url, 'tools/call', { name: 'no_such_tool_x', arguments: {} });
   expect(body.error).toBeDefined();
