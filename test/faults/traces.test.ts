@@ -49,18 +49,19 @@ test('request → start → workflow → activity → undo in one trace, across 
   const reading = newTraceparent();
   await call(url, 'tasks/get', { taskId }, { meta: { traceparent: reading.traceparent } });
 
+  // spans arrive in batches from three processes: wait until everything the checks read is there
+  let seen: JaegerSpan[] = [];
   const spans = await waitFor(
     async () => {
-      // everything the checks below read has arrived: the undos, the runs, the retried step
-      const all = await jaeger!.trace(caller.traceId);
-      const count = (name: string) => all.filter((s) => s.operationName === name).length;
-      const retried = all.some((s) => s.operationName === 'RunActivity:sagaStep' && Number(tag(s, 'temporalActivityAttempt')) >= 2);
-      return count('RunActivity:sagaUndo') >= 2 && count('RunWorkflow:saga_job') >= 2 && retried ? all : undefined;
+      seen = await jaeger!.trace(caller.traceId);
+      return arrived(seen) ? seen : undefined;
     },
-    30_000,
+    60_000,
     250,
-    `the trace ${caller.traceId} in Jaeger without the undos`,
-  );
+    `the trace ${caller.traceId} in Jaeger incomplete`,
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}: ${seen.map((s) => `${s.operationName} ${s.spanID} <- ${refs(s)[0]?.spanID}`).join(', ')}`);
+  });
   const byName = (name: string) => spans.filter((s) => s.operationName === name);
   const [request] = byName('tools/call saga_job');
   expect(request.process.serviceName).toBe('mcp-temporal-tasks');
@@ -106,6 +107,20 @@ test('request → start → workflow → activity → undo in one trace, across 
       `(${retried.length} retried after the SIGKILL), ${undos.length} undos`,
   );
 });
+
+/** The undos, two runs or more, the retried step, and every activity's chain up to the request unbroken. */
+function arrived(spans: JaegerSpan[]): boolean {
+  const named = (name: string) => spans.filter((s) => s.operationName === name);
+  const activities = [...named('RunActivity:sagaStep'), ...named('RunActivity:sagaUndo')];
+  const [request] = named('tools/call saga_job');
+  return (
+    !!request &&
+    named('RunActivity:sagaUndo').length >= 2 &&
+    named('RunWorkflow:saga_job').length >= 2 &&
+    activities.some((s) => Number(tag(s, 'temporalActivityAttempt')) >= 2) &&
+    activities.every((s) => ancestors(s, spans).includes(request.spanID))
+  );
+}
 
 function refs(span: JaegerSpan) {
   return span.references.map(({ refType, spanID }) => ({ refType, spanID }));
