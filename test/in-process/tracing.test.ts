@@ -10,7 +10,7 @@ import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@o
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { randomBytes } from 'node:crypto';
 import { TASK_MEMO_KEY, type TaskMemo } from '../../src/contract';
-import { call, createTask, rpc, subscribe } from '../support/mcp';
+import { call, createTask, pollTask, rpc, subscribe } from '../support/mcp';
 import { useStack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
@@ -53,6 +53,17 @@ test('a traceparent header is continued; the task keeps its trace; tasks/get is 
   await call(stack.url, 'tasks/cancel', { taskId });
   const [cancel] = spans('tasks/cancel');
   expect(linkedTo(cancel)).toEqual([traceId]); // read, cancel, read again: linked once
+});
+
+test('tasks/update, the answer to a task’s question, is a span linked to the task’s trace', async () => {
+  const traceId = randomBytes(16).toString('hex');
+  const traceparent = `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
+  const taskId = await createTask(stack.url, 'approve_expense', { amount: 5, description: 'x' }, { headers: { traceparent } });
+  await pollTask(stack.url, taskId, (t) => t.status === 'input_required');
+  await call(stack.url, 'tasks/update', { taskId, inputResponses: { approval: { action: 'accept', content: { approved: true } } } });
+  const [update] = spans('tasks/update');
+  expect(update.attributes).toMatchObject({ 'mcp.method.name': 'tasks/update', 'mcp.task.id': taskId });
+  expect(linkedTo(update)).toEqual([traceId]);
 });
 
 test('a notification from a subscription is a span linked to the task’s trace', async () => {
