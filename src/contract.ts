@@ -143,6 +143,11 @@ export interface TaskMemo {
    * later changes, and on a task without it (started by an older server), `patched()` decides.
    */
   runtime?: number;
+  /**
+   * W3C traceparent of the span that started the task (tracing on, sampled): later spans about
+   * the task link to its trace, and logs name its trace id. A trace id is no secret.
+   */
+  traceparent?: string;
 }
 
 /**

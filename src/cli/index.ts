@@ -16,6 +16,7 @@ import { createMcpTasksServer } from '../mcp/server';
 import { findTemporalCli, temporalCliVersion } from './cli-binary';
 import { startDevServer } from './dev-server';
 import { listenForStop } from './stop-signals';
+import { startTracing, type Tracing, tracingSettings } from './tracing';
 
 const program = new Command('mcp-temporal-tasks')
   .description('An MCP server whose tool calls are durable Temporal workflows')
@@ -41,6 +42,7 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
     const onStop = listenForStop();
     const config = configFrom(opts);
     const tools = servedTools(opts);
+    const tracing = await tracingFromEnv(SERVICE_NAME);
     const dev = await startDevServer({
       dbFile: opts.dbFile,
       host: '127.0.0.1',
@@ -59,13 +61,17 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
           namespace: settings.namespace,
           taskQueue: config.taskQueue,
           module: tools.module,
+          tracing,
         })
       : undefined;
     const running = worker?.run();
     // /readyz of dev also needs its embedded worker polling
     const workerReady = worker ? async () => ({ ...(await checkWorkerHealth(worker, workerConnection)) }) : undefined;
     // the task card links tasks to the embedded UI unless another is named
-    const mcp = await serveHttp({ ...config, temporalUiUrl: config.temporalUiUrl ?? dev.uiUrl }, settings, tools, opts, workerReady);
+    const mcp = await serveHttp({ ...config, temporalUiUrl: config.temporalUiUrl ?? dev.uiUrl }, settings, tools, opts, {
+      alsoReady: workerReady,
+      tracing,
+    });
     console.log(`MCP endpoint:     ${mcp.url}`);
     console.log(`Temporal UI:      ${dev.uiUrl}/namespaces/default/workflows`);
     console.log(`Temporal address: ${dev.address} (db ${opts.dbFile})`);
@@ -74,9 +80,18 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
       worker?.shutdown();
       await running;
       await workerConnection.close();
+      await tracing?.shutdown();
       await dev.stop();
     });
   });
+
+const SERVICE_NAME = 'mcp-temporal-tasks';
+
+/** Tracing when the OTEL_* variables turn it on (tracing.ts); undefined, and nothing loaded, when off. */
+async function tracingFromEnv(serviceName: string): Promise<Tracing | undefined> {
+  const settings = tracingSettings();
+  return settings ? startTracing(settings, serviceName) : undefined;
+}
 
 /** The worker's modules, loaded only by the commands that run one: `serve` never loads @temporalio/worker (about 14 MB of RSS). */
 async function workerSide() {
@@ -89,9 +104,9 @@ async function serveHttp(
   settings: TemporalSettings,
   tools: ToolsModule,
   opts: Record<string, unknown>,
-  alsoReady?: () => Promise<Readiness>,
+  { alsoReady, tracing }: { alsoReady?: () => Promise<Readiness>; tracing?: Tracing } = {},
 ) {
-  const client = await connectClient(settings);
+  const client = await connectClient(settings, tracing ? [tracing.clientInterceptor()] : []);
   const server = await createMcpTasksServer({ ...config, client, tools: tools.tools, tokenVerifier: tokenVerifierFrom(opts) });
   const http = await server.listen({ alsoReady });
   return {
@@ -110,17 +125,22 @@ serverOptions(program.command('serve').description('MCP endpoint only, on TEMPOR
   .action(async (opts) => {
     const config = configFrom(opts);
     const tools = servedTools(opts);
+    const tracing = await tracingFromEnv(SERVICE_NAME);
     if (opts.stdio) {
-      const client = await connectClient(temporalSettings());
+      const client = await connectClient(temporalSettings(), tracing ? [tracing.clientInterceptor()] : []);
       const server = await createMcpTasksServer({ ...config, client, tools: tools.tools });
       await server.serveStdio(); // stdout carries MCP: logs go to stderr
       await client.connection.close();
+      await tracing?.shutdown();
       process.exit(0);
     }
     const onStop = listenForStop();
-    const mcp = await serveHttp(config, temporalSettings(), tools, opts);
+    const mcp = await serveHttp(config, temporalSettings(), tools, opts, { tracing });
     console.log(`MCP endpoint: ${mcp.url}`);
-    onStop(() => mcp.close());
+    onStop(async () => {
+      await mcp.close();
+      await tracing?.shutdown();
+    });
   });
 
 addWorkerConfigOptions(
@@ -146,6 +166,7 @@ addWorkerConfigOptions(
   const versioning = parseVersioning(opts);
   const tools = loadToolsModule(parseCliSettings(opts).toolsModule);
   const metricsAddress = production.metricsPort ? hostPort(production.metricsHost, production.metricsPort) : undefined;
+  const tracing = await tracingFromEnv(`${SERVICE_NAME}-worker`);
   const { connectWorkerConnection, createWorker, installWorkerRuntime } = await workerSide();
   installWorkerRuntime({ metricsBindAddress: metricsAddress });
   const settings = temporalSettings();
@@ -159,6 +180,7 @@ addWorkerConfigOptions(
     module: tools,
     tuning: workerTuning(production),
     versioning,
+    tracing,
   });
   const health =
     production.healthPort === undefined
@@ -186,6 +208,7 @@ addWorkerConfigOptions(
     await running;
     await health?.close();
     await connection.close();
+    await tracing?.shutdown();
   });
   await running;
 });

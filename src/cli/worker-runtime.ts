@@ -58,10 +58,37 @@ export function redactPayloadFields(fields: Record<string, unknown>, level: Brid
   return out;
 }
 
-/** The SDK's log entries (workflows, activities, worker) as our JSON lines, with taskId/tool/runId. */
+/**
+ * With tracing on, Temporal's interceptors put trace_id on the lines logged inside a workflow's
+ * or activity's span; the SDK's own lines about the same task (an activity started or
+ * completed) come outside it. The last trace seen per task fills those in.
+ */
+export class TaskTraces {
+  private readonly byTask = new Map<string, string>();
+
+  constructor(private readonly limit = 10_000) {}
+
+  fill(taskId: unknown, fields: Record<string, unknown>): Record<string, unknown> {
+    if (typeof taskId !== 'string') return fields;
+    if (typeof fields.trace_id === 'string') {
+      this.byTask.delete(taskId); // most recent last: the oldest goes first past the limit
+      this.byTask.set(taskId, fields.trace_id);
+      if (this.byTask.size > this.limit) this.byTask.delete(this.byTask.keys().next().value!);
+      return fields;
+    }
+    const traceId = this.byTask.get(taskId);
+    return traceId ? { ...fields, trace_id: traceId } : fields;
+  }
+}
+
+const taskTraces = new TaskTraces();
+
+/** The SDK's log entries (workflows, activities, worker) as our JSON lines, with taskId/tool/runId (and trace_id, traced). */
 function toJsonLog(entry: LogEntry): void {
   const { workflowId, workflowType, runId, workflowRunId, ...rest } = (entry.meta ?? {}) as Record<string, unknown>;
-  const fields = workflowId ? { taskId: workflowId, tool: workflowType, runId: runId ?? workflowRunId, ...rest } : rest;
+  const fields = workflowId
+    ? taskTraces.fill(workflowId, { taskId: workflowId, tool: workflowType, runId: runId ?? workflowRunId, ...rest })
+    : rest;
   const level = bridgeLogLevel(entry);
   logger[level](redactPayloadFields(fields, level, !!process.env.TEMPORAL_PAYLOAD_CODEC), entry.message);
 }

@@ -1,3 +1,4 @@
+import type { OpenTelemetryPluginOptions } from '@temporalio/interceptors-opentelemetry';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import fs from 'node:fs';
 import { loadDataConverter } from '../tasks';
@@ -15,6 +16,8 @@ export interface CliWorkerOptions {
   tuning?: WorkerTuning;
   /** Worker Versioning: poll as this Worker Deployment version (see worker-versioning.ts); unversioned without. */
   versioning?: WorkerVersioning;
+  /** Traces workflows and activities (McpTasksPlugin's `tracing`); off without. */
+  tracing?: OpenTelemetryPluginOptions;
 }
 
 /** The Worker.create options that size and stop a production worker (see worker-config.ts). */
@@ -31,16 +34,25 @@ export type WorkerTuning = Pick<
 >;
 
 /** The CLI's worker: the tools module's workflows and activities, with McpTasksPlugin. */
-export async function createWorker({ connection, namespace, taskQueue, module, tuning, versioning }: CliWorkerOptions): Promise<Worker> {
+export async function createWorker({
+  connection,
+  namespace,
+  taskQueue,
+  module,
+  tuning,
+  versioning,
+  tracing,
+}: CliWorkerOptions): Promise<Worker> {
   if (!module.workflowsPath) throw new ToolsModuleError('the tools module exports no `workflowsPath`: the worker needs its workflows');
   return Worker.create({
     connection,
     namespace,
     taskQueue,
-    ...workflowCode(module.workflowsPath),
+    // the build's bundle has no tracing interceptors: a traced worker bundles its workflows at start
+    ...(tracing ? { workflowsPath: module.workflowsPath } : workflowCode(module.workflowsPath)),
     activities: module.activities ?? {},
     dataConverter: loadDataConverter(),
-    plugins: [new McpTasksPlugin({ tools: module.tools })],
+    plugins: [new McpTasksPlugin({ tools: module.tools, ...(tracing ? { tracing } : {}) })],
     ...tuning,
     ...(versioning ? { workerDeploymentOptions: workerDeploymentOptions(versioning) } : {}),
   });

@@ -7,6 +7,7 @@ import type { TaskHandles } from './task-handles/task-handles';
 import { installToolsListView } from './task-handles/tools-list-view';
 import { handleToolsCall } from './core/tools-call';
 import type { TaskCard } from './task-card';
+import { inRequestSpan, traceRequestHandlers } from './tracing';
 
 export const SERVER_NAME = 'mcp-temporal-tasks';
 
@@ -74,10 +75,14 @@ function buildServer(
   if (servesToolsCall) {
     server.server.fallbackRequestHandler = async (request, ctx) => {
       if (request.method !== 'tools/call') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
-      return (await handleToolsCall(request.params, ctx, { revision, transport: server.server.transport }, mcp, handles)) as never;
+      const tool = knownTool(request.params?.name, mcp, handles);
+      const attributes = { 'mcp.method.name': 'tools/call', ...(tool ? { 'gen_ai.tool.name': tool } : {}) };
+      const call = () => handleToolsCall(request.params, ctx, { revision, transport: server.server.transport }, mcp, handles);
+      return (await inRequestSpan(ctx, tool ? `tools/call ${tool}` : 'tools/call', attributes, call)) as never;
     };
   }
   card?.register(server);
+  traceRequestHandlers(server.server);
   revision.registerMethods(server, mcp);
   return server;
 }
@@ -86,4 +91,10 @@ function buildServer(
 function showsCard(tool: ToolDefinition, handles: TaskHandles): boolean {
   const n = handles.names;
   return [n.wait, n.respond, n.cancel].includes(tool.name) || handles.servesHandle(tool);
+}
+
+/** A span names only tools that exist: a caller's made-up names do not become span names. */
+function knownTool(name: unknown, mcp: McpContext, handles: TaskHandles): string | undefined {
+  if (typeof name !== 'string') return undefined;
+  return mcp.registry.get(name) || handles.taskTool(name) ? name : undefined;
 }

@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { loadDataConverter } from './data-converter';
 
@@ -17,10 +17,12 @@ export function temporalSettings(override: { address?: string; namespace?: strin
 
 export type TemporalSettings = ReturnType<typeof temporalSettings>;
 
-export async function connectClient(settings: TemporalSettings): Promise<Client> {
+/** `workflowInterceptors`: e.g. tracing's, so a workflow start carries the caller's trace. */
+export async function connectClient(settings: TemporalSettings, workflowInterceptors: WorkflowClientInterceptor[] = []): Promise<Client> {
   // lazy: the server starts and reports errors per request when Temporal is down, and recovers by itself
   const connection = Connection.lazy({ ...settings.connectionOptions, tls: settings.connectionOptions.tls as never });
-  return new Client({ connection, namespace: settings.namespace, dataConverter: loadDataConverter() });
+  const interceptors = workflowInterceptors.length ? { interceptors: { workflow: workflowInterceptors } } : {};
+  return new Client({ connection, namespace: settings.namespace, dataConverter: loadDataConverter(), ...interceptors });
 }
 
 /** The namespace's retention in ms (the longest a closed task can stay readable), if known. */

@@ -18,4 +18,5 @@ export { PolledTasks, type PolledTasksOptions, type TaskReader } from './watch/p
 export { type Release, WatchLimitError, WatchLimits } from './watch/watch-limits';
 export { connectClient, hasSearchAttributes, namespaceRetentionMs, type TemporalSettings, temporalSettings } from './connection';
 export { loadDataConverter } from './data-converter';
+export { activeTraceparent, linkToTask, spanContextOf, traceIdOf } from './trace-context';
 export { LOG_LEVELS, type LogLevel, logger, setLogLevel, taskLog } from './logging';

@@ -1,8 +1,9 @@
 import pino from 'pino';
+import { traceIdOf } from './trace-context';
 
 /**
  * Structured JSON logs on stderr (stdout may carry MCP over stdio). Every line about a task
- * carries taskId, tool and the workflow's runId.
+ * carries taskId, tool and the workflow's runId, and trace_id when the task was traced.
  */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -13,6 +14,12 @@ export function setLogLevel(level: LogLevel): void {
   logger.level = level;
 }
 
-export function taskLog(task: { taskId: string; tool: string; runId?: string }) {
-  return logger.child({ taskId: task.taskId, tool: task.tool, ...(task.runId ? { runId: task.runId } : {}) });
+export function taskLog(task: { taskId: string; tool: string; runId?: string; traceparent?: string }) {
+  const traceId = traceIdOf(task.traceparent);
+  return logger.child({
+    taskId: task.taskId,
+    tool: task.tool,
+    ...(task.runId ? { runId: task.runId } : {}),
+    ...(traceId ? { trace_id: traceId } : {}),
+  });
 }

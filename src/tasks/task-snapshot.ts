@@ -24,6 +24,8 @@ export interface TaskSnapshot {
    * statusMessage without a history event, so a watch re-reads the task at an interval.
    */
   activityRunning?: boolean;
+  /** The trace of the task's start (TaskMemo.traceparent), when it was traced. */
+  traceparent?: string;
 }
 
 export type TaskState =

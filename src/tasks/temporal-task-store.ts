@@ -8,6 +8,7 @@ import type { NamespaceFacts, TaskStoreOptions } from './store-options';
 import { OwnerHasher, TaskWrites, TemporalCalls } from './store-parts';
 import type { ToolResultSpec } from './task-outcome';
 import { isTerminal, type TaskSnapshot } from './task-snapshot';
+import { linkToTask } from './trace-context';
 
 /**
  * All task state lives in Temporal: this is the one place that knows both vocabularies. A
@@ -60,8 +61,10 @@ export class TemporalTaskStore {
   }
 
   /** The task, or undefined when unknown, expired or another principal's (TaskReads.read). */
-  read(taskId: string, principal?: string): Promise<TaskSnapshot | undefined> {
-    return this.reads.read(taskId, principal);
+  async read(taskId: string, principal?: string): Promise<TaskSnapshot | undefined> {
+    const task = await this.reads.read(taskId, principal);
+    linkToTask(task); // the request reading it joins the task's trace by a link
+    return task;
   }
 
   /**

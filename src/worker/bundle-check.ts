@@ -30,6 +30,23 @@ export function checkBundleHasRuntime(bundle: WorkflowBundleOption): void {
   );
 }
 
+/** A class of Temporal's OpenTelemetry workflow interceptor module: in a bundle exactly when that module was bundled in. */
+const TRACING_MARKER = 'OpenTelemetryInboundInterceptor';
+
+/**
+ * With tracing on, a prebuilt bundle must hold Temporal's OpenTelemetry workflow interceptors
+ * (the plugin cannot add them to compiled code): without, workflows would make no spans and
+ * activities would not join the task's trace.
+ */
+export function checkBundleHasTracing(bundle: WorkflowBundleOption): void {
+  if (bundleCode(bundle).includes(TRACING_MARKER)) return;
+  throw new Error(
+    `McpTasksPlugin: tracing is on, but the workflowBundle${'codePath' in bundle ? ` (${bundle.codePath})` : ''} was bundled without ` +
+      `Temporal's OpenTelemetry workflow interceptors, so workflows would not join their task's trace. Bundle it with the plugin ` +
+      `given the same tracing option, or pass workflowsPath so the worker bundles at start.`,
+  );
+}
+
 function bundleCode(bundle: WorkflowBundleOption): string {
   if ('code' in bundle) return bundle.code;
   try {

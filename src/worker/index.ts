@@ -6,42 +6,60 @@
  * whose prebuilt workflow bundle lacks the runtime. Its activity interceptor lets the
  * `./activity` helpers keep an activity's checkpoint and idempotency key.
  */
+import type { OpenTelemetryPlugin, OpenTelemetryPluginOptions } from '@temporalio/interceptors-opentelemetry';
+import { attemptOnSpan, tracingPlugin } from './tracing';
 import { SimplePlugin } from '@temporalio/plugin';
 import type { BundleOptions, ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
 import { activityInterceptors } from '../activities/interceptors';
 import type { ToolDefinition } from '../tool-definition';
 import { workflowTypeOf } from '../tool-definition';
-import { checkBundleHasRuntime, TASK_RUNTIME_INTERCEPTOR_MODULE } from './bundle-check';
+import { checkBundleHasRuntime, checkBundleHasTracing, TASK_RUNTIME_INTERCEPTOR_MODULE } from './bundle-check';
 
 export { TASK_RUNTIME_INTERCEPTOR_MODULE };
 
 export interface McpTasksPluginOptions {
   /** The same tool definitions the server has; their workflows must be in the worker's workflows. */
   tools?: ToolDefinition[];
+  /**
+   * Traces workflows, activities and undos with Temporal's OpenTelemetry interceptors: they
+   * join the trace the task's start carried in its headers, and their spans go to this
+   * processor (the workflow's through a sink). Unset: no tracing, and nothing of it is loaded.
+   */
+  tracing?: OpenTelemetryPluginOptions;
 }
 
 export class McpTasksPlugin extends SimplePlugin {
+  /** Temporal's own tracing plugin, whose hooks run before this plugin's (its interceptors are outermost). */
+  private readonly tracing?: OpenTelemetryPlugin;
+
   constructor(private readonly pluginOptions: McpTasksPluginOptions = {}) {
     super({
       name: 'mcp-temporal-tasks',
-      workerInterceptors: { workflowModules: [TASK_RUNTIME_INTERCEPTOR_MODULE], activity: [activityInterceptors] },
+      workerInterceptors: {
+        workflowModules: [TASK_RUNTIME_INTERCEPTOR_MODULE],
+        activity: [activityInterceptors, ...(pluginOptions.tracing ? [attemptOnSpan] : [])],
+      },
     });
+    if (pluginOptions.tracing) this.tracing = tracingPlugin(pluginOptions.tracing);
   }
 
   configureWorker(options: WorkerOptions): WorkerOptions {
     if (options.workflowsPath) this.checkWorkflows(options.workflowsPath);
-    else if (options.workflowBundle) checkBundleHasRuntime(options.workflowBundle);
-    return super.configureWorker(options);
+    else if (options.workflowBundle) {
+      checkBundleHasRuntime(options.workflowBundle);
+      if (this.tracing) checkBundleHasTracing(options.workflowBundle);
+    }
+    return super.configureWorker(this.tracing ? this.tracing.configureWorker(options) : options);
   }
 
   configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
     if (!options.workflowsPath && options.workflowBundle) checkBundleHasRuntime(options.workflowBundle);
-    return super.configureReplayWorker(options);
+    return super.configureReplayWorker(this.tracing ? this.tracing.configureReplayWorker(options) : options);
   }
 
   configureBundler(options: BundleOptions): BundleOptions {
     this.checkWorkflows(options.workflowsPath);
-    return super.configureBundler(options);
+    return super.configureBundler(this.tracing ? this.tracing.configureBundler(options) : options);
   }
 
   /** Every tool's workflow is exported under its name (its workflow type) by the worker's workflows. */

@@ -183,8 +183,7 @@ function sameProgress(a: Omit<TaskProgress, 'lastUpdatedAt'>, b: Omit<TaskProgre
 
 function describeProgress(p: TaskProgress): string {
   const waiting = Object.keys(p.inputRequests);
-  const summary = (workflowInfo().memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.summary;
-  const lines = [...(summary ? [summary] : []), `**${p.status}**${p.statusMessage ? `: ${p.statusMessage}` : ''}`];
+  const lines = [...detailsHead(), `**${p.status}**${p.statusMessage ? `: ${p.statusMessage}` : ''}`];
   if (waiting.length) lines.push(`waiting for input: ${waiting.join(', ')}`);
   return lines.join('\n\n');
 }
@@ -236,14 +235,24 @@ function finish(end: TaskEnd): unknown {
 
 /** The UI's final details: the end and why (a cancellation's own message only says what it interrupted). */
 function describeEnd(end: TaskEnd): string {
-  const summary = (workflowInfo().memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.summary;
   const why =
     end.status === 'cancelled'
       ? ': tasks/cancel, every step undone'
       : end.status === 'failed'
         ? `: ${(end.failure as { message?: string }).message ?? String(end.failure)}`
         : '';
-  return [...(summary ? [summary] : []), `**${end.status}**${why}`].join('\n\n');
+  return [...detailsHead(), `**${end.status}**${why}`].join('\n\n');
+}
+
+/**
+ * What the UI's details start with, on every run (continue-as-new carries no summary or static
+ * details, the memo goes along): the call's summary and, when traced, the trace to look up.
+ * Current details are not in the history: replay is unaffected.
+ */
+function detailsHead(): string[] {
+  const memo = workflowInfo().memo?.[TASK_MEMO_KEY] as TaskMemo | undefined;
+  const traceId = memo?.traceparent?.split('-')[1];
+  return [...(memo?.summary ? [memo.summary] : []), ...(traceId ? [`trace ${traceId}`] : [])];
 }
 
 /** McpTaskStatus exists only where the server registered it and set it at start. */

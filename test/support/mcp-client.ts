@@ -30,6 +30,8 @@ export interface RpcOptions {
   id?: string | number;
   clientName?: string;
   signal?: AbortSignal;
+  /** Added to the request's `_meta` (e.g. a W3C `traceparent`). */
+  meta?: Record<string, unknown>;
 }
 
 export interface RpcReply {
@@ -75,10 +77,12 @@ export function buildRequest(
         'io.modelcontextprotocol/protocolVersion': PROTOCOL,
         'io.modelcontextprotocol/clientInfo': { name: opts.clientName ?? 'test', version: '1.0.0' },
         'io.modelcontextprotocol/clientCapabilities': opts.capabilities ?? DECLARING,
+        ...opts.meta,
       },
     };
   } else {
     headers['mcp-protocol-version'] = LEGACY_PROTOCOL;
+    if (opts.meta) sent = { ...params, _meta: opts.meta };
   }
   for (const [k, v] of Object.entries(opts.headers ?? {})) {
     if (v === undefined) delete headers[k];

@@ -16,6 +16,7 @@ import { TaskIdParamsSchema } from '../core/task-params';
 import type { TaskListeners } from '../task-listeners';
 import { inputRequestMessage } from './front';
 import { statusOf, toTask } from './wire';
+import { traceNotification } from '../tracing';
 
 /** `reasks`: this replica's tasks/result streams by task, to ask again a question whose POSTed answer did not fit. */
 export function registerTasksMethods(server: McpServer, mcp: McpContext, reasks: TaskListeners): void {
@@ -55,8 +56,10 @@ export function registerTasksMethods(server: McpServer, mcp: McpContext, reasks:
     const onChange = async (task: TaskSnapshot) => {
       latest = task;
       const now = toTask(task, pollIntervalMs);
-      if (now.status !== shown.status || now.statusMessage !== shown.statusMessage)
+      if (now.status !== shown.status || now.statusMessage !== shown.statusMessage) {
+        traceNotification('notifications/tasks/status', task);
         await ctx.mcpReq.notify({ method: 'notifications/tasks/status', params: now });
+      }
       shown = now;
       if (task.state.status !== 'input_required') return;
       for (const [key, request] of Object.entries(task.state.inputRequests)) {

@@ -29,6 +29,7 @@ import { declaresTasksIn, principalOfAuth } from '../core/negotiation';
 import { toDetailedTask } from './wire';
 import type { RequestBody } from '../http/body';
 import type { McpContext } from '../context';
+import { traceNotification } from '../tracing';
 
 const REVISION = '2026-07-28';
 const KEEP_ALIVE_MS = 15_000;
@@ -99,7 +100,10 @@ export function taskSubscriptions(mcp: McpContext) {
     };
     const send = (taskId: string, task: TaskSnapshot | undefined) => {
       if (!watches.has(taskId)) return;
-      if (task) sse.write(taskNotification(task, id, opts.pollIntervalMs));
+      if (task) {
+        traceNotification('notifications/tasks', task);
+        sse.write(taskNotification(task, id, opts.pollIntervalMs));
+      }
       if (!task || isTerminal(task)) drop(taskId);
     };
     const teardown = (graceful: boolean) => {

@@ -55,7 +55,14 @@ export class TaskReads {
     if (!description) return undefined;
     const memo = description.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined;
     if (!memo || memo.owner !== owner) return undefined; // not a task of ours, or not this caller's
-    const base = { taskId, tool: memo.tool, runId: description.runId, createdAt: memo.createdAt, owner: memo.owner };
+    const base = {
+      taskId,
+      tool: memo.tool,
+      runId: description.runId,
+      createdAt: memo.createdAt,
+      owner: memo.owner,
+      ...(memo.traceparent ? { traceparent: memo.traceparent } : {}),
+    };
     // not closed (running, or paused by an operator): the task goes on
     const running = endStatusOf(description.status.name) === undefined;
     // ttlMs counts from createdAt (the wire's rule): a running task stays readable for ttlMs from

@@ -21,6 +21,7 @@ import type { NamespaceFacts, TaskStoreOptions } from '../store-options';
 import { mintTaskId, type OwnerHasher, type TemporalCalls } from '../store-parts';
 import { endOf, type ToolResultSpec } from '../task-outcome';
 import type { TaskSnapshot } from '../task-snapshot';
+import { activeTraceparent, traceIdOf } from '../trace-context';
 import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from './orphan-sweeper';
 
 export interface StartTaskInput {
@@ -74,6 +75,7 @@ export class TaskStarts {
   async start(input: StartTaskInput): Promise<TaskSnapshot> {
     const taskId = mintTaskId();
     const owner = this.owners.hash(input.owner);
+    const traceparent = activeTraceparent();
     const memo: TaskMemo = {
       tool: input.tool,
       createdAt: new Date().toISOString(),
@@ -84,6 +86,7 @@ export class TaskStarts {
       runtime: TASK_RUNTIME_REVISION,
       ...(input.claimWithinMs !== undefined ? { claimWithinMs: input.claimWithinMs } : {}),
       ...answerLimit(this.opts, owner),
+      ...(traceparent ? { traceparent } : {}),
     };
     // counted from the McpOwner search attribute: without it registered there is nothing to count
     const counted = this.quota.enabled && this.opts.searchAttributes;
@@ -97,6 +100,8 @@ export class TaskStarts {
           ...(input.executionTimeout !== undefined ? { workflowExecutionTimeout: input.executionTimeout } : {}),
           memo: { [TASK_MEMO_KEY]: memo },
           staticSummary: input.summary,
+          // the Temporal UI's details name the trace to look up
+          ...(traceparent ? { staticDetails: `trace ${traceIdOf(traceparent)}` } : {}),
           workflowIdReusePolicy: 'REJECT_DUPLICATE',
           workflowIdConflictPolicy: 'FAIL',
           typedSearchAttributes: this.searchAttributes(input.tool, owner),
@@ -111,6 +116,7 @@ export class TaskStarts {
         ttlMs: memo.ttlMs,
         owner,
         state: { status: 'working' },
+        ...(traceparent ? { traceparent } : {}),
       };
     } catch (err) {
       giveBack?.();

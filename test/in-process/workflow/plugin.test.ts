@@ -9,6 +9,8 @@ import { bundleWorkflowCode, type BundleOptions, Worker, type WorkflowBundle } f
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Resource } from '@opentelemetry/resources';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { MCP_TASK_STATUS } from '../../../src/contract';
 import { McpTasksPlugin, type McpTasksPluginOptions, TASK_RUNTIME_INTERCEPTOR_MODULE } from '../../../src/worker';
 import { demo, type Harness, startHarness, testTool, WORKFLOWS_PATH, workflows } from '../../support/workflow-harness';
@@ -149,6 +151,17 @@ describe('a prebuilt workflow bundle (item 7)', () => {
   test('bundled with the interceptor module named in workflowInterceptorModules: accepted', async () => {
     const named = await bundle({ workflowInterceptorModules: [TASK_RUNTIME_INTERCEPTOR_MODULE] });
     expect(() => new McpTasksPlugin({ tools }).configureWorker({ taskQueue: 'plugin-check', workflowBundle: named })).not.toThrow();
+  });
+
+  test('tracing on: a bundle without Temporal’s OpenTelemetry interceptors is refused, one bundled by the traced plugin accepted', async () => {
+    const tracing = { spanProcessor: new SimpleSpanProcessor(new InMemorySpanExporter()), resource: Resource.default() };
+    const traced = new McpTasksPlugin({ tools, tracing });
+    expect(() => traced.configureWorker({ taskQueue: 'plugin-check', workflowBundle: withPlugin })).toThrow(
+      "McpTasksPlugin: tracing is on, but the workflowBundle was bundled without Temporal's OpenTelemetry workflow interceptors",
+    );
+    const tracedBundle = await bundle({ plugins: [traced] });
+    const options = traced.configureWorker({ taskQueue: 'plugin-check', workflowBundle: tracedBundle });
+    expect(Object.keys(options.sinks ?? {})).toContain('exporter'); // where the workflow's spans leave the sandbox
   });
 
   test('bundled with the plugin: the worker runs tasks with the runtime, a cancel undoes all four steps', async () => {

@@ -1,5 +1,5 @@
 /** The worker's logging: the core log bridge's levels, and payload fields hidden with a codec. */
-import { bridgeLogLevel, redactPayloadFields } from '../../../src/cli/worker-runtime';
+import { bridgeLogLevel, redactPayloadFields, TaskTraces } from '../../../src/cli/worker-runtime';
 
 describe('the worker log bridge', () => {
   const core = { sdkComponent: 'core' };
@@ -29,5 +29,27 @@ describe('worker logs with a payload codec', () => {
     expect(redactPayloadFields(fields, 'warn', true).statusMessage).toBe('[hidden: payload codec on]');
     expect(redactPayloadFields(fields, 'debug', true)).toBe(fields);
     expect(redactPayloadFields(fields, 'info', false)).toBe(fields);
+  });
+});
+
+describe('TaskTraces: the SDK’s own lines about a traced task get its trace_id', () => {
+  test('a line without trace_id gets the last one seen for its task; other tasks and untraced ones stay without', () => {
+    const traces = new TaskTraces();
+    expect(traces.fill('task_a', { msg: 'Workflow started' })).toEqual({ msg: 'Workflow started' });
+    expect(traces.fill('task_a', { msg: 'step', trace_id: 't1' })).toEqual({ msg: 'step', trace_id: 't1' });
+    expect(traces.fill('task_a', { msg: 'Activity completed' })).toEqual({ msg: 'Activity completed', trace_id: 't1' });
+    expect(traces.fill('task_b', { msg: 'Activity completed' })).toEqual({ msg: 'Activity completed' });
+    expect(traces.fill(undefined, { msg: 'Worker state changed' })).toEqual({ msg: 'Worker state changed' });
+  });
+
+  test('bounded: past its limit the task seen longest ago is forgotten', () => {
+    const traces = new TaskTraces(2);
+    traces.fill('a', { trace_id: 'ta' });
+    traces.fill('b', { trace_id: 'tb' });
+    traces.fill('a', { trace_id: 'ta' }); // seen again: now the most recent
+    traces.fill('c', { trace_id: 'tc' });
+    expect(traces.fill('b', {})).toEqual({});
+    expect(traces.fill('a', {})).toEqual({ trace_id: 'ta' });
+    expect(traces.fill('c', {})).toEqual({ trace_id: 'tc' });
   });
 });
