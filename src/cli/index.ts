@@ -16,6 +16,8 @@ import { createMcpTasksServer } from '../mcp/server';
 import { findTemporalCli, temporalCliVersion } from './cli-binary';
 import { startDevServer } from './dev-server';
 import { listenForStop } from './stop-signals';
+import { embeddedSdkMetrics } from './sdk-metrics';
+import { type ExtraMetrics, listenMetrics } from '../mcp/http/metrics-http';
 
 const program = new Command('mcp-temporal-tasks')
   .description('An MCP server whose tool calls are durable Temporal workflows')
@@ -50,7 +52,9 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
       sqliteSynchronous: opts.sqliteSynchronous,
     });
     const settings = temporalSettings({ address: dev.address, namespace: 'default' });
-    const { connectWorkerConnection, createWorker } = await workerSide();
+    const { connectWorkerConnection, createWorker, installWorkerRuntime } = await workerSide();
+    const sdkMetrics = config.metrics ? await embeddedSdkMetrics() : undefined;
+    installWorkerRuntime({ metricsBindAddress: sdkMetrics?.bindAddress });
     const workerConnection = await connectWorkerConnection(settings);
     // the embedded worker runs the tools module's workflows; a tools file's run on their own workers
     const worker = tools.module
@@ -64,7 +68,7 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
     const running = worker?.run();
     // /readyz of dev also needs its embedded worker polling
     const workerReady = worker ? async () => ({ ...(await checkWorkerHealth(worker, workerConnection)) }) : undefined;
-    const mcp = await serveHttp(config, settings, tools, opts, workerReady);
+    const mcp = await serveHttp(config, settings, tools, opts, workerReady, sdkMetrics?.read);
     console.log(`MCP endpoint:     ${mcp.url}`);
     console.log(`Temporal UI:      ${dev.uiUrl}/namespaces/default/workflows`);
     console.log(`Temporal address: ${dev.address} (db ${opts.dbFile})`);
@@ -89,10 +93,12 @@ async function serveHttp(
   tools: ToolsModule,
   opts: Record<string, unknown>,
   alsoReady?: () => Promise<Readiness>,
+  extraMetrics?: ExtraMetrics,
 ) {
   const client = await connectClient(settings);
   const server = await createMcpTasksServer({ ...config, client, tools: tools.tools, tokenVerifier: tokenVerifierFrom(opts) });
-  const http = await server.listen({ alsoReady });
+  const http = await server.listen({ alsoReady, extraMetrics });
+  if (http.metricsUrl) console.log(`Metrics: ${http.metricsUrl}`);
   return {
     url: http.url,
     close: async () => {
@@ -112,7 +118,12 @@ serverOptions(program.command('serve').description('MCP endpoint only, on TEMPOR
     if (opts.stdio) {
       const client = await connectClient(temporalSettings());
       const server = await createMcpTasksServer({ ...config, client, tools: tools.tools });
+      // no HTTP port in stdio: metrics only on a port of their own, when one is given
+      const metrics =
+        config.metrics && config.metricsPort !== undefined ? await listenMetrics(config.metricsHost, config.metricsPort) : undefined;
+      if (metrics) console.error(`Metrics: ${metrics.url}`);
       await server.serveStdio(); // stdout carries MCP: logs go to stderr
+      await metrics?.close();
       await client.connection.close();
       process.exit(0);
     }

@@ -73,6 +73,9 @@ export function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--task-tools-prefix <prefix>', 'name prefix of the task_wait/respond/cancel/list tools (MCP_TASK_TOOLS_PREFIX, default task_)')
     .option('--no-watch-polled-tasks', 'read every tasks/get from Temporal instead of watching polled tasks (MCP_WATCH_POLLED_TASKS=false)')
     .option('--required-tools-need-tasks', 'keep -32021 for `required` tools called without Tasks (MCP_REQUIRED_TOOLS_NEED_TASKS=true)')
+    .option('--no-metrics', 'record and serve no Prometheus metrics (MCP_METRICS=false; default: GET /metrics beside /healthz)')
+    .option('--metrics-port <port>', 'serve GET /metrics on this port instead of the MCP port, 0 picks a free one (MCP_METRICS_PORT)')
+    .option('--metrics-host <host>', 'address the metrics port binds to (MCP_METRICS_HOST, default 127.0.0.1)')
     .option('--allowed-host <host...>', 'extra Host names accepted (DNS rebinding protection)')
     .option('--allowed-origin <hostname...>', 'extra Origin hostnames accepted (no scheme or port), e.g. app.example.com')
     .option('--auth-tokens-file <file>', 'require bearer tokens: "principal:token" per line (or MCP_AUTH_TOKENS="p:t,p2:t2")')
@@ -119,6 +122,9 @@ export function configFrom(opts: Record<string, unknown>): ServerConfig {
     taskToolsPrefix: opts.taskToolsPrefix,
     requiredToolsNeedTasks: opts.requiredToolsNeedTasks ? true : undefined,
     watchPolledTasks: opts.watchPolledTasks === false ? false : undefined,
+    metrics: opts.metrics === false ? false : undefined,
+    metricsPort: opts.metricsPort,
+    metricsHost: opts.metricsHost,
     allowedHosts: opts.allowedHost,
     allowedOrigins: opts.allowedOrigin,
     oauth: oauthFlags(opts),

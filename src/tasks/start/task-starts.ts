@@ -22,6 +22,7 @@ import { mintTaskId, type OwnerHasher } from '../ids';
 import { endOf, type ToolResultSpec } from '../task-outcome';
 import type { TaskSnapshot } from '../task-snapshot';
 import type { TemporalCalls } from '../temporal-calls';
+import { metrics } from '../metrics';
 import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from './orphan-sweeper';
 
 export interface StartTaskInput {
@@ -103,6 +104,7 @@ export class TaskStarts {
           typedSearchAttributes: this.searchAttributes(input.tool, owner),
         }),
       );
+      metrics.taskStarted(input.tool);
       return {
         taskId,
         tool: input.tool,
@@ -137,6 +139,7 @@ export class TaskStarts {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const snapshot = await this.settled(handle, input.tool);
+      metrics.taskEnded(input.tool, snapshot.status);
       if (snapshot.status === 'completed') return snapshot.result;
       if (snapshot.status === 'failed') throw new ToolProtocolError(snapshot.error);
       throw new ToolProtocolError({ code: -32603, message: 'The tool was cancelled' });
