@@ -61,19 +61,22 @@ export interface RunningPrometheus {
   proc: ChildHandle;
   /** Alerts by name and state (`pending`, `firing`), from /api/v1/alerts. */
   alerts(): Promise<Array<{ labels: Record<string, string>; state: string }>>;
+  /** An instant query's samples (labels and value), from /api/v1/query. */
+  query(expr: string): Promise<Array<{ metric: Record<string, string>; value: number }>>;
   /** Scrape targets and their health, from /api/v1/targets. */
   targets(): Promise<Array<{ labels: Record<string, string>; health: string; lastError: string }>>;
   stop(): Promise<void>;
 }
 
 /**
- * Prometheus on a free port scraping `targets` (job name → host:port) every `intervalS`, with
- * the rules files given, evaluated every `intervalS`; its data in a temp folder removed on stop.
+ * Prometheus on a free port scraping `targets` (job name → host:port) every `scrapeS`, with the
+ * rules files given, evaluated every `evaluateS`; its config and data in a temp folder removed on stop.
  */
 export async function startPrometheus(opts: {
   targets: Record<string, string>;
   ruleFiles: string[];
-  intervalS: number;
+  scrapeS: number;
+  evaluateS: number;
 }): Promise<RunningPrometheus> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-prometheus-'));
   const scrapeConfigs = Object.entries(opts.targets)
@@ -81,9 +84,9 @@ export async function startPrometheus(opts: {
     .join('\n');
   const config = [
     'global:',
-    `  scrape_interval: ${opts.intervalS}s`,
-    `  scrape_timeout: ${opts.intervalS}s`,
-    `  evaluation_interval: ${opts.intervalS}s`,
+    `  scrape_interval: ${opts.scrapeS}s`,
+    `  scrape_timeout: ${opts.scrapeS}s`,
+    `  evaluation_interval: ${opts.evaluateS}s`,
     'rule_files:',
     ...opts.ruleFiles.map((f) => `  - ${JSON.stringify(f)}`),
     'scrape_configs:',
@@ -108,6 +111,11 @@ export async function startPrometheus(opts: {
     url,
     proc,
     alerts: async () => (await api('/api/v1/alerts')).alerts,
+    query: async (expr) =>
+      (await api(`/api/v1/query?query=${encodeURIComponent(expr)}`)).result.map((r: any) => ({
+        metric: r.metric,
+        value: Number(r.value[1]),
+      })),
     targets: async () => (await api('/api/v1/targets')).activeTargets,
     stop: async () => {
       await proc.stop();
