@@ -198,6 +198,10 @@ test('dev started and stopped twice on one db file keeps a completed workflow', 
     body: { ok: true, state: 'RUNNING', identity: expect.any(String) },
   });
   expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  // dev's /metrics: the server's series and its embedded worker's SDK ones, in one scrape
+  const metrics = await (await fetch(`${base}/metrics`)).text();
+  expect(metrics).toMatch(/^mcp_tasks_tasks_started_total\{tool="wait_and_echo"\} 1$/m);
+  expect(metrics).toMatch(/^temporal_workflow_completed_total\{.*workflow_type="waitAndEcho"/m);
   expect(fs.existsSync(`${dbFile}-wal`)).toBe(true); // SQLite in WAL mode (synchronous=full unless --sqlite-synchronous normal)
   expect(await first.stop('SIGINT')).toBe(0);
 

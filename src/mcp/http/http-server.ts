@@ -115,7 +115,7 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
     const startedAt = performance.now();
     const seen = { method: request.method };
     const response = await serve(request, context, seen);
-    recordRequest(seen.method, response, startedAt);
+    void recordRequest(seen.method, response, startedAt);
     return response;
   };
   const serve = async (request: Request, context: { authInfo?: AuthInfo } | undefined, seen: { method: string }) => {
@@ -184,7 +184,7 @@ export async function listenHttp(endpoint: McpEndpoint, opts: ListenOptions): Pr
     const admission = await admitFromHeaders(endpoint, req);
     // refused: answered at once; a body still on its way is not read, and the connection closes
     if (admission instanceof Response) {
-      recordRequest(String(req.headers['mcp-method'] ?? req.method), admission, startedAt);
+      void recordRequest(String(req.headers['mcp-method'] ?? req.method), admission, startedAt);
       return sendResponse(res, admission, !req.complete);
     }
     // the SDK's adapter hands req.auth to fetch(), which takes it as admitted

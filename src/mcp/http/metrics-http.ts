@@ -54,21 +54,19 @@ export function methodOf(json: unknown, httpMethod: string): string {
 
 /**
  * Records a request once its answer is known: an HTTP error status is `refused`, a JSON reply
- * that carries a JSON-RPC error is `error` (read from a copy, so the caller's answer is not
- * delayed), anything else (a stream included) `ok`. Latency is to the response's headers.
+ * that carries a JSON-RPC error is `error` (read from a copy: callers do not await it, so the
+ * answer is not delayed), anything else (a stream included) `ok`. Latency is to the response's headers.
  */
-export function recordRequest(method: string, response: Response, startedAt: number): void {
+export async function recordRequest(method: string, response: Response, startedAt: number): Promise<void> {
   if (!metricsEnabled()) return;
   const seconds = (performance.now() - startedAt) / 1000;
   if (response.status >= 400) return metrics.request(method, 'refused', seconds);
   if (!response.headers.get('content-type')?.includes('application/json')) return metrics.request(method, 'ok', seconds);
-  void response
+  const text = await response
     .clone()
     .text()
-    .then(
-      (text) => metrics.request(method, carriesError(text) ? 'error' : 'ok', seconds),
-      () => metrics.request(method, 'ok', seconds),
-    );
+    .catch(() => '');
+  metrics.request(method, carriesError(text) ? 'error' : 'ok', seconds);
 }
 
 /** Whether a JSON-RPC reply (or any reply of a batch) is an error. */
