@@ -107,7 +107,7 @@ export class RunningTaskQuota {
         if (running(counted) > limit && Date.now() - counted.asOf >= this.refreshMs)
           counted = await (this.pending.get(key) ?? this.fetchCount(key));
         const now = running(counted);
-        if (scope === 'server') metrics.runningTasks(now - 1, limit);
+        if (scope === 'server') metrics.runningTasks(now > limit ? now - 1 : now, limit); // with this start, unless refused
         if (now > limit) {
           metrics.refused(scope === 'server' ? 'running_tasks' : 'running_tasks_per_caller');
           throw new RunningTaskQuotaError(scope, limit, now - 1);
