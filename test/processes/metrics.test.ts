@@ -11,6 +11,7 @@ import { stopAllAfter } from '../support/processes';
 import { metricNames, parseSamples, sampleSum, scrape } from '../support/prometheus';
 import { ROOT } from '../support/paths';
 import { startTestTemporal, type TestTemporal } from '../support/temporal';
+import { waitFor } from '../support/wait';
 
 let temporal: TestTemporal;
 stopAllAfter(() => temporal);
@@ -53,8 +54,17 @@ test('serve counts requests, tasks, reads and Temporal calls at GET /metrics, wi
   expect(serveText).not.toContain(taskId);
   expect(serveText).not.toMatch(/alice|o1_/);
 
-  workerText = await scrape(`http://127.0.0.1:${workerPort}/metrics`);
-  expect(workerText).toMatch(/^temporal_workflow_completed_total\{.*workflow_type="waitAndEcho"/m);
+  // the SDK exports its series a moment after the workflow task that completed the workflow
+  const completed = /^temporal_workflow_completed_total\{.*workflow_type="waitAndEcho"/m;
+  workerText = await waitFor(
+    async () => {
+      const text = await scrape(`http://127.0.0.1:${workerPort}/metrics`);
+      return completed.test(text) ? text : undefined;
+    },
+    20_000,
+    250,
+    'no temporal_workflow_completed_total of waitAndEcho',
+  );
 });
 
 test('--metrics-port serves /metrics on its own port (not the MCP port); --no-metrics serves none', async () => {
