@@ -9,9 +9,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { registry } from '../../src/tasks/metrics';
 import { ROOT } from '../support/paths';
-import { metricNames, PROMTOOL } from '../support/prometheus';
+import { assertPrometheusInstalled, metricNames, PROMTOOL } from '../support/prometheus';
 
 const run = promisify(execFile);
+beforeAll(assertPrometheusInstalled);
 const RULES_DIR = path.join(ROOT, 'deploy', 'prometheus');
 
 test('promtool check rules: the shipped rules are valid', async () => {

@@ -12,6 +12,13 @@ import { waitFor } from './wait';
 export const PROMETHEUS = process.env.PROMETHEUS_BIN ?? '/usr/bin/prometheus';
 export const PROMTOOL = process.env.PROMTOOL_BIN ?? '/usr/bin/promtool';
 
+/** Throws a clear error where Debian's prometheus package (both binaries) is not installed. */
+export function assertPrometheusInstalled(): void {
+  const missing = [PROMETHEUS, PROMTOOL].filter((bin) => !fs.existsSync(bin));
+  if (missing.length)
+    throw new Error(`${missing.join(', ')} not found: install Debian's prometheus (apt-get install prometheus), as .ci/run does`);
+}
+
 export interface Sample {
   name: string;
   labels: Record<string, string>;
@@ -78,6 +85,7 @@ export async function startPrometheus(opts: {
   scrapeS: number;
   evaluateS: number;
 }): Promise<RunningPrometheus> {
+  assertPrometheusInstalled();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-prometheus-'));
   const scrapeConfigs = Object.entries(opts.targets)
     .map(([job, target]) => `  - job_name: ${job}\n    static_configs:\n      - targets: ['${target}']`)
