@@ -1,5 +1,6 @@
 /** GET /metrics on a port of its own, and how a request's method and outcome are read. */
 import { carriesError, listenMetrics, methodOf, recordRequest } from '../../../../src/mcp/http/metrics-http';
+import { Gauge } from 'prom-client';
 import { registry } from '../../../../src/tasks/metrics';
 import { parseSamples, sampleSum } from '../../../support/prometheus';
 
@@ -30,6 +31,26 @@ test('extra text that cannot be read (dev: the SDK endpoint not up yet) leaves t
     expect(response.status).toBe(200);
     expect(await response.text()).toMatch(/^# TYPE mcp_tasks_temporal_up gauge$/m);
   } finally {
+    await own.close();
+  }
+});
+
+test('a series that cannot be collected answers 500 with the reason, not a partial page', async () => {
+  new Gauge({
+    name: 'mcp_tasks_test_broken',
+    help: 'a collect that fails',
+    registers: [registry],
+    collect() {
+      throw new Error('collect failed');
+    },
+  });
+  const own = await listenMetrics('127.0.0.1', 0);
+  try {
+    const response = await fetch(own.url);
+    expect(response.status).toBe(500);
+    expect(await response.text()).toBe('metrics: collect failed\n');
+  } finally {
+    registry.removeSingleMetric('mcp_tasks_test_broken');
     await own.close();
   }
 });
