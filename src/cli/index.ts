@@ -17,6 +17,8 @@ import { findTemporalCli, temporalCliVersion } from './cli-binary';
 import { startDevServer } from './dev-server';
 import { listenForStop } from './stop-signals';
 import { startTracing, type Tracing, tracingSettings } from './tracing';
+import { embeddedSdkMetrics } from './sdk-metrics';
+import { type ExtraMetrics, listenMetrics } from '../mcp/http/metrics-http';
 
 const program = new Command('mcp-temporal-tasks')
   .description('An MCP server whose tool calls are durable Temporal workflows')
@@ -52,7 +54,9 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
       sqliteSynchronous: opts.sqliteSynchronous,
     });
     const settings = temporalSettings({ address: dev.address, namespace: 'default' });
-    const { connectWorkerConnection, createWorker } = await workerSide();
+    const { connectWorkerConnection, createWorker, installWorkerRuntime } = await workerSide();
+    const sdkMetrics = config.metrics ? await embeddedSdkMetrics() : undefined;
+    installWorkerRuntime({ metricsBindAddress: sdkMetrics?.bindAddress });
     const workerConnection = await connectWorkerConnection(settings);
     // the embedded worker runs the tools module's workflows; a tools file's run on their own workers
     const worker = tools.module
@@ -71,6 +75,7 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
     const mcp = await serveHttp({ ...config, temporalUiUrl: config.temporalUiUrl ?? dev.uiUrl }, settings, tools, opts, {
       alsoReady: workerReady,
       tracing,
+      extraMetrics: sdkMetrics?.read,
     });
     console.log(`MCP endpoint:     ${mcp.url}`);
     console.log(`Temporal UI:      ${dev.uiUrl}/namespaces/default/workflows`);
@@ -104,11 +109,12 @@ async function serveHttp(
   settings: TemporalSettings,
   tools: ToolsModule,
   opts: Record<string, unknown>,
-  { alsoReady, tracing }: { alsoReady?: () => Promise<Readiness>; tracing?: Tracing } = {},
+  { alsoReady, tracing, extraMetrics }: { alsoReady?: () => Promise<Readiness>; tracing?: Tracing; extraMetrics?: ExtraMetrics } = {},
 ) {
   const client = await connectClient(settings, tracing ? [tracing.clientInterceptor()] : []);
   const server = await createMcpTasksServer({ ...config, client, tools: tools.tools, tokenVerifier: tokenVerifierFrom(opts) });
-  const http = await server.listen({ alsoReady });
+  const http = await server.listen({ alsoReady, extraMetrics });
+  if (http.metricsUrl) console.log(`Metrics: ${http.metricsUrl}`);
   return {
     url: http.url,
     close: async () => {
@@ -129,7 +135,12 @@ serverOptions(program.command('serve').description('MCP endpoint only, on TEMPOR
     if (opts.stdio) {
       const client = await connectClient(temporalSettings(), tracing ? [tracing.clientInterceptor()] : []);
       const server = await createMcpTasksServer({ ...config, client, tools: tools.tools });
+      // no HTTP port in stdio: metrics only on a port of their own, when one is given
+      const metrics =
+        config.metrics && config.metricsPort !== undefined ? await listenMetrics(config.metricsHost, config.metricsPort) : undefined;
+      if (metrics) console.error(`Metrics: ${metrics.url}`);
       await server.serveStdio(); // stdout carries MCP: logs go to stderr
+      await metrics?.close();
       await client.connection.close();
       await tracing?.shutdown();
       process.exit(0);

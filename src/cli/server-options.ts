@@ -74,6 +74,9 @@ export function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--no-watch-polled-tasks', 'read every tasks/get from Temporal instead of watching polled tasks (MCP_WATCH_POLLED_TASKS=false)')
     .option('--required-tools-need-tasks', 'keep -32021 for `required` tools called without Tasks (MCP_REQUIRED_TOOLS_NEED_TASKS=true)')
     .option('--temporal-ui-url <url>', "the Temporal Web UI's address, linked from the task card (MCP_TEMPORAL_UI_URL; dev: its own UI)")
+    .option('--no-metrics', 'record and serve no Prometheus metrics (MCP_METRICS=false; default: GET /metrics beside /healthz)')
+    .option('--metrics-port <port>', 'serve GET /metrics on this port instead of the MCP port, 0 picks a free one (MCP_METRICS_PORT)')
+    .option('--metrics-host <host>', 'address the metrics port binds to (MCP_METRICS_HOST, default 127.0.0.1)')
     .option('--allowed-host <host...>', 'extra Host names accepted (DNS rebinding protection)')
     .option('--allowed-origin <hostname...>', 'extra Origin hostnames accepted (no scheme or port), e.g. app.example.com')
     .option('--auth-tokens-file <file>', 'require bearer tokens: "principal:token" per line (or MCP_AUTH_TOKENS="p:t,p2:t2")')
@@ -121,6 +124,9 @@ export function configFrom(opts: Record<string, unknown>): ServerConfig {
     requiredToolsNeedTasks: opts.requiredToolsNeedTasks ? true : undefined,
     temporalUiUrl: opts.temporalUiUrl,
     watchPolledTasks: opts.watchPolledTasks === false ? false : undefined,
+    metrics: opts.metrics === false ? false : undefined,
+    metricsPort: opts.metricsPort,
+    metricsHost: opts.metricsHost,
     allowedHosts: opts.allowedHost,
     allowedOrigins: opts.allowedOrigin,
     oauth: oauthFlags(opts),

@@ -3,6 +3,9 @@ import { logger, type TemporalSettings } from '../tasks';
 
 let runtimeInstalled = false;
 
+/** Prometheus's naming conventions, as the server's own metrics follow them: `_total` counters, `_seconds` histograms. */
+const PROMETHEUS_CONVENTIONS = { countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true };
+
 export interface WorkerRuntimeOptions {
   /** `host:port` of a Prometheus endpoint (GET /metrics) for the SDK's metrics; none by default. */
   metricsBindAddress?: string;
@@ -22,7 +25,7 @@ export function installWorkerRuntime(options: WorkerRuntimeOptions = {}): void {
   }
   const level = logger.level === 'trace' ? 'TRACE' : (logger.level.toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR');
   const telemetry = options.metricsBindAddress
-    ? { telemetryOptions: { metrics: { prometheus: { bindAddress: options.metricsBindAddress } } } }
+    ? { telemetryOptions: { metrics: { prometheus: { bindAddress: options.metricsBindAddress, ...PROMETHEUS_CONVENTIONS } } } }
     : {};
   Runtime.install({ shutdownSignals: [], logger: new DefaultLogger(level, toJsonLog), ...telemetry });
   runtimeInstalled = true;

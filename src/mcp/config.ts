@@ -74,6 +74,11 @@ export const ServerConfigSchema = z.object({
   requiredToolsNeedTasks: z.boolean().default(false),
   /** The Temporal Web UI's address (e.g. http://localhost:8233): the task card links each task to its workflow there. */
   temporalUiUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /** Prometheus metrics (GET /metrics); off: nothing is recorded or served. */
+  metrics: z.boolean().default(true),
+  /** /metrics on a port of its own instead of the MCP port (0: a free one); stdio serves metrics only there. */
+  metricsPort: z.coerce.number().int().min(0).max(65_535).optional(),
+  metricsHost: z.string().min(1).default('127.0.0.1'),
   /** OAuth 2.1 resource server (issuer, resource, audiences, scopes...): see src/mcp/auth/oauth-config.ts. */
   oauth: OAuthSettingsSchema.optional(),
 });
@@ -111,9 +116,18 @@ export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {
   requiredToolsNeedTasks: 'MCP_REQUIRED_TOOLS_NEED_TASKS',
   watchPolledTasks: 'MCP_WATCH_POLLED_TASKS',
   temporalUiUrl: 'MCP_TEMPORAL_UI_URL',
+  metrics: 'MCP_METRICS',
+  metricsPort: 'MCP_METRICS_PORT',
+  metricsHost: 'MCP_METRICS_HOST',
 };
 
-const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set(['strictHeaders', 'taskHandles', 'requiredToolsNeedTasks', 'watchPolledTasks']);
+const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set([
+  'strictHeaders',
+  'taskHandles',
+  'requiredToolsNeedTasks',
+  'watchPolledTasks',
+  'metrics',
+]);
 
 export class ConfigError extends Error {}
 

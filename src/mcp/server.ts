@@ -16,6 +16,8 @@ import { PolledTasks } from '../tasks';
 import type { ToolDefinition } from '../tool-definition';
 import { ToolRegistry } from './core/tool-registry';
 import { WatchLimits } from '../tasks';
+import { configureMetrics } from '../tasks/metrics';
+import { type ExtraMetrics, listenMetrics } from './http/metrics-http';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json is outside the compiled tree
 const VERSION: string = require('../../package.json').version;
@@ -41,7 +43,12 @@ export interface McpTasksServer {
    * GET /healthz (liveness: 200 while it serves) and /readyz (`ready()`, and `alsoReady` when
    * given, e.g. the poller check of a worker in the same process: 200, or 503 with the reason).
    */
-  listen(at?: { host?: string; port?: number; alsoReady?: () => Promise<Readiness> }): Promise<RunningHttpServer>;
+  listen(at?: {
+    host?: string;
+    port?: number;
+    alsoReady?: () => Promise<Readiness>;
+    extraMetrics?: ExtraMetrics;
+  }): Promise<RunningHttpServer>;
   /** Readiness: whether Temporal answers now (its namespace is described within 3 s). */
   ready(): Promise<Readiness>;
   /** MCP over stdin/stdout, for desktop clients; resolves when the client closes stdin. */
@@ -108,14 +115,23 @@ export async function createMcpTasksServer(options: McpTasksServerOptions): Prom
   const inFront = Object.fromEntries(fronts.map((f) => [f.sdkEra, f.serve]));
   const endpoint = createMcpEndpoint(factory, { ...config, auth: auth.enabled ? auth : undefined, inFront });
   const ready = () => temporalReadiness(client);
+  configureMetrics({ enabled: config.metrics, temporalUp: async () => (await ready()).ok });
   const readyWith = (also?: () => Promise<Readiness>) => async (): Promise<Readiness> => {
     const mine = await ready();
     return mine.ok && also ? also() : mine;
   };
   return {
     fetch: endpoint.fetch,
-    listen: (at = {}) =>
-      listenHttp(endpoint, { ...config, host: at.host ?? config.host, port: at.port ?? config.port, ready: readyWith(at.alsoReady) }),
+    listen: async (at = {}) => {
+      // metrics on a port of their own are not served on the MCP port
+      const ownPort = config.metrics && config.metricsPort !== undefined;
+      const onMcpPort = config.metrics && !ownPort ? { extra: at.extraMetrics } : undefined;
+      const mcpAt = { host: at.host ?? config.host, port: at.port ?? config.port, ready: readyWith(at.alsoReady), metrics: onMcpPort };
+      const running = await listenHttp(endpoint, { ...config, ...mcpAt });
+      if (!ownPort) return running;
+      const own = await listenMetrics(config.metricsHost, config.metricsPort!, at.extraMetrics);
+      return { ...running, metricsUrl: own.url, close: () => Promise.all([running.close(), own.close()]).then(() => undefined) };
+    },
     ready,
     serveStdio: () =>
       new Promise<void>((resolve) => {

@@ -6,6 +6,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { type Client, type WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
 import { TASK_ID_PREFIX } from '../contract';
+import { grpcCodeOf, metrics } from './metrics';
 
 /** A taskId is a bearer secret: 192 random bits, URL-safe, with a fixed prefix. It IS the workflow id. */
 const TASK_ID_PATTERN = new RegExp(`^${TASK_ID_PREFIX}[A-Za-z0-9_-]{32}$`);
@@ -29,7 +30,17 @@ export class TemporalCalls {
     private readonly timeoutMs: number,
   ) {}
 
-  readonly bounded: Bounded = (fn) => this.client.withDeadline(Date.now() + this.timeoutMs, fn);
+  readonly bounded: Bounded = async (fn) => {
+    const startedAt = performance.now();
+    try {
+      const result = await this.client.withDeadline(Date.now() + this.timeoutMs, fn);
+      metrics.temporalCall((performance.now() - startedAt) / 1000);
+      return result;
+    } catch (err) {
+      metrics.temporalCall((performance.now() - startedAt) / 1000, grpcCodeOf(err));
+      throw err;
+    }
+  };
 
   /** Sends to a running workflow; false when it closed in the meantime (Temporal answers NotFound). */
   async toRunning(taskId: string, send: (h: WorkflowHandle) => Promise<void>): Promise<boolean> {

@@ -6,6 +6,8 @@ import { inputResponsesSignal } from '../../src/contract';
 import type { TestTemporal } from '../support/temporal';
 import { CANCELLING_MESSAGE } from '../../src/tasks';
 import { listedIds, waitFor } from '../support/wait';
+import { registry } from '../../src/tasks/metrics';
+import { parseSamples, sampleSum } from '../support/prometheus';
 
 let temporal: TestTemporal;
 let url: string;
@@ -75,9 +77,13 @@ describe('McpTaskStatus follows the task to its end', () => {
 
 describe('a bug in a tool workflow', () => {
   test('a TypeError leaves the task working and visibly stuck, saying what broke; tasks/cancel ends it failed once it still fails past the grace', async () => {
+    const stuckSeen = async () =>
+      sampleSum(parseSamples(await registry.metrics()), 'mcp_tasks_stuck_tasks_seen_total', { tool: 'broken_job' });
+    const stuckBefore = await stuckSeen();
     const { taskId } = await call(url, 'tools/call', { name: 'broken_job', arguments: {} });
     const task = await pollTask(url, taskId, (t) => /^stuck: /.test(t.statusMessage ?? ''), 20_000);
     expect(task.status).toBe('working');
+    expect(await stuckSeen()).toBe(stuckBefore + 1); // the metric the McpTasksStuckTask alert reads
     expect(task.statusMessage).toMatch(/last failure: .*reading 'join'/);
     expect(await statusAttribute(taskId)).toEqual(['working']);
     // not terminated at once: a worker that runs again would undo its steps

@@ -7,6 +7,7 @@ import { ROOT, spawnCli } from '../support/processes';
 import { freePort } from '../support/ports';
 import { useStack } from '../support/stack';
 import { tempDbFile } from '../support/temporal';
+import { waitFor } from '../support/wait';
 
 const stack = useStack({ processes: true });
 
@@ -198,6 +199,18 @@ test('dev started and stopped twice on one db file keeps a completed workflow', 
     body: { ok: true, state: 'RUNNING', identity: expect.any(String) },
   });
   expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  // dev's /metrics: the server's series and its embedded worker's SDK ones, in one scrape
+  const completed = /^temporal_workflow_completed_total\{.*workflow_type="waitAndEcho"/m;
+  const metrics = await waitFor(
+    async () => {
+      const text = await (await fetch(`${base}/metrics`)).text();
+      return completed.test(text) ? text : undefined; // the SDK exports it a moment after the workflow completed
+    },
+    20_000,
+    250,
+    'no temporal_workflow_completed_total in dev /metrics',
+  );
+  expect(metrics).toMatch(/^mcp_tasks_tasks_started_total\{tool="wait_and_echo"\} 1$/m);
   expect(fs.existsSync(`${dbFile}-wal`)).toBe(true); // SQLite in WAL mode (synchronous=full unless --sqlite-synchronous normal)
   expect(await first.stop('SIGINT')).toBe(0);
 

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
 import { waitFor } from '../support/wait';
+import { parseSamples, sampleSum, scrape } from '../support/prometheus';
 
 const TOKENS = {
   MCP_AUTH_TOKENS: 'alice:tok-alice-0123456789,bob:tok-bob-0123456789,carol:tok-carol-0123456789',
@@ -572,4 +573,16 @@ test('item 6: one task on a tasks/list page that cannot be decoded is left out, 
   const ids = page.result.tasks.map((t: { taskId: string }) => t.taskId);
   expect(ids).toContain(plain);
   expect(ids).not.toContain(sealed);
+});
+
+test('item 3 of issue 35: the refusals above are counted at GET /metrics by limit, and the running-task cap is exported', async () => {
+  const texts = await Promise.all([handlesUrl, syncUrl, quotaUrl].map((u) => scrape(u.replace(/\/mcp$/, '/metrics'))));
+  const refused = (limit: string) => texts.reduce((n, t) => n + sampleSum(parseSamples(t), 'mcp_tasks_refusals_total', { limit }), 0);
+  expect(refused('watches_per_caller')).toBeGreaterThanOrEqual(4);
+  expect(refused('watches')).toBeGreaterThanOrEqual(1);
+  expect(refused('running_tasks_per_caller')).toBeGreaterThanOrEqual(2);
+  expect(refused('running_tasks')).toBeGreaterThanOrEqual(1);
+  const quota = parseSamples(texts[2]);
+  expect(sampleSum(quota, 'mcp_tasks_running_tasks_limit')).toBe(4);
+  expect(sampleSum(quota, 'mcp_tasks_watches_limit')).toBe(10_000);
 });

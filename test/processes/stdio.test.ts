@@ -5,6 +5,8 @@ import path from 'node:path';
 import { startWorker } from '../support/mcp';
 import { ROOT, stopAllAfter } from '../support/processes';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
+import { parseSamples, sampleSum, scrape } from '../support/prometheus';
+import { waitFor } from '../support/wait';
 
 let temporal: TestTemporal;
 
@@ -78,3 +80,25 @@ test.each(['2026-07-28', '2025-11-25'] as const)(
     }
   },
 );
+
+test('serve --stdio --metrics-port: no HTTP port for MCP, metrics on their own port (tasks counted, stdio requests not)', async () => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(ROOT, 'dist', 'cli', 'index.js'), 'serve', '--stdio', '--metrics-port', '0'],
+    env: { ...process.env, TEMPORAL_ADDRESS: temporal.address } as Record<string, string>,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: 'stdio-metrics', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(transport);
+  try {
+    await client.callTool({ name: 'wait_and_echo', arguments: { text: 'counted', seconds: 0 } });
+    const metricsUrl = await waitFor(async () => /Metrics: (\S+)/.exec(stderr)?.[1], 10_000, 100, 'no "Metrics:" line on stderr');
+    const samples = parseSamples(await scrape(metricsUrl));
+    expect(sampleSum(samples, 'mcp_tasks_tasks_started_total', { tool: 'wait_and_echo' })).toBe(1);
+    expect(sampleSum(samples, 'mcp_tasks_requests_total')).toBe(0);
+  } finally {
+    await client.close();
+  }
+});

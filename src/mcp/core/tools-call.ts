@@ -77,7 +77,7 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, site:
     }
     if (handle) return complete(await handles.callWithHandle(input, ctx, site, tool));
     // a held synchronous call watches its run: it holds a place until the run ends
-    const result = await mcp.limits.holding(input.owner, () => mcp.store.run(input, ctx.mcpReq.signal));
+    const result = await mcp.limits.holding(input.owner, () => mcp.store.run(input, ctx.mcpReq.signal), 'held_call');
     return { ...result, resultType: 'complete' as const };
   } catch (err) {
     return rethrow(err, tool.name);

@@ -25,6 +25,7 @@ import {
   tooDeepResponse,
   tooLargeResponse,
 } from './body';
+import { type ExtraMetrics, METRICS_PATH, methodOf, recordRequest, serveMetrics } from './metrics-http';
 
 /** A handler in front of the SDK's: a Response, or undefined to let the SDK serve the request. */
 export type FrontHandler = (request: Request, authInfo: AuthInfo | undefined, body?: RequestBody) => Promise<Response | undefined>;
@@ -70,6 +71,8 @@ export interface McpEndpoint {
 export interface RunningHttpServer {
   url: string;
   port: number;
+  /** Where GET /metrics is served, when on a port of its own. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -109,6 +112,13 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
     return auth;
   };
   const fetch = async (request: Request, context?: { authInfo?: AuthInfo }) => {
+    const startedAt = performance.now();
+    const seen = { method: request.method };
+    const response = await serve(request, context, seen);
+    void recordRequest(seen.method, response, startedAt);
+    return response;
+  };
+  const serve = async (request: Request, context: { authInfo?: AuthInfo } | undefined, seen: { method: string }) => {
     const refused = hostOrOriginRefused(request);
     if (refused) return refused;
     const metadata = opts.auth?.serveMetadata(request); // RFC 9728: public, before the gate
@@ -123,6 +133,7 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
       const read = parseBody(await request.text(), maxDepth);
       if ('tooDeep' in read) return tooDeepResponse(maxDepth);
       body = read;
+      seen.method = methodOf(body.json, request.method);
       const malformed = malformedRequestResponse(body);
       if (malformed) return malformed;
     }
@@ -152,11 +163,13 @@ export interface ListenOptions {
   /** Time a request's headers and body have to arrive, in ms; past it: 408 and the connection closes. */
   requestTimeoutMs?: number;
   ready: () => Promise<Readiness>;
+  /** GET /metrics is served here (off when metrics are off or have a port of their own); `extra` is added to the text. */
+  metrics?: { extra?: ExtraMetrics };
 }
 
 /**
  * Serves an endpoint on Node's http at /mcp, with a body limit and a deep accept queue, and
- * GET /healthz (liveness) and /readyz (`ready()`: 200, or 503 with the reason). A request to
+ * GET /healthz (liveness), /metrics (when asked) and /readyz (`ready()`: 200, or 503 with the reason). A request to
  * /mcp is admitted (Host/Origin, credentials) from its headers before any of its body is read;
  * connections are capped and a request must arrive within a deadline.
  */
@@ -167,9 +180,13 @@ export async function listenHttp(endpoint: McpEndpoint, opts: ListenOptions): Pr
   // Node checks the deadlines every connectionsCheckingInterval (30 s by default): at most 1 s late here
   const timeouts = { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1_000, requestTimeout) };
   const serveMcp = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const startedAt = performance.now();
     const admission = await admitFromHeaders(endpoint, req);
     // refused: answered at once; a body still on its way is not read, and the connection closes
-    if (admission instanceof Response) return sendResponse(res, admission, !req.complete);
+    if (admission instanceof Response) {
+      void recordRequest(String(req.headers['mcp-method'] ?? req.method), admission, startedAt);
+      return sendResponse(res, admission, !req.complete);
+    }
     // the SDK's adapter hands req.auth to fetch(), which takes it as admitted
     if (admission) Object.assign(req, { auth: admission });
     // a declared length over the limit goes straight to the SDK's adapter, which answers 413 unread
@@ -185,6 +202,8 @@ export async function listenHttp(endpoint: McpEndpoint, opts: ListenOptions): Pr
     // public metadata: answered from the headers too, so no anonymous body is ever read
     if (pathname.startsWith('/.well-known/oauth-protected-resource'))
       return void serveFromHeaders(endpoint, req, res).catch(() => res.destroy());
+    if (pathname === METRICS_PATH && opts.metrics && (req.method === 'GET' || req.method === 'HEAD'))
+      return serveMetrics(req, res, opts.metrics.extra);
     if ((pathname === HEALTH_PATH || pathname === READY_PATH) && (req.method === 'GET' || req.method === 'HEAD')) {
       const answer =
         pathname === HEALTH_PATH

@@ -74,8 +74,10 @@ export function registerTasksMethods(server: McpServer, mcp: McpContext, reasks:
       void onChange(latest).catch(() => undefined);
     });
     try {
-      const followed = await mcp.limits.holding(principalOf(ctx), () =>
-        untilTerminal(mcp.watcher, task, principalOf(ctx), ctx.mcpReq.signal, onChange),
+      const followed = await mcp.limits.holding(
+        principalOf(ctx),
+        () => untilTerminal(mcp.watcher, task, principalOf(ctx), ctx.mcpReq.signal, onChange),
+        'result_stream',
       );
       return outcome(followed);
     } finally {

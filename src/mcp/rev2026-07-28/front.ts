@@ -51,7 +51,7 @@ export function taskSubscriptions(mcp: McpContext) {
   const { watcher, limits, serverInfo } = mcp;
   const opts = { watcher, limits, serverInfo, pollIntervalMs: mcp.config.pollIntervalMs, strictHeaders: mcp.config.strictHeaders };
   const open = new Set<() => void>();
-  const reserve = (caller: string, n: number) => opts.limits.reserve(caller, n);
+  const reserve = (caller: string, n: number) => opts.limits.reserve(caller, n, 'subscription');
 
   /** Resolves undefined for anything that is not a task subscription: the SDK serves it. */
   const serve = async (request: Request, authInfo: AuthInfo | undefined, body: RequestBody | undefined): Promise<Response | undefined> => {

@@ -18,6 +18,7 @@
 import type { Client } from '@temporalio/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { MCP_OWNER } from '../../contract';
+import { metrics } from '../metrics';
 
 /** The McpOwner value of tasks started without authentication (owner hashes start with `o1_`). */
 export const ANONYMOUS_OWNER = 'anonymous';
@@ -106,7 +107,11 @@ export class RunningTaskQuota {
         if (running(counted) > limit && Date.now() - counted.asOf >= this.refreshMs)
           counted = await (this.pending.get(key) ?? this.fetchCount(key));
         const now = running(counted);
-        if (now > limit) throw new RunningTaskQuotaError(scope, limit, now - 1);
+        if (scope === 'server') metrics.runningTasks(now > limit ? now - 1 : now, limit); // with this start, unless refused
+        if (now > limit) {
+          metrics.refused(scope === 'server' ? 'running_tasks' : 'running_tasks_per_caller');
+          throw new RunningTaskQuotaError(scope, limit, now - 1);
+        }
       }
     } catch (err) {
       undo();

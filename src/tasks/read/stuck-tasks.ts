@@ -8,7 +8,9 @@
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
+import { TASK_MEMO_KEY, type TaskMemo } from '../../contract';
 import { logger } from '../logging';
+import { metrics } from '../metrics';
 import type { Bounded } from '../store-parts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -45,6 +47,7 @@ export class StuckTasks {
     const failure = failed.failure?.message ?? 'unknown failure';
     if (!this.warned.has(description.workflowId)) {
       this.warned.add(description.workflowId);
+      metrics.stuckSeen((description.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined)?.tool ?? description.type);
       logger.warn(
         { event: 'task.stuck', taskId: description.workflowId, attempt, failure },
         'a task is stuck: its workflow task keeps failing; deploy a fix (or cancel the task)',
@@ -98,7 +101,7 @@ function lastWorkflowTaskEvent(e: HistoryEvent): boolean {
 }
 
 /** A Set that forgets its oldest entries past `max` (insertion order). */
-class BoundedSet {
+export class BoundedSet {
   private readonly items = new Set<string>();
   constructor(private readonly max: number) {}
   has(item: string): boolean {

@@ -7,11 +7,12 @@ import { type WorkflowExecutionDescription, type WorkflowHandle, WorkflowNotFoun
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { TASK_MEMO_KEY, type TaskMemo } from '../../contract';
 import { logger } from '../logging';
+import { metrics } from '../metrics';
 import type { OwnerHasher, TaskWrites, TemporalCalls } from '../store-parts';
 import { endOf, endStatusOf, type ToolResultSpec } from '../task-outcome';
 import type { TaskSnapshot, TaskState } from '../task-snapshot';
 import { activityRunning, freshestActivityProgress, readProgress, retryingActivity } from './progress';
-import { StuckTasks, STUCK_CANCEL_REASON } from './stuck-tasks';
+import { BoundedSet, StuckTasks, STUCK_CANCEL_REASON } from './stuck-tasks';
 
 /** What tasks/get shows while a requested cancel is being carried out by the workflow. */
 export const CANCELLING_MESSAGE = 'cancelling: the task stops and undoes the steps that took effect';
@@ -20,6 +21,8 @@ export class TaskReads {
   private readonly finished = new TerminalTaskCache();
   private readonly missPacing = new MissPacing();
   private readonly stuck: StuckTasks;
+  /** Ends already counted (the cache may drop a task, or not keep a large one). */
+  private readonly endsCounted = new BoundedSet(10_000);
 
   /** `tools` (by name) give results their mapping and outputSchema check; without, `auto` and no check. */
   constructor(
@@ -40,7 +43,11 @@ export class TaskReads {
     const owner = this.owners.hash(principal);
     const cached = this.finished.get(taskId);
     if (cached && Date.now() > Date.parse(cached.createdAt) + cached.ttlMs) this.finished.delete(taskId);
-    else if (cached && cached.owner === owner) return cached;
+    else if (cached && cached.owner === owner) {
+      metrics.taskRead('finished_cache');
+      return cached;
+    }
+    metrics.taskRead('temporal');
     // a foreign task (cached or not) takes the path of an unknown id: one describe, then
     // undefined, answered at the same paced time (MissPacing)
     const startedAt = performance.now();
@@ -78,6 +85,7 @@ export class TaskReads {
     const statusMessage = state.status === 'failed' ? state.error.message : undefined;
     const lastUpdatedAt = new Date(closedAt ?? Date.now()).toISOString();
     const task: TaskSnapshot = { ...base, ttlMs, lastUpdatedAt, statusMessage, state, ...(cancelRequested ? { cancelRequested } : {}) };
+    this.countEnd(taskId, memo.tool, state.status);
     this.finished.put(task); // terminal snapshots never change: the next poll needs no Temporal call
     return task;
   }
@@ -128,6 +136,12 @@ export class TaskReads {
     logger.warn({ event: 'task.stuck.terminated', taskId }, 'a stuck task was cancelled and could not run its undos: terminated');
     this.writes.record(taskId);
     return this.readFromTemporal(taskId, owner);
+  }
+
+  private countEnd(taskId: string, tool: string, status: string): void {
+    if (this.endsCounted.has(taskId)) return;
+    this.endsCounted.add(taskId);
+    metrics.taskEnded(tool, status);
   }
 
   private async describe(handle: WorkflowHandle): Promise<WorkflowExecutionDescription | undefined> {

@@ -22,6 +22,7 @@ import { mintTaskId, type OwnerHasher, type TemporalCalls } from '../store-parts
 import { endOf, type ToolResultSpec } from '../task-outcome';
 import type { TaskSnapshot } from '../task-snapshot';
 import { activeTraceparent, traceIdOf } from '../trace-context';
+import { metrics } from '../metrics';
 import { cancelOutcomeOf, type OrphanCancelOutcome, OrphanSweeper } from './orphan-sweeper';
 
 export interface StartTaskInput {
@@ -107,6 +108,7 @@ export class TaskStarts {
           typedSearchAttributes: this.searchAttributes(input.tool, owner),
         }),
       );
+      metrics.taskStarted(input.tool);
       return {
         taskId,
         tool: input.tool,
@@ -142,6 +144,7 @@ export class TaskStarts {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const snapshot = await this.settled(handle, input.tool);
+      metrics.taskEnded(input.tool, snapshot.status);
       if (snapshot.status === 'completed') return snapshot.result;
       if (snapshot.status === 'failed') throw new ToolProtocolError(snapshot.error);
       throw new ToolProtocolError({ code: -32603, message: 'The tool was cancelled' });

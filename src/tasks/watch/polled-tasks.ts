@@ -19,6 +19,7 @@ import type { TemporalTaskStore } from '../temporal-task-store';
 import type { TaskWatch, TaskWatcher } from './task-watcher';
 import { type Release, WatchLimits } from './watch-limits';
 import { linkToTask } from '../trace-context';
+import { metrics } from '../metrics';
 
 interface Polled {
   readonly taskId: string;
@@ -70,6 +71,7 @@ export class PolledTasks implements TaskReader {
       const seen = entry.watching?.watch?.current();
       if (seen && seen.readStartedAt > (this.store.writes.lastAt(taskId) ?? -Infinity) && servable(seen.task)) {
         linkToTask(seen.task);
+        metrics.taskRead('watch');
         // a running task's ttlMs counts from now: the watch's read is as old as the time since it
         return { ...seen.task, ttlMs: seen.task.ttlMs + Math.round(now - seen.readStartedAt) };
       }
@@ -92,7 +94,7 @@ export class PolledTasks implements TaskReader {
   private watch(key: string, entry: Polled, principal: string | undefined): void {
     let release: Release;
     try {
-      release = this.limits.reserve(principal);
+      release = this.limits.reserve(principal, 1, 'polled');
     } catch {
       return; // at a bound: this task is read from Temporal, as every task was before
     }

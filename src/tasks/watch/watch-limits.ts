@@ -6,6 +6,7 @@
  * / `task_respond`. Past a limit: WatchLimitError (-32603, the limit in `data`).
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { metrics, type WatchKind } from '../metrics';
 
 /**
  * -32603 for a watch past a limit: a subscribed task, a 2025 tasks/result stream or a held call
@@ -25,26 +26,36 @@ export class WatchLimits {
   private readonly perCaller = new Map<string, number>();
   private total = 0;
 
-  constructor(private readonly max: { maxSubscribedTasks: number; maxSubscribedTasksPerCaller: number }) {}
+  constructor(private readonly max: { maxSubscribedTasks: number; maxSubscribedTasksPerCaller: number }) {
+    metrics.watchLimit(max.maxSubscribedTasks);
+  }
 
   /** Places held now (all callers), for tests and metrics. */
   get held(): number {
     return this.total;
   }
 
-  /** Holds n places for `caller` (undefined: unauthenticated, all such callers are one), or throws. */
-  reserve(caller: string | undefined, n = 1): Release {
+  /** Holds n places for `caller` (undefined: unauthenticated, all such callers are one) for a `kind` of watch, or throws. */
+  reserve(caller: string | undefined, n = 1, kind: WatchKind = 'bounded_wait'): Release {
     const key = caller ?? '';
     const mine = this.perCaller.get(key) ?? 0;
-    if (mine + n > this.max.maxSubscribedTasksPerCaller) throw new WatchLimitError('caller', this.max.maxSubscribedTasksPerCaller);
-    if (this.total + n > this.max.maxSubscribedTasks) throw new WatchLimitError('server', this.max.maxSubscribedTasks);
+    if (mine + n > this.max.maxSubscribedTasksPerCaller) {
+      metrics.refused('watches_per_caller');
+      throw new WatchLimitError('caller', this.max.maxSubscribedTasksPerCaller);
+    }
+    if (this.total + n > this.max.maxSubscribedTasks) {
+      metrics.refused('watches');
+      throw new WatchLimitError('server', this.max.maxSubscribedTasks);
+    }
     this.perCaller.set(key, mine + n);
     this.total += n;
+    metrics.watchHeld(kind, n);
     let left = n;
     return (some = left) => {
       const k = Math.min(some, left);
       left -= k;
       this.total -= k;
+      metrics.watchHeld(kind, -k);
       const now = (this.perCaller.get(key) ?? 0) - k;
       if (now > 0) this.perCaller.set(key, now);
       else this.perCaller.delete(key);
@@ -52,8 +63,8 @@ export class WatchLimits {
   }
 
   /** Runs fn while holding one place. */
-  async holding<T>(caller: string | undefined, fn: () => Promise<T>): Promise<T> {
-    const release = this.reserve(caller, 1);
+  async holding<T>(caller: string | undefined, fn: () => Promise<T>, kind?: WatchKind): Promise<T> {
+    const release = this.reserve(caller, 1, kind);
     try {
       return await fn();
     } finally {

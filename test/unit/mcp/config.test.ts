@@ -99,3 +99,16 @@ test('temporalUiUrl: unset by default, MCP_TEMPORAL_UI_URL or a flag; anything b
   for (const bad of ['localhost:8233', 'ftp://ui.example', 'javascript:alert(1)'])
     expect(() => parseServerConfig({ temporalUiUrl: bad }, {})).toThrow(/temporalUiUrl \(--temporal-ui-url or MCP_TEMPORAL_UI_URL\)/);
 });
+
+test('metrics: on at /metrics of the MCP port by default; MCP_METRICS=false turns them off; a port of their own from a flag or MCP_METRICS_PORT', () => {
+  expect(parseServerConfig({}, {})).toMatchObject({ metrics: true, metricsHost: '127.0.0.1' });
+  expect(parseServerConfig({}, {}).metricsPort).toBeUndefined();
+  expect(parseServerConfig({}, { MCP_METRICS: 'false' })).toMatchObject({ metrics: false });
+  expect(parseServerConfig({ metrics: true }, { MCP_METRICS: 'false' })).toMatchObject({ metrics: true });
+  expect(parseServerConfig({}, { MCP_METRICS_PORT: '9465', MCP_METRICS_HOST: '0.0.0.0' })).toMatchObject({
+    metricsPort: 9465,
+    metricsHost: '0.0.0.0',
+  });
+  expect(parseServerConfig({ metricsPort: '0' }, { MCP_METRICS_PORT: '9465' })).toMatchObject({ metricsPort: 0 });
+  expect(() => parseServerConfig({ metricsPort: '70000' }, {})).toThrow(/metricsPort \(--metrics-port or MCP_METRICS_PORT\)/);
+});
