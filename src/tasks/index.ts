@@ -11,7 +11,7 @@ export { InvalidCursorError, type TaskPage } from './list/owned-tasks';
 export { CANCELLING_MESSAGE } from './read/task-reads';
 export { InputResponseError, whyResponseDoesNotFit } from './input-responses';
 export { toCallToolResult, type ToolResultSpec } from './task-outcome';
-export { isTerminal, type TaskSnapshot, type TaskState, type UndoFailure, withCancelFinal } from './task-snapshot';
+export { isTerminal, type ProgressCounts, type TaskSnapshot, type TaskState, type UndoFailure, withCancelFinal } from './task-snapshot';
 export { isTaskId } from './ids';
 export { TaskWatcher, type TaskListener, type TaskWatch } from './watch/task-watcher';
 export { PolledTasks, type PolledTasksOptions, type TaskReader } from './watch/polled-tasks';

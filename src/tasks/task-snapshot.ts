@@ -24,6 +24,14 @@ export interface TaskSnapshot {
    * statusMessage without a history event, so a watch re-reads the task at an interval.
    */
   activityRunning?: boolean;
+  /** The counts of the activity whose report is the statusMessage (done of total), where it gave them. */
+  progress?: ProgressCounts;
+}
+
+/** Units an activity reported done and, when known, in all (heartbeat details). */
+export interface ProgressCounts {
+  done?: number;
+  total?: number;
 }
 
 export type TaskState =

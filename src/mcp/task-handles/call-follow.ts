@@ -11,6 +11,7 @@ import { principalOf } from '../core/negotiation';
 import type { CallSite } from '../revision';
 import { followTask, type FollowOutcome } from './follow';
 import { handleResult, refusalNote, type TaskToolNames, withRefusal } from './handle-text';
+import { ProgressNotifier } from './progress-notifier';
 
 /**
  * The requestState of an input_required round on a handle call (the tool's own): its retry continues
@@ -56,14 +57,23 @@ export class CallFollow {
     // 2025: a question sent on this stream refused (no elicitation, or the user closed it): answer at once, as text
     const refused = new AbortController();
     const off = pushInput ? this.mcp.inputRefused.on(taskId, () => refused.abort()) : undefined;
+    // a caller told of progress knows the wait goes on: it may be held up to the longer bound
+    const progress = ProgressNotifier.forRequest(ctx);
+    progress?.start();
     return followTask(this.mcp.watcher, taskId, principalOf(ctx), {
-      boundMs: this.mcp.config.handleWaitMs,
+      boundMs: progress ? this.mcp.config.progressWaitMs : this.mcp.config.handleWaitMs,
       signal: ctx.mcpReq.signal,
       interrupt: refused.signal,
-      onState: (task) => (pushInput ? this.pushInputRequests(task, ctx, site, sent) : undefined),
+      onState: (task) => {
+        progress?.onState(task);
+        if (pushInput) this.pushInputRequests(task, ctx, site, sent);
+      },
       // 2025: the questions went out on this stream; the answer, a refusal or the bound ends the wait
       stopAt: (task) => task.state.status === 'input_required' && !pushInput,
-    }).finally(() => off?.());
+    }).finally(() => {
+      progress?.stop();
+      off?.();
+    });
   }
 
   /** 2025: each pending input request once, on this call's stream (HTTP), or answered in process (stdio). */

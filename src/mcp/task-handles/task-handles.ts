@@ -25,6 +25,7 @@ import {
   type TaskToolNames,
   taskToolNames,
 } from './handle-text';
+import { progressTokenOf } from './progress-notifier';
 import { seconds, taskToolDefinitions } from './task-tools';
 
 /** A user tool whose name is a task tool's: refused at start, so the two never clash silently. */
@@ -79,26 +80,30 @@ export class TaskHandles {
    * A call from a caller without Tasks: start the workflow, follow it a bounded time, answer
    * its result or a handle. A retry carrying our requestState continues that task; an identical
    * call within the retry grace (a client that timed out and called again) attaches to the task
-   * the earlier call started. Dropped before any answer: a dedupable call leaves its task for
-   * such a retry (unclaimed, the claim guard ends it after the grace); any other is cancelled.
+   * the earlier call started. Dropped before any answer: a call that asked for progress keeps its
+   * task (the notifications named it); a dedupable one leaves it for such a retry (unclaimed, the
+   * claim guard ends it after the grace); any other is cancelled.
    */
   async callWithHandle(input: StartTaskInput, ctx: ServerContext, site: CallSite, tool?: ToolDefinition): Promise<unknown> {
     const state = ctx.mcpReq.requestState();
     if (typeof state === 'string' && state.startsWith(REQUEST_STATE_PREFIX))
       return this.wait(state.slice(REQUEST_STATE_PREFIX.length), ctx, site, true, true);
     const dedupe = this.retries.enabled && tool?.dedupe !== false;
+    const followed = progressTokenOf(ctx) !== undefined;
     // the place is taken before the start: a call refused by the limit starts nothing
     const release = this.mcp.limits.reserve(principalOf(ctx));
     let outcome: FollowOutcome;
     let taskId: string;
     try {
       taskId = (dedupe && (await this.attachable(input, ctx))) || (await this.startFor(input, dedupe));
-      if (ctx.mcpReq.signal.aborted) return await this.dropped(taskId, input.owner, dedupe);
+      // progress notifications name the task: it reaches the caller with the first, so it is claimed now and outlives the call
+      if (followed) await this.mcp.store.claim(taskId);
+      if (ctx.mcpReq.signal.aborted) return await this.dropped(taskId, input.owner, dedupe || followed);
       outcome = await this.calls.follow(taskId, ctx, site, true);
     } finally {
       release();
     }
-    if (outcome.kind === 'aborted') return this.dropped(taskId, input.owner, dedupe);
+    if (outcome.kind === 'aborted') return this.dropped(taskId, input.owner, dedupe || followed);
     if (outcome.kind === 'gone') return notFoundResult();
     if (dedupe) this.retries.answered(input, taskId);
     if (isTerminal(outcome.task)) return syncOutcome(outcome.task);
@@ -254,10 +259,13 @@ export class TaskHandles {
     }
   }
 
-  /** The caller left before any handle or result: its task waits for a retry (dedupable) or is cancelled. */
-  private async dropped(taskId: string, owner: string | undefined, dedupe: boolean): Promise<never> {
-    if (dedupe) {
-      logger.info({ event: 'task.dropped', taskId }, 'the caller left before any handle or result: the task waits for a retry of the call');
+  /** The caller left before any handle or result: its task goes on (`keep`: a retry or its taskId reaches it) or is cancelled. */
+  private async dropped(taskId: string, owner: string | undefined, keep: boolean): Promise<never> {
+    if (keep) {
+      logger.info(
+        { event: 'task.dropped', taskId },
+        'the caller left before any handle or result: the task goes on for a retry or its taskId',
+      );
     } else {
       await this.mcp.store
         .cancel(taskId, owner)
