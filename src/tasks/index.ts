@@ -5,7 +5,7 @@
  */
 export { TemporalTaskStore } from './temporal-task-store';
 export type { NamespaceFacts, TaskStoreOptions } from './store-options';
-export { type StartTaskInput, ToolProtocolError } from './start/task-starts';
+export { type RunFollow, type StartTaskInput, ToolProtocolError } from './start/task-starts';
 export { RunningTaskQuotaError } from './list/quotas';
 export { InvalidCursorError, type TaskPage } from './list/owned-tasks';
 export { CANCELLING_MESSAGE } from './read/task-reads';

@@ -4,7 +4,7 @@ import { outstandingAnswers } from './input-responses';
 import { OwnedTasks, type TaskPage } from './list/owned-tasks';
 import { OwnerHasher } from './ids';
 import { TaskReads } from './read/task-reads';
-import { type StartTaskInput, TaskStarts } from './start/task-starts';
+import { type RunFollow, type StartTaskInput, TaskStarts } from './start/task-starts';
 import type { NamespaceFacts, TaskStoreOptions } from './store-options';
 import type { ToolResultSpec } from './task-outcome';
 import { isTerminal, type TaskSnapshot } from './task-snapshot';
@@ -52,8 +52,8 @@ export class TemporalTaskStore {
   }
 
   /** The synchronous path (TaskStarts.run): throws ToolProtocolError for a failed tool. */
-  run(input: StartTaskInput, signal?: AbortSignal): Promise<CallToolResult> {
-    return this.starts.run(input, signal);
+  run(input: StartTaskInput, signal?: AbortSignal, follow?: RunFollow): Promise<CallToolResult> {
+    return this.starts.run(input, signal, follow);
   }
 
   /** Stops the orphan sweeper (the server's close). */

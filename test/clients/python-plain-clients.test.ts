@@ -57,3 +57,15 @@ describe.each(['mcp', 'fastmcp'])('%s plain client', (client) => {
     });
   });
 });
+
+test("the SDK's mcp.Client with a progress callback: one call past the bound, progress growing with done/total and the statusMessage", async () => {
+  const out = await plain('mcp', 'progress');
+  expect(out.handle).toBe(false); // the tool's own result, in one call
+  expect(out.text.split('\n').length).toBeGreaterThanOrEqual(5000); // the CSV itself
+  const values = out.seen.map((p: { progress: number }) => p.progress);
+  expect(values.length).toBeGreaterThan(1);
+  for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThan(values[i - 1]);
+  expect(out.seen).toEqual(
+    expect.arrayContaining([expect.objectContaining({ total: 5000, message: expect.stringMatching(/^exporting rows/) })]),
+  );
+});

@@ -6,7 +6,7 @@
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { inRealmFetch, PROTOCOL } from '../support/mcp';
+import { call, inRealmFetch, PROTOCOL } from '../support/mcp';
 import { useStack } from '../support/stack';
 
 /** Short handles for calls without progress; a call with progress may be held a minute. */
@@ -25,9 +25,15 @@ type AnyClient = {
   close(): Promise<void>;
 };
 
-async function v2Client(): Promise<AnyClient> {
+/** --no-task-handles: a call without Tasks is held until its run ends (a held synchronous call). */
+let heldUrl: string;
+beforeAll(async () => {
+  ({ url: heldUrl } = await stack.serve({ config: { taskHandles: false } }));
+});
+
+async function v2Client(target = stack.url): Promise<AnyClient> {
   const client = new V2Client({ name: 'plain-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: PROTOCOL } } });
-  await client.connect(new V2Transport(new URL(stack.url), { fetch: inRealmFetch }));
+  await client.connect(new V2Transport(new URL(target), { fetch: inRealmFetch }));
   return { callTool: (p, _s, o) => client.callTool(p, o as never), close: () => client.close() };
 }
 
@@ -96,6 +102,43 @@ describe.each([
     });
     expect(text(result)).toBe('Environment p provisioned in 3 steps.');
     expect(seen.map((p) => p.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^step 2\/3: provisioning database/)]));
+    await client.close();
+  });
+});
+
+describe('a held synchronous call (--no-task-handles) with a progressToken', () => {
+  test('gets progress while its run goes on, past its own timeout, and then its result', async () => {
+    const client = await v2Client(heldUrl);
+    const seen: Progress[] = [];
+    const result = await client.callTool({ name: 'export_report', arguments: { rows: 5000, msPerChunk: 1000 } }, undefined, {
+      onprogress: (p) => seen.push(p),
+      resetTimeoutOnProgress: true,
+      timeout: 3000,
+    });
+    expect(result.isError).toBeFalsy();
+    expect(seen.some((p) => p.total === 5000)).toBe(true);
+    await client.close();
+  });
+
+  test('dropped, its run goes on (not cancelled) and tasks/get reads it by the taskId its progress named', async () => {
+    const client = await v2Client(heldUrl);
+    const abort = new AbortController();
+    let taskId: string | undefined;
+    const dropped = client.callTool({ name: 'wait_and_echo', arguments: { text: 'held', seconds: 3 } }, undefined, {
+      onprogress: (p) => {
+        taskId = p._meta?.[RELATED]?.taskId;
+        abort.abort();
+      },
+      resetTimeoutOnProgress: true,
+      timeout: 60_000,
+      signal: abort.signal,
+    });
+    await expect(dropped).rejects.toThrow();
+    expect(taskId).toMatch(/^task_/);
+    const result = await stack.temporal.client.workflow.getHandle(taskId!).result();
+    expect(result.content).toEqual([{ type: 'text', text: 'held' }]);
+    const read = await call(heldUrl, 'tasks/get', { taskId });
+    expect(read).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'held' }] } });
     await client.close();
   });
 });
