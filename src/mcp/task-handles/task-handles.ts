@@ -15,16 +15,7 @@ import type { CallSite } from '../revision';
 import { CallFollow, REQUEST_STATE_PREFIX } from './call-follow';
 import { CallRetries } from './call-retries';
 import type { FollowOutcome } from './follow';
-import {
-  errorResult,
-  handleResult,
-  notFoundResult,
-  outcomeResult,
-  refusalNote,
-  syncOutcome,
-  type TaskToolNames,
-  taskToolNames,
-} from './handle-text';
+import { errorResult, notFoundResult, outcomeResult, refusalNote, syncOutcome, type TaskToolNames, taskToolNames } from './handle-text';
 import { progressTokenOf } from './progress-notifier';
 import { seconds, taskToolDefinitions } from './task-tools';
 
@@ -171,11 +162,12 @@ export class TaskHandles {
     const outcome = await this.calls.follow(taskId, ctx, site);
     if (outcome.kind === 'gone') return notFoundResult();
     if (outcome.kind === 'aborted') return errorResult('The wait was cancelled; the task goes on.');
-    if (isTerminal(outcome.task)) return outcomeResult(outcome.task);
+    if (isTerminal(outcome.task)) {
+      this.calls.ended(outcome.task, ctx);
+      return outcomeResult(outcome.task);
+    }
     const dismissed = Object.keys(all).length > Object.keys(responses).length;
-    return dismissed
-      ? handleResult(outcome.task, this.names, this.mcp.config.handleWaitMs)
-      : this.calls.answerPending(outcome.task, ctx, site, viaRetry, refusal);
+    return dismissed ? this.calls.handle(outcome.task, ctx) : this.calls.answerPending(outcome.task, ctx, site, viaRetry, refusal);
   }
 
   /** A refused answer: the handle says why (the taskId in it keeps the task reachable). */
@@ -187,7 +179,7 @@ export class TaskHandles {
       if (!(err instanceof InputResponseError)) throw err;
       const task = await this.mcp.store.read(taskId, principalOf(ctx));
       if (!task || isTerminal(task)) return task ? outcomeResult(task) : notFoundResult();
-      return { ...handleResult(task, this.names, this.mcp.config.handleWaitMs, refusalNote(err)), isError: true };
+      return { ...this.calls.handle(task, ctx, refusalNote(err)), isError: true };
     }
     return this.wait(taskId, ctx, site, false, false);
   }
