@@ -86,6 +86,11 @@ export class TemporalTaskStore {
     return this.owned.page(principal, cursor, pageSize);
   }
 
+  /** The caller's running tasks that wait for input, newest first, at most `limit` (OwnedTasks.waiting). */
+  listWaiting(principal: string, limit = 50): Promise<TaskSnapshot[]> {
+    return this.owned.waiting(principal, limit);
+  }
+
   /**
    * Requests cooperative cancellation and answers the task as it now is: cancelling (the
    * workflow stops and undoes its steps), or its end when it ended first. A stuck task gets the

@@ -98,7 +98,7 @@ function stateOf(task: TaskSnapshot): Pick<TaskHandle, 'taskId' | 'status' | 'st
 }
 
 /** The task tool to call next and its exact arguments (for task_respond, an example answer per pending key). */
-function nextStep(task: TaskSnapshot, names: TaskToolNames): Pick<TaskHandle, 'next' | 'nextArguments'> {
+export function nextStep(task: TaskSnapshot, names: TaskToolNames): Pick<TaskHandle, 'next' | 'nextArguments'> {
   const pending = pendingOf(task);
   const keys = Object.keys(pending);
   if (keys.length === 0) return { next: names.wait, nextArguments: { taskId: task.taskId } };
@@ -116,7 +116,7 @@ function questionOf(request: InputRequest): string {
 }
 
 /** A question as text plus its JSON schema, so the model can ask in chat. */
-function describeRequest(key: string, request: InputRequest): string[] {
+export function describeRequest(key: string, request: InputRequest): string[] {
   const params = request.params as { message?: unknown; requestedSchema?: unknown; messages?: unknown };
   if (request.method === 'elicitation/create') {
     return [

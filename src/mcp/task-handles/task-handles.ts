@@ -7,7 +7,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '../../contract';
-import { InputResponseError, InvalidCursorError, isTaskId, isTerminal, logger, type StartTaskInput, taskLog } from '../../tasks';
+import { InputResponseError, isTaskId, isTerminal, logger, type StartTaskInput, taskLog } from '../../tasks';
 import type { ToolDefinition } from '../../tool-definition';
 import type { McpContext } from '../context';
 import { principalOf } from '../core/negotiation';
@@ -17,6 +17,7 @@ import { CallRetries } from './call-retries';
 import type { FollowOutcome } from './follow';
 import { errorResult, notFoundResult, outcomeResult, refusalNote, syncOutcome, type TaskToolNames, taskToolNames } from './handle-text';
 import { progressTokenOf } from './progress-notifier';
+import { listTasks } from './task-list';
 import { seconds, taskToolDefinitions } from './task-tools';
 
 /** A user tool whose name is a task tool's: refused at start, so the two never clash silently. */
@@ -137,7 +138,7 @@ export class TaskHandles {
       case this.names.cancel:
         return this.cancel(args.taskId as string, ctx);
       default:
-        return this.list(args.cursor as string | undefined, ctx);
+        return listTasks(this.mcp.store, this.names, args.cursor as string | undefined, principalOf(ctx));
     }
   }
 
@@ -222,33 +223,6 @@ export class TaskHandles {
     taskLog(task).info({ event: 'task.cancel', handle: true }, 'cancellation requested');
     const text = `Cancellation of ${taskId} ("${task.tool}") requested. The task stops at its next step and undoes what it had done (its compensation runs), then ends cancelled. Call ${this.names.wait} with {"taskId":"${taskId}"} to see it end.`;
     return { content: [{ type: 'text', text }], structuredContent: { taskId, status: 'cancelling' } };
-  }
-
-  private async list(cursor: string | undefined, ctx: ServerContext): Promise<CallToolResult> {
-    const principal = principalOf(ctx);
-    if (principal === undefined)
-      return errorResult('Listing tasks needs an authenticated caller (this server runs without authentication).');
-    try {
-      const page = await this.mcp.store.listOwned(principal, cursor);
-      const tasks = page.tasks.map((t) => ({
-        taskId: t.taskId,
-        tool: t.tool,
-        status: t.state.status,
-        ...(t.statusMessage ? { statusMessage: t.statusMessage } : {}),
-        createdAt: t.createdAt,
-      }));
-      const lines = tasks.map(
-        (t) => `- ${t.taskId} ${t.tool}: ${t.status}${t.statusMessage ? ` (${t.statusMessage})` : ''}, created ${t.createdAt}`,
-      );
-      const more = page.nextCursor ? `\nMore: call ${this.names.list} with {"cursor":"${page.nextCursor}"}.` : '';
-      return {
-        content: [{ type: 'text', text: `${tasks.length ? lines.join('\n') : 'No tasks.'}${more}` }],
-        structuredContent: { tasks, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },
-      };
-    } catch (err) {
-      if (err instanceof InvalidCursorError) return errorResult('Invalid cursor: pass nextCursor exactly as a previous list gave it.');
-      throw err;
-    }
   }
 
   /** The caller left before any handle or result: its task goes on (`keep`: a retry or its taskId reaches it) or is cancelled. */
