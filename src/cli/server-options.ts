@@ -58,6 +58,7 @@ export function serverOptions(cmd: Command, defaultPort: string): Command {
       '--handle-wait-ms <ms>',
       'how long a call without Tasks waits before answering a task handle (MCP_HANDLE_WAIT_MS, default 20000)',
     )
+    .option('--progress-wait-ms <ms>', 'the same for a call that asked for progress notifications (MCP_PROGRESS_WAIT_MS, default 300000)')
     .option(
       '--answer-within-ms <ms>',
       'input requests unanswered this long end their task failed, its undos run (MCP_ANSWER_WITHIN_MS, default: the task ttl, 0: no limit)',
@@ -119,6 +120,7 @@ export function configFrom(opts: Record<string, unknown>): ServerConfig {
     // commander defaults a --no-x flag to true: only an explicit --no-task-handles overrides the environment
     taskHandles: opts.taskHandles === false ? false : undefined,
     handleWaitMs: opts.handleWaitMs,
+    progressWaitMs: opts.progressWaitMs,
     retryGraceMs: opts.retryGraceMs,
     taskToolsPrefix: opts.taskToolsPrefix,
     requiredToolsNeedTasks: opts.requiredToolsNeedTasks ? true : undefined,

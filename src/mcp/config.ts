@@ -55,6 +55,14 @@ export const ServerConfigSchema = z.object({
   taskHandles: z.boolean().default(true),
   /** How long a call from such a caller (and each wait) holds before answering with the task's state. */
   handleWaitMs: durationMs(z.number().int().positive().max(600_000)).default(20_000),
+  /** The same for a call that carried a progressToken: it gets progress notifications meanwhile, so it may be held longer. */
+  progressWaitMs: durationMs(
+    z
+      .number()
+      .int()
+      .positive()
+      .max(60 * 60 * 1000),
+  ).default(5 * 60 * 1000),
   /** A call without Tasks dropped before its answer keeps its task this long: an identical retry attaches to it (0: off). */
   retryGraceMs: durationMs(
     z
@@ -111,6 +119,7 @@ export const ENV_VARS: Partial<Record<keyof ServerConfig, string>> = {
   anonymousAnswerWithinMs: 'MCP_ANONYMOUS_ANSWER_WITHIN_MS',
   taskHandles: 'MCP_TASK_HANDLES',
   handleWaitMs: 'MCP_HANDLE_WAIT_MS',
+  progressWaitMs: 'MCP_PROGRESS_WAIT_MS',
   retryGraceMs: 'MCP_RETRY_GRACE_MS',
   taskToolsPrefix: 'MCP_TASK_TOOLS_PREFIX',
   requiredToolsNeedTasks: 'MCP_REQUIRED_TOOLS_NEED_TASKS',

@@ -5,13 +5,13 @@
  */
 export { TemporalTaskStore } from './temporal-task-store';
 export type { NamespaceFacts, TaskStoreOptions } from './store-options';
-export { type StartTaskInput, ToolProtocolError } from './start/task-starts';
+export { type RunFollow, type StartTaskInput, ToolProtocolError } from './start/task-starts';
 export { RunningTaskQuotaError } from './list/quotas';
 export { InvalidCursorError, type TaskPage } from './list/owned-tasks';
 export { CANCELLING_MESSAGE } from './read/task-reads';
 export { InputResponseError, whyResponseDoesNotFit } from './input-responses';
 export { toCallToolResult, type ToolResultSpec } from './task-outcome';
-export { isTerminal, type TaskSnapshot, type TaskState, type UndoFailure, withCancelFinal } from './task-snapshot';
+export { isTerminal, type ProgressCounts, type TaskSnapshot, type TaskState, type UndoFailure, withCancelFinal } from './task-snapshot';
 export { isTaskId } from './store-parts';
 export { TaskWatcher, type TaskListener, type TaskWatch } from './watch/task-watcher';
 export { PolledTasks, type PolledTasksOptions, type TaskReader } from './watch/polled-tasks';

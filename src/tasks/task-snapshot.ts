@@ -26,6 +26,14 @@ export interface TaskSnapshot {
   activityRunning?: boolean;
   /** The trace of the task's start (TaskMemo.traceparent), when it was traced. */
   traceparent?: string;
+  /** The counts of the activity whose report is the statusMessage (done of total), where it gave them. */
+  progress?: ProgressCounts;
+}
+
+/** Units an activity reported done and, when known, in all (heartbeat details). */
+export interface ProgressCounts {
+  done?: number;
+  total?: number;
 }
 
 export type TaskState =

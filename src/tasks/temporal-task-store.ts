@@ -3,7 +3,7 @@ import { type CallToolResult, inputResponsesSignal } from '../contract';
 import { outstandingAnswers } from './input-responses';
 import { OwnedTasks, type TaskPage } from './list/owned-tasks';
 import { TaskReads } from './read/task-reads';
-import { type StartTaskInput, TaskStarts } from './start/task-starts';
+import { type RunFollow, type StartTaskInput, TaskStarts } from './start/task-starts';
 import type { NamespaceFacts, TaskStoreOptions } from './store-options';
 import { OwnerHasher, TaskWrites, TemporalCalls } from './store-parts';
 import type { ToolResultSpec } from './task-outcome';
@@ -51,8 +51,8 @@ export class TemporalTaskStore {
   }
 
   /** The synchronous path (TaskStarts.run): throws ToolProtocolError for a failed tool. */
-  run(input: StartTaskInput, signal?: AbortSignal): Promise<CallToolResult> {
-    return this.starts.run(input, signal);
+  run(input: StartTaskInput, signal?: AbortSignal, follow?: RunFollow): Promise<CallToolResult> {
+    return this.starts.run(input, signal, follow);
   }
 
   /** Stops the orphan sweeper (the server's close). */
@@ -85,6 +85,11 @@ export class TemporalTaskStore {
   /** One page of the caller's tasks (2025-11-25 tasks/list): see OwnedTasks. */
   listOwned(principal: string, cursor?: string, pageSize = 50): Promise<TaskPage> {
     return this.owned.page(principal, cursor, pageSize);
+  }
+
+  /** The caller's running tasks that wait for input, newest first, at most `limit` (OwnedTasks.waiting). */
+  listWaiting(principal: string, limit = 50): Promise<TaskSnapshot[]> {
+    return this.owned.waiting(principal, limit);
   }
 
   /**

@@ -2,7 +2,7 @@
 
 Usage: plain_client.py URL CLIENT SCENARIO
   CLIENT: mcp (the Python SDK's mcp.Client) | fastmcp (FastMCP's Client, without fastmcp_tasks)
-  SCENARIO: respond | elicit | provision | cancel
+  SCENARIO: respond | elicit | provision | cancel | progress (a progress callback / handler)
 Prints one JSON object on stdout; exits non-zero with the error on stderr.
 """
 
@@ -67,6 +67,17 @@ async def cancel(call):
     return {"taskId": task_id, "said": text_of(said), "final": structured(final).get("status")}
 
 
+async def progress(call_with_progress):
+    """One call with a progress callback, past the server's bound for calls without progress."""
+    seen = []
+
+    async def on_progress(value, total, message):
+        seen.append({"progress": value, "total": total, "message": message})
+
+    result = await call_with_progress("export_report", {"rows": 5000, "msPerChunk": 1000}, on_progress)
+    return {"text": text_of(result), "handle": "taskId" in structured(result), "seen": seen}
+
+
 SCENARIOS = {"respond": respond, "elicit": elicit, "provision": provision, "cancel": cancel}
 
 
@@ -79,6 +90,8 @@ async def with_mcp(url, scenario):
 
     callback = on_elicit if scenario == "elicit" else None
     async with Client(url, elicitation_callback=callback, read_timeout_seconds=60) as client:
+        if scenario == "progress":
+            return await progress(lambda name, args, on: client.call_tool(name, args, progress_callback=on))
         return await SCENARIOS[scenario](lambda name, args: client.call_tool(name, args))
 
 
@@ -91,6 +104,8 @@ async def with_fastmcp(url, scenario):
 
     handler = on_elicit if scenario == "elicit" else None
     async with Client(url, elicitation_handler=handler, timeout=60) as client:
+        if scenario == "progress":
+            return await progress(lambda name, args, on: client.call_tool(name, args, progress_handler=on, raise_on_error=False))
         return await SCENARIOS[scenario](lambda name, args: client.call_tool(name, args, raise_on_error=False))
 
 

@@ -21,10 +21,16 @@ beforeAll(() => {
   python = ensureClientsVenv({ log: (m) => console.log(m) });
 }, 600_000);
 
-const stack = useStack({ config: { handleWaitMs: 2000 }, workerEnv: { MCP_TASKS_LEDGER_DIR: ledger } });
+// FastMCP's Client sends a progressToken on every call: the same 2 s bound for it, so it gets handles to follow
+const stack = useStack({ config: { handleWaitMs: 2000, progressWaitMs: 2000 }, workerEnv: { MCP_TASKS_LEDGER_DIR: ledger } });
+/** The default progress bound (5 min): a call with a progress callback is held to the end. */
+let progressUrl: string;
+beforeAll(async () => {
+  ({ url: progressUrl } = await stack.serve({ config: { handleWaitMs: 2000 } }));
+});
 
-function plain(client: string, scenario: string): Promise<any> {
-  return runPythonClient(python, SCRIPT, [stack.url, client, scenario]);
+function plain(client: string, scenario: string, url = stack.url): Promise<any> {
+  return runPythonClient(python, SCRIPT, [url, client, scenario]);
 }
 
 describe.each(['mcp', 'fastmcp'])('%s plain client', (client) => {
@@ -56,4 +62,19 @@ describe.each(['mcp', 'fastmcp'])('%s plain client', (client) => {
       return done > 0 && files.filter((f) => f.startsWith('deprovision-')).length === done ? true : undefined;
     });
   });
+});
+
+test.each([
+  ["the SDK's mcp.Client with a progress callback", 'mcp'],
+  ["FastMCP's Client with a progress handler", 'fastmcp'],
+])('%s: one call past the bound, progress growing with done/total and the statusMessage', async (_name, client) => {
+  const out = await plain(client, 'progress', progressUrl);
+  expect(out.handle).toBe(false); // the tool's own result, in one call
+  expect(out.text.split('\n').length).toBeGreaterThanOrEqual(5000); // the CSV itself
+  const values = out.seen.map((p: { progress: number }) => p.progress);
+  expect(values.length).toBeGreaterThan(1);
+  for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThan(values[i - 1]);
+  expect(out.seen).toEqual(
+    expect.arrayContaining([expect.objectContaining({ total: 5000, message: expect.stringMatching(/^exporting rows/) })]),
+  );
 });

@@ -67,14 +67,17 @@ test.each(['2026-07-28', '2025-11-25'] as const)(
       expect(asked).toHaveLength(1);
       const handle: any = await client.callTool({
         name: 'provision_environment',
-        arguments: { name: `stdio-${revision}`, steps: 2, stepMs: 1500 },
+        arguments: { name: `stdio-${revision}`, steps: 3, stepMs: 1500 },
       });
       expect(handle.structuredContent).toMatchObject({ status: 'working' });
-      let result: any = handle;
-      while (['working', 'input_required'].includes(result.structuredContent?.status)) {
-        result = await client.callTool({ name: 'task_wait', arguments: { taskId: handle.structuredContent.taskId } });
-      }
-      expect(result.content[0].text).toBe(`Environment stdio-${revision} provisioned in 2 steps.`);
+      // with a progressToken, one task_wait follows it to its end, past its own 2 s timeout
+      const progress: Array<{ progress: number; message?: string }> = [];
+      const result: any = await client.callTool(
+        { name: 'task_wait', arguments: { taskId: handle.structuredContent.taskId } },
+        { onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true, timeout: 2000 },
+      );
+      expect(result.content[0].text).toBe(`Environment stdio-${revision} provisioned in 3 steps.`);
+      expect(progress.map((p) => p.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^step 3\/3: provisioning/)]));
     } finally {
       await client.close();
     }

@@ -17,6 +17,7 @@ import type { McpContext } from '../context';
 import type { TaskHandles } from '../task-handles/task-handles';
 import { isSecretName, masked } from './masking';
 import { valueNestsDeeperThan } from '../http/body';
+import { runHeld } from './held-run';
 
 const CallParamsSchema = z.looseObject({ name: z.unknown().optional(), arguments: z.unknown().optional(), task: z.unknown().optional() });
 
@@ -77,7 +78,7 @@ export async function handleToolsCall(params: unknown, ctx: ServerContext, site:
     }
     if (handle) return complete(await handles.callWithHandle(input, ctx, site, tool));
     // a held synchronous call watches its run: it holds a place until the run ends
-    const result = await mcp.limits.holding(input.owner, () => mcp.store.run(input, ctx.mcpReq.signal), 'held_call');
+    const result = await mcp.limits.holding(input.owner, () => runHeld(mcp, input, ctx), 'held_call');
     return { ...result, resultType: 'complete' as const };
   } catch (err) {
     return rethrow(err, tool.name);

@@ -10,7 +10,10 @@ import type { McpContext } from '../context';
 import { principalOf } from '../core/negotiation';
 import type { CallSite } from '../revision';
 import { followTask, type FollowOutcome } from './follow';
-import { handleResult, refusalNote, type TaskToolNames, withRefusal } from './handle-text';
+import type { CallToolResult } from '../../contract';
+import { handleResult, refusalNote, shortHandleResult, type TaskToolNames, withRefusal } from './handle-text';
+import { SaidHandles } from './said-handles';
+import { ProgressNotifier } from './progress-notifier';
 
 /**
  * The requestState of an input_required round on a handle call (the tool's own): its retry continues
@@ -20,6 +23,9 @@ import { handleResult, refusalNote, type TaskToolNames, withRefusal } from './ha
 export const REQUEST_STATE_PREFIX = 'mcp-task-handle:';
 
 export class CallFollow {
+  /** What the handles already told each caller of each task: later ones say what changed. */
+  private readonly said = new SaidHandles();
+
   constructor(
     private readonly mcp: McpContext,
     private readonly names: TaskToolNames,
@@ -40,7 +46,26 @@ export class CallFollow {
         ...(retryTarget ? { requestState: `${REQUEST_STATE_PREFIX}${task.taskId}` } : {}),
       });
     }
-    return handleResult(task, this.names, this.mcp.config.handleWaitMs, refusal && refusalNote(refusal));
+    return this.handle(task, ctx, refusal && refusalNote(refusal));
+  }
+
+  /**
+   * The handle of a task that has not ended: in full the first time this caller gets one, with a
+   * new question, or with a `note`; else a line of what changed and the next call.
+   */
+  handle(task: TaskSnapshot, ctx: ServerContext, note?: string): CallToolResult {
+    const principal = principalOf(ctx);
+    const said = this.said.get(principal, task.taskId);
+    const keys = task.state.status === 'input_required' ? Object.keys(task.state.inputRequests) : [];
+    const full = !said || note !== undefined || keys.some((k) => !said.keys.includes(k));
+    const shown = [...new Set([...(said?.keys ?? []), ...keys])];
+    this.said.set(principal, task.taskId, { status: task.state.status, statusMessage: task.statusMessage, keys: shown });
+    return full ? handleResult(task, this.names, this.mcp.config.handleWaitMs, note) : shortHandleResult(task, this.names, said);
+  }
+
+  /** The task's end was told: its handles are forgotten. */
+  ended(task: TaskSnapshot, ctx: ServerContext): void {
+    this.said.forget(principalOf(ctx), task.taskId);
   }
 
   /**
@@ -56,14 +81,23 @@ export class CallFollow {
     // 2025: a question sent on this stream refused (no elicitation, or the user closed it): answer at once, as text
     const refused = new AbortController();
     const off = pushInput ? this.mcp.inputRefused.on(taskId, () => refused.abort()) : undefined;
+    // a caller told of progress knows the wait goes on: it may be held up to the longer bound
+    const progress = ProgressNotifier.forRequest(ctx);
+    progress?.start();
     return followTask(this.mcp.watcher, taskId, principalOf(ctx), {
-      boundMs: this.mcp.config.handleWaitMs,
+      boundMs: progress ? this.mcp.config.progressWaitMs : this.mcp.config.handleWaitMs,
       signal: ctx.mcpReq.signal,
       interrupt: refused.signal,
-      onState: (task) => (pushInput ? this.pushInputRequests(task, ctx, site, sent) : undefined),
+      onState: (task) => {
+        progress?.onState(task);
+        if (pushInput) this.pushInputRequests(task, ctx, site, sent);
+      },
       // 2025: the questions went out on this stream; the answer, a refusal or the bound ends the wait
       stopAt: (task) => task.state.status === 'input_required' && !pushInput,
-    }).finally(() => off?.());
+    }).finally(() => {
+      progress?.stop();
+      off?.();
+    });
   }
 
   /** 2025: each pending input request once, on this call's stream (HTTP), or answered in process (stdio). */

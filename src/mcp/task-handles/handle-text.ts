@@ -5,6 +5,8 @@
  */
 import type { CallToolResult, InputRequest } from '../../contract';
 import { type InputResponseError, type TaskSnapshot, ToolProtocolError } from '../../tasks';
+import type { TaskHandle } from './handle-schema';
+import type { Said } from './said-handles';
 
 /** The task tools' names, under the configured prefix. */
 export interface TaskToolNames {
@@ -18,10 +20,10 @@ export function taskToolNames(prefix: string): TaskToolNames {
   return { wait: `${prefix}wait`, respond: `${prefix}respond`, cancel: `${prefix}cancel`, list: `${prefix}list` };
 }
 
-/** The handle of a task that has not ended (working or input_required). */
+/** The handle of a task that has not ended (working or input_required), in full: the first of a task, or when the state calls for it. */
 export function handleResult(task: TaskSnapshot, names: TaskToolNames, waitMs: number, note?: string): CallToolResult {
-  const pending = task.state.status === 'input_required' ? task.state.inputRequests : {};
-  const waitArgs = JSON.stringify({ taskId: task.taskId });
+  const pending = pendingOf(task);
+  const step = nextStep(task, names);
   const lines = [
     ...(note ? [note] : []),
     `"${task.tool}" runs as a durable task and has not finished yet (it keeps running without this conversation).`,
@@ -32,33 +34,89 @@ export function handleResult(task: TaskSnapshot, names: TaskToolNames, waitMs: n
   if (keys.length > 0) {
     lines.push('', `It waits for ${keys.length === 1 ? 'an answer' : `${keys.length} answers`}:`);
     for (const key of keys) lines.push(...describeRequest(key, pending[key]));
-    const example = Object.fromEntries(keys.map((k) => [k, exampleAnswer(pending[k])]));
     lines.push(
       '',
-      `Ask the user, then call ${names.respond} with {"taskId":"${task.taskId}","responses":${JSON.stringify(example)}} (their real answers).`,
-      `Or call ${names.wait} with ${waitArgs}: a client that can show forms asks the user itself.`,
+      `Ask the user, then call ${names.respond} with ${JSON.stringify(step.nextArguments)} (their real answers).`,
+      `Or call ${names.wait} with ${JSON.stringify({ taskId: task.taskId })}: a client that can show forms asks the user itself.`,
     );
   } else {
-    lines.push(
-      '',
-      `Next: call ${names.wait} with ${waitArgs} to follow it (each call waits up to ${Math.round(waitMs / 1000)} s); ${names.cancel} stops it.`,
-    );
+    lines.push('', `Next: call ${names.wait} with ${JSON.stringify(step.nextArguments)} to follow it (${followText(names, waitMs)}).`);
   }
+  const instructions =
+    keys.length > 0
+      ? `Ask the user each question of inputRequests (a form's params.requestedSchema says what to ask), then call ${names.respond} with nextArguments, each example answer replaced by theirs: {"action":"accept","content":{...}} fitting the schema, or {"action":"decline"}. Never invent an answer.`
+      : `It runs on without this conversation. Call ${names.wait} with nextArguments to follow it (${followText(names, waitMs)}).`;
+  const handle: TaskHandle = { ...stateOf(task), tool: task.tool, ...step, instructions };
+  return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured(handle) };
+}
+
+/**
+ * A later handle of a task whose full handle this caller already got (`said`): what changed, in
+ * a line. Its structuredContent names the next tool (and its arguments, when more than the taskId).
+ */
+export function shortHandleResult(task: TaskSnapshot, names: TaskToolNames, said: Said): CallToolResult {
+  const pending = pendingOf(task);
+  const keys = Object.keys(pending);
+  const message = task.statusMessage ? `: ${task.statusMessage}` : '';
+  let text: string;
+  if (keys.length > 0) {
+    const asked = keys.map((k) => `"${k}" (${questionOf(pending[k])})`).join(', ');
+    text = `Still waiting for the user's answer to ${asked}. Next: ${names.respond} with the taskId and their answers.`;
+  } else {
+    // the next call is the one it has been making: only a change of status says it again
+    text =
+      said.status !== task.state.status
+        ? `Answered, working again${message}. Next: ${names.wait}.`
+        : said.statusMessage !== task.statusMessage
+          ? `Working${message}.`
+          : `No change, still working${message}.`;
+  }
+  const step = nextStep(task, names);
+  const handle: TaskHandle = { ...stateOf(task), ...(keys.length > 0 ? step : { next: step.next }) };
+  return { content: [{ type: 'text', text }], structuredContent: structured(handle) };
+}
+
+/** A handle as structuredContent: every value the schema allows is JSON (unknown there only for the answers' shapes). */
+function structured(handle: TaskHandle): CallToolResult['structuredContent'] {
+  return handle as CallToolResult['structuredContent'];
+}
+
+function pendingOf(task: TaskSnapshot): Record<string, InputRequest> {
+  return task.state.status === 'input_required' ? task.state.inputRequests : {};
+}
+
+/** The handle's account of the task: its state, any counts, and the questions it waits for. */
+function stateOf(task: TaskSnapshot): Pick<TaskHandle, 'taskId' | 'status' | 'statusMessage' | 'progress' | 'inputRequests'> {
+  const pending = pendingOf(task);
   return {
-    content: [{ type: 'text', text: lines.join('\n') }],
-    structuredContent: {
-      taskId: task.taskId,
-      tool: task.tool,
-      status: task.state.status,
-      ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
-      ...((keys.length > 0 ? { inputRequests: pending } : {}) as Record<string, never>), // InputRequests are JSON
-      next: keys.length > 0 ? names.respond : names.wait,
-    },
+    taskId: task.taskId,
+    status: task.state.status === 'input_required' ? 'input_required' : 'working',
+    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+    ...(task.progress ? { progress: task.progress } : {}),
+    ...(Object.keys(pending).length > 0 ? { inputRequests: pending as TaskHandle['inputRequests'] } : {}),
   };
 }
 
+/** The task tool to call next and its exact arguments (for task_respond, an example answer per pending key). */
+export function nextStep(task: TaskSnapshot, names: TaskToolNames): Pick<TaskHandle, 'next' | 'nextArguments'> {
+  const pending = pendingOf(task);
+  const keys = Object.keys(pending);
+  if (keys.length === 0) return { next: names.wait, nextArguments: { taskId: task.taskId } };
+  const responses = Object.fromEntries(keys.map((k) => [k, exampleAnswer(pending[k])]));
+  return { next: names.respond, nextArguments: { taskId: task.taskId, responses } };
+}
+
+function followText(names: TaskToolNames, waitMs: number): string {
+  return `each call waits up to ${Math.round(waitMs / 1000)} s; ${names.cancel} stops it`;
+}
+
+function questionOf(request: InputRequest): string {
+  const params = request.params as { message?: unknown };
+  return request.method === 'elicitation/create' ? String(params.message ?? '') : request.method;
+}
+
 /** A question as text plus its JSON schema, so the model can ask in chat. */
-function describeRequest(key: string, request: InputRequest): string[] {
+export function describeRequest(key: string, request: InputRequest): string[] {
   const params = request.params as { message?: unknown; requestedSchema?: unknown; messages?: unknown };
   if (request.method === 'elicitation/create') {
     return [

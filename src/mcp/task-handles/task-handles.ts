@@ -7,7 +7,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '../../contract';
-import { InputResponseError, InvalidCursorError, isTaskId, isTerminal, logger, type StartTaskInput, taskLog } from '../../tasks';
+import { InputResponseError, isTaskId, isTerminal, logger, type StartTaskInput, taskLog } from '../../tasks';
 import type { ToolDefinition } from '../../tool-definition';
 import type { McpContext } from '../context';
 import { principalOf } from '../core/negotiation';
@@ -15,16 +15,9 @@ import type { CallSite } from '../revision';
 import { CallFollow, REQUEST_STATE_PREFIX } from './call-follow';
 import { CallRetries } from './call-retries';
 import type { FollowOutcome } from './follow';
-import {
-  errorResult,
-  handleResult,
-  notFoundResult,
-  outcomeResult,
-  refusalNote,
-  syncOutcome,
-  type TaskToolNames,
-  taskToolNames,
-} from './handle-text';
+import { errorResult, notFoundResult, outcomeResult, refusalNote, syncOutcome, type TaskToolNames, taskToolNames } from './handle-text';
+import { progressTokenOf } from './progress-notifier';
+import { listTasks } from './task-list';
 import { seconds, taskToolDefinitions } from './task-tools';
 
 /** A user tool whose name is a task tool's: refused at start, so the two never clash silently. */
@@ -79,26 +72,30 @@ export class TaskHandles {
    * A call from a caller without Tasks: start the workflow, follow it a bounded time, answer
    * its result or a handle. A retry carrying our requestState continues that task; an identical
    * call within the retry grace (a client that timed out and called again) attaches to the task
-   * the earlier call started. Dropped before any answer: a dedupable call leaves its task for
-   * such a retry (unclaimed, the claim guard ends it after the grace); any other is cancelled.
+   * the earlier call started. Dropped before any answer: a call that asked for progress keeps its
+   * task (the notifications named it); a dedupable one leaves it for such a retry (unclaimed, the
+   * claim guard ends it after the grace); any other is cancelled.
    */
   async callWithHandle(input: StartTaskInput, ctx: ServerContext, site: CallSite, tool?: ToolDefinition): Promise<unknown> {
     const state = ctx.mcpReq.requestState();
     if (typeof state === 'string' && state.startsWith(REQUEST_STATE_PREFIX))
       return this.wait(state.slice(REQUEST_STATE_PREFIX.length), ctx, site, true, true);
     const dedupe = this.retries.enabled && tool?.dedupe !== false;
+    const followed = progressTokenOf(ctx) !== undefined;
     // the place is taken before the start: a call refused by the limit starts nothing
     const release = this.mcp.limits.reserve(principalOf(ctx));
     let outcome: FollowOutcome;
     let taskId: string;
     try {
       taskId = (dedupe && (await this.attachable(input, ctx))) || (await this.startFor(input, dedupe));
-      if (ctx.mcpReq.signal.aborted) return await this.dropped(taskId, input.owner, dedupe);
+      // progress notifications name the task: it reaches the caller with the first, so it is claimed now and outlives the call
+      if (followed) await this.mcp.store.claim(taskId);
+      if (ctx.mcpReq.signal.aborted) return await this.dropped(taskId, input.owner, dedupe || followed);
       outcome = await this.calls.follow(taskId, ctx, site, true);
     } finally {
       release();
     }
-    if (outcome.kind === 'aborted') return this.dropped(taskId, input.owner, dedupe);
+    if (outcome.kind === 'aborted') return this.dropped(taskId, input.owner, dedupe || followed);
     if (outcome.kind === 'gone') return notFoundResult();
     if (dedupe) this.retries.answered(input, taskId);
     if (isTerminal(outcome.task)) return syncOutcome(outcome.task);
@@ -141,7 +138,7 @@ export class TaskHandles {
       case this.names.cancel:
         return this.cancel(args.taskId as string, ctx);
       default:
-        return this.list(args.cursor as string | undefined, ctx);
+        return listTasks(this.mcp.store, this.names, args.cursor as string | undefined, principalOf(ctx));
     }
   }
 
@@ -166,11 +163,12 @@ export class TaskHandles {
     const outcome = await this.calls.follow(taskId, ctx, site);
     if (outcome.kind === 'gone') return notFoundResult();
     if (outcome.kind === 'aborted') return errorResult('The wait was cancelled; the task goes on.');
-    if (isTerminal(outcome.task)) return outcomeResult(outcome.task);
+    if (isTerminal(outcome.task)) {
+      this.calls.ended(outcome.task, ctx);
+      return outcomeResult(outcome.task);
+    }
     const dismissed = Object.keys(all).length > Object.keys(responses).length;
-    return dismissed
-      ? handleResult(outcome.task, this.names, this.mcp.config.handleWaitMs)
-      : this.calls.answerPending(outcome.task, ctx, site, viaRetry, refusal);
+    return dismissed ? this.calls.handle(outcome.task, ctx) : this.calls.answerPending(outcome.task, ctx, site, viaRetry, refusal);
   }
 
   /** A refused answer: the handle says why (the taskId in it keeps the task reachable). */
@@ -182,7 +180,7 @@ export class TaskHandles {
       if (!(err instanceof InputResponseError)) throw err;
       const task = await this.mcp.store.read(taskId, principalOf(ctx));
       if (!task || isTerminal(task)) return task ? outcomeResult(task) : notFoundResult();
-      return { ...handleResult(task, this.names, this.mcp.config.handleWaitMs, refusalNote(err)), isError: true };
+      return { ...this.calls.handle(task, ctx, refusalNote(err)), isError: true };
     }
     return this.wait(taskId, ctx, site, false, false);
   }
@@ -227,37 +225,13 @@ export class TaskHandles {
     return { content: [{ type: 'text', text }], structuredContent: { taskId, status: 'cancelling' } };
   }
 
-  private async list(cursor: string | undefined, ctx: ServerContext): Promise<CallToolResult> {
-    const principal = principalOf(ctx);
-    if (principal === undefined)
-      return errorResult('Listing tasks needs an authenticated caller (this server runs without authentication).');
-    try {
-      const page = await this.mcp.store.listOwned(principal, cursor);
-      const tasks = page.tasks.map((t) => ({
-        taskId: t.taskId,
-        tool: t.tool,
-        status: t.state.status,
-        ...(t.statusMessage ? { statusMessage: t.statusMessage } : {}),
-        createdAt: t.createdAt,
-      }));
-      const lines = tasks.map(
-        (t) => `- ${t.taskId} ${t.tool}: ${t.status}${t.statusMessage ? ` (${t.statusMessage})` : ''}, created ${t.createdAt}`,
+  /** The caller left before any handle or result: its task goes on (`keep`: a retry or its taskId reaches it) or is cancelled. */
+  private async dropped(taskId: string, owner: string | undefined, keep: boolean): Promise<never> {
+    if (keep) {
+      logger.info(
+        { event: 'task.dropped', taskId },
+        'the caller left before any handle or result: the task goes on for a retry or its taskId',
       );
-      const more = page.nextCursor ? `\nMore: call ${this.names.list} with {"cursor":"${page.nextCursor}"}.` : '';
-      return {
-        content: [{ type: 'text', text: `${tasks.length ? lines.join('\n') : 'No tasks.'}${more}` }],
-        structuredContent: { tasks, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },
-      };
-    } catch (err) {
-      if (err instanceof InvalidCursorError) return errorResult('Invalid cursor: pass nextCursor exactly as a previous list gave it.');
-      throw err;
-    }
-  }
-
-  /** The caller left before any handle or result: its task waits for a retry (dedupable) or is cancelled. */
-  private async dropped(taskId: string, owner: string | undefined, dedupe: boolean): Promise<never> {
-    if (dedupe) {
-      logger.info({ event: 'task.dropped', taskId }, 'the caller left before any handle or result: the task waits for a retry of the call');
     } else {
       await this.mcp.store
         .cancel(taskId, owner)

@@ -40,7 +40,7 @@ export function taskToolDefinitions(n: TaskToolNames, waitMs: number, listing: b
     tools.push(
       tool(
         n.list,
-        'Lists your tasks (taskId, tool, status), newest first, a page at a time.',
+        `Lists your tasks, also those started in earlier conversations: first the ones waiting for an answer, with their questions and the ${n.respond} call that answers them; then all (taskId, tool, status), newest first, a page at a time.`,
         z.object({ cursor: z.string().max(10_000).optional() }),
       ),
     );

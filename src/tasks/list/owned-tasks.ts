@@ -3,7 +3,7 @@
  * search attribute, so no call scans the namespace; each read like tasks/get.
  */
 import type { Client } from '@temporalio/client';
-import { MCP_OWNER } from '../../contract';
+import { MCP_OWNER, MCP_TASK_STATUS } from '../../contract';
 import { logger } from '../logging';
 import type { Bounded, OwnerHasher } from '../store-parts';
 import type { TaskSnapshot } from '../task-snapshot';
@@ -37,14 +37,33 @@ export class OwnedTasks {
    * ones are left out.
    */
   async page(principal: string, cursor: string | undefined, pageSize: number): Promise<TaskPage> {
+    // a continue-as-new chain is one task: its closed runs are left out, the latest run stays
+    return this.query(principal, `ExecutionStatus != "ContinuedAsNew"`, cursor, pageSize);
+  }
+
+  /**
+   * The caller's running tasks that wait for input (McpTaskStatus, which the runtime keeps
+   * current), newest first, at most `limit`: each read like tasks/get, so one answered since is
+   * left out. Visibility lags by a second or so.
+   */
+  async waiting(principal: string, limit: number): Promise<TaskSnapshot[]> {
+    const page = await this.query(
+      principal,
+      `${MCP_TASK_STATUS.name} = "input_required" AND ExecutionStatus = "Running"`,
+      undefined,
+      limit,
+    );
+    return page.tasks.filter((t) => t.state.status === 'input_required');
+  }
+
+  private async query(principal: string, where: string, cursor: string | undefined, pageSize: number): Promise<TaskPage> {
     const nextPageToken = cursor === undefined ? undefined : this.decodeCursor(cursor, principal);
     const page = await this.bounded(() =>
       this.client.workflowService.listWorkflowExecutions({
         namespace: this.client.options.namespace,
         pageSize,
         nextPageToken,
-        // a continue-as-new chain is one task: its closed runs are left out, the latest run stays
-        query: `${MCP_OWNER.name} = "${this.owners.hash(principal)}" AND ExecutionStatus != "ContinuedAsNew"`,
+        query: `${MCP_OWNER.name} = "${this.owners.hash(principal)}" AND ${where}`,
       }),
     ).catch((err: { code?: number }) => {
       if (err.code === GRPC_INVALID_ARGUMENT && cursor !== undefined) throw new InvalidCursorError();

@@ -6,7 +6,15 @@ import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
-import { activityProgressOf, activityProgressText, inputResponsesSignal, PROGRESS_MEMO_KEY, type TaskProgress } from '../../contract';
+import {
+  type ActivityProgress,
+  activityProgressOf,
+  activityProgressText,
+  inputResponsesSignal,
+  PROGRESS_MEMO_KEY,
+  type TaskProgress,
+} from '../../contract';
+import type { ProgressCounts } from '../task-snapshot';
 import type { Bounded } from '../store-parts';
 
 /** Events read back from a history's end for answers not yet applied (a few signals at most). */
@@ -81,6 +89,16 @@ export function retryingActivity(pending: PendingActivity[] | null | undefined):
   return `retrying (attempt ${most.attempt}): last failure: ${most.lastFailure?.message || 'unknown failure'}`;
 }
 
+/** An activity's last report: its line, when, and its counts (done/total) where it gave them. */
+export interface FreshestProgress extends ProgressCounts {
+  message: string;
+  at: string;
+}
+
+function countsOf({ done, total }: ActivityProgress): ProgressCounts {
+  return { ...(done !== undefined ? { done } : {}), ...(total !== undefined ? { total } : {}) };
+}
+
 /**
  * The progress running activities report through their heartbeat details (`mcpProgress`,
  * docs/contract.md), which describe() returns with the pending activities: no extra call.
@@ -94,14 +112,14 @@ export function retryingActivity(pending: PendingActivity[] | null | undefined):
 export async function freshestActivityProgress(
   pending: PendingActivity[] | null | undefined,
   decode: (payloads: Payloads) => Promise<unknown>,
-): Promise<{ message: string; at: string } | undefined> {
-  let freshest: { message: string; at: string } | undefined;
+): Promise<FreshestProgress | undefined> {
+  let freshest: FreshestProgress | undefined;
   for (const activity of pending ?? []) {
     if (!RUNNING.has(activity.state ?? 0) || !activity.heartbeatDetails?.payloads?.length) continue;
     const at = optionalTsToDate(activity.lastHeartbeatTime)?.toISOString();
     if (!at || (freshest && freshest.at >= at)) continue;
     const progress = activityProgressOf(await decode(activity.heartbeatDetails.payloads).catch(() => undefined));
-    if (progress) freshest = { message: activityProgressText(progress), at };
+    if (progress) freshest = { message: activityProgressText(progress), at, ...countsOf(progress) };
   }
   return freshest;
 }

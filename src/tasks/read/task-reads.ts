@@ -124,6 +124,9 @@ export class TaskReads {
       ...(cancelRequested ? { cancelRequested } : {}),
       ...(stuck ? { stuck: true } : {}),
       ...(activityRunning(pending) ? { activityRunning: true } : {}),
+      ...(fromActivity?.done !== undefined && statusMessage === fromActivity.message
+        ? { progress: { done: fromActivity.done, ...(fromActivity.total !== undefined ? { total: fromActivity.total } : {}) } }
+        : {}),
     };
   }
 

@@ -135,15 +135,19 @@ export class TaskStarts {
   /**
    * The synchronous path: the same durable workflow, awaited. Throws ToolProtocolError for a
    * failed one. When the caller goes away (`signal`), the workflow is cancelled: nobody could
-   * read its result.
+   * read its result; unless `follow.started` told the caller its taskId (progress named it), then
+   * the wait ends and the run goes on.
    */
-  async run(input: StartTaskInput, signal?: AbortSignal): Promise<CallToolResult> {
+  async run(input: StartTaskInput, signal?: AbortSignal, follow?: RunFollow): Promise<CallToolResult> {
     const { taskId } = await this.start({ ...input, executionTimeout: syncTimeout(input.executionTimeout, this.opts.syncRunTimeoutMs) });
+    follow?.started(taskId);
     const handle = this.calls.client.workflow.getHandle(taskId);
-    const onAbort = () => void this.calls.toRunning(taskId, (h) => h.cancel().then(() => undefined)).catch(() => this.cancelOrphan(taskId));
+    const cancel = () => void this.calls.toRunning(taskId, (h) => h.cancel().then(() => undefined)).catch(() => this.cancelOrphan(taskId));
+    const left = new AbortController();
+    const onAbort = follow ? () => left.abort() : cancel;
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const snapshot = await this.settled(handle, input.tool);
+      const snapshot = await Promise.race([this.settled(handle, input.tool), aborted(left.signal)]);
       metrics.taskEnded(input.tool, snapshot.status);
       if (snapshot.status === 'completed') return snapshot.result;
       if (snapshot.status === 'failed') throw new ToolProtocolError(snapshot.error);
@@ -189,6 +193,16 @@ export class TaskStarts {
       { key: MCP_OWNER, value: owner ?? ANONYMOUS_OWNER },
     ];
   }
+}
+
+/** A synchronous run its caller follows by its taskId (progress notifications name it): told the taskId once started. */
+export interface RunFollow {
+  started(taskId: string): void;
+}
+
+/** Rejects once `signal` aborts (the caller left a run that goes on). */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('The request was cancelled')), { once: true }));
 }
 
 /** A synchronous run's execution timeout: the tool's own, bounded by the server's cap for runs nobody holds a handle to. */

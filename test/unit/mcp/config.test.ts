@@ -61,6 +61,12 @@ test('retryGraceMs: 10 minutes by default, MCP_RETRY_GRACE_MS or a flag, 0 turns
   expect(parseServerConfig({ retryGraceMs: '2 minutes' }, { MCP_RETRY_GRACE_MS: '0' }).retryGraceMs).toBe(120_000);
 });
 
+test('progressWaitMs: 5 minutes by default, MCP_PROGRESS_WAIT_MS or a flag (a duration)', () => {
+  expect(parseServerConfig({}, {}).progressWaitMs).toBe(300_000);
+  expect(parseServerConfig({}, { MCP_PROGRESS_WAIT_MS: '60000' }).progressWaitMs).toBe(60_000);
+  expect(parseServerConfig({ progressWaitMs: '10m' }, { MCP_PROGRESS_WAIT_MS: '60000' }).progressWaitMs).toBe(600_000);
+});
+
 test('watchPolledTasks: on by default, MCP_WATCH_POLLED_TASKS=false turns it off, a flag wins', () => {
   expect(parseServerConfig({}, {}).watchPolledTasks).toBe(true);
   expect(parseServerConfig({}, { MCP_WATCH_POLLED_TASKS: 'false' }).watchPolledTasks).toBe(false);
@@ -73,6 +79,8 @@ test.each([
   [{ taskToolsPrefix: 'tasks.' }, /taskToolsPrefix \(--task-tools-prefix or MCP_TASK_TOOLS_PREFIX\)/],
   [{ retryGraceMs: '-1' }, /retryGraceMs \(--retry-grace-ms or MCP_RETRY_GRACE_MS\)/],
   [{ retryGraceMs: '2 days' }, /retryGraceMs/],
+  [{ progressWaitMs: '0' }, /progressWaitMs \(--progress-wait-ms or MCP_PROGRESS_WAIT_MS\)/],
+  [{ progressWaitMs: '2h' }, /progressWaitMs/],
 ])('settings: %j is refused clearly', (flags, message) => {
   expect(() => parseServerConfig(flags, {})).toThrow(ConfigError);
   expect(() => parseServerConfig(flags, {})).toThrow(message);

@@ -34,7 +34,7 @@ describe('the server reads several activities: the most recently heartbeated run
       message: 'b',
       at: new Date((1_800_000_000 + 20) * 1000).toISOString(),
     });
-    expect(await freshestActivityProgress([pending[0]], decode)).toMatchObject({ message: 'a (1 of 2)' });
+    expect(await freshestActivityProgress([pending[0]], decode)).toMatchObject({ message: 'a (1 of 2)', done: 1, total: 2 });
     expect(await freshestActivityProgress([], decode)).toBeUndefined();
     expect(await freshestActivityProgress(undefined, decode)).toBeUndefined();
   });
