@@ -16,6 +16,8 @@ export interface CardConfig {
   workflowUrl?: string;
 }
 
+/** Each wait returns after this at most (at once on an end or a question), so the bar moves while the task works. */
+const FOLLOW_WAIT_MS = 2_000;
 /** A task waiting for an answer is looked at again this often (someone else may answer it). */
 const INPUT_RECHECK_MS = 3_000;
 /** After a failed call, the next one waits this long; this many failures in a row stop following. */
@@ -57,7 +59,7 @@ async function follow(): Promise<void> {
   while (isRunning(state) && !torndown && failures < MAX_FAILURES) {
     if (state.status === 'input_required') await sleep(INPUT_RECHECK_MS);
     try {
-      await call(config.wait, { taskId: state.taskId });
+      await call(config.wait, { taskId: state.taskId, waitMs: FOLLOW_WAIT_MS });
       failures = 0;
     } catch (err) {
       failures++;

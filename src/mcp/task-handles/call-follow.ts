@@ -72,10 +72,11 @@ export class CallFollow {
    * Follows the task a bounded time, until it ends or needs an answer. 2025: pending input
    * requests go out on this call's stream (answers come back as POSTed responses routed by
    * their id) and the wait goes on; 2026: input needed ends the wait, to be asked in the answer.
+   * `waitMs`: the caller's own shorter bound (task_wait's argument).
    */
-  async follow(taskId: string, ctx: ServerContext, site: CallSite, placeHeld = false): Promise<FollowOutcome> {
+  async follow(taskId: string, ctx: ServerContext, site: CallSite, placeHeld = false, waitMs = Infinity): Promise<FollowOutcome> {
     if (!isTaskId(taskId)) return { kind: 'gone' };
-    if (!placeHeld) return this.mcp.limits.holding(principalOf(ctx), () => this.follow(taskId, ctx, site, true));
+    if (!placeHeld) return this.mcp.limits.holding(principalOf(ctx), () => this.follow(taskId, ctx, site, true, waitMs));
     const sent = new Set<string>();
     const pushInput = site.revision.handleInput === 'stream';
     // 2025: a question sent on this stream refused (no elicitation, or the user closed it): answer at once, as text
@@ -85,7 +86,7 @@ export class CallFollow {
     const progress = ProgressNotifier.forRequest(ctx);
     progress?.start();
     return followTask(this.mcp.watcher, taskId, principalOf(ctx), {
-      boundMs: progress ? this.mcp.config.progressWaitMs : this.mcp.config.handleWaitMs,
+      boundMs: Math.min(waitMs, progress ? this.mcp.config.progressWaitMs : this.mcp.config.handleWaitMs),
       signal: ctx.mcpReq.signal,
       interrupt: refused.signal,
       onState: (task) => {

@@ -132,7 +132,7 @@ export class TaskHandles {
   async serve(tool: ToolDefinition, args: Record<string, unknown>, ctx: ServerContext, site: CallSite): Promise<unknown> {
     switch (tool.name) {
       case this.names.wait:
-        return this.wait(args.taskId as string, ctx, site, false, true);
+        return this.wait(args.taskId as string, ctx, site, false, true, args.waitMs as number | undefined);
       case this.names.respond:
         return this.respond(args.taskId as string, args.responses as Record<string, unknown>, ctx, site);
       case this.names.cancel:
@@ -147,7 +147,14 @@ export class TaskHandles {
    * A dismissed form (`cancel`) is no answer, as on 2025: not sent, and not asked again in this
    * call (the handle shows it), so a client that dismisses forms cannot loop.
    */
-  private async wait(taskId: string, ctx: ServerContext, site: CallSite, viaRetry: boolean, applyRetry: boolean): Promise<unknown> {
+  private async wait(
+    taskId: string,
+    ctx: ServerContext,
+    site: CallSite,
+    viaRetry: boolean,
+    applyRetry: boolean,
+    waitMs?: number,
+  ): Promise<unknown> {
     const all = applyRetry ? (ctx.mcpReq.inputResponses ?? {}) : {};
     const responses = Object.fromEntries(Object.entries(all).filter(([, r]) => (r as { action?: unknown } | null)?.action !== 'cancel'));
     let refusal: InputResponseError | undefined;
@@ -160,7 +167,7 @@ export class TaskHandles {
       });
       if (refused) return refused;
     }
-    const outcome = await this.calls.follow(taskId, ctx, site);
+    const outcome = await this.calls.follow(taskId, ctx, site, false, waitMs);
     if (outcome.kind === 'gone') return notFoundResult();
     if (outcome.kind === 'aborted') return errorResult('The wait was cancelled; the task goes on.');
     if (isTerminal(outcome.task)) {

@@ -18,7 +18,16 @@ export function taskToolDefinitions(n: TaskToolNames, waitMs: number, listing: b
     tool(
       n.wait,
       `Waits (up to ${bound}) for a task that a tool returned as a task handle to end or to need an answer; returns its result once it ended, else its status and any questions it waits for. Call it again while the task is still running.`,
-      z.object({ taskId: taskIdArg }),
+      z.object({
+        taskId: taskIdArg,
+        waitMs: z
+          .number()
+          .int()
+          .min(0)
+          .max(3_600_000)
+          .optional()
+          .describe(`Return after at most this many ms even if nothing changed (0: at once; the server's bound caps it)`),
+      }),
     ),
     tool(
       n.respond,
