@@ -59,7 +59,7 @@ beforeAll(async () => {
     results[slot].catch(() => undefined); // awaited by the tests that need it; its failure shows in its card's test
     return results[slot];
   };
-  show('export', 'export_report', { rows: 12_000, msPerChunk: 600 });
+  show('export', 'export_report', { rows: 12_000, msPerChunk: 1500 });
   show('approval', 'approve_expense', { amount: 42, description: 'team dinner' });
   show('provision', 'provision_environment', { name: 'card-env', steps: 6, stepMs: 15_000 });
 }, 60_000);
