@@ -5,11 +5,11 @@
  * the frontend restarted while clients poll, PostgreSQL restarted. Each test leaves the cluster
  * whole again for the next.
  */
-import { call, pollTask, RpcError } from '../support/mcp';
+import { pollTask } from '../support/mcp';
 import { ledgerCounts } from '../support/ledger';
 import { createTask } from '../support/mcp-client';
 import { sleep } from '../support/wait';
-import { report, useClusterStack } from './support';
+import { answerEventually, report, useClusterStack } from './support';
 
 const stack = useClusterStack();
 const STEPS = 3;
@@ -30,19 +30,6 @@ async function expectSagasDone(ids: string[]): Promise<Record<string, number>> {
   const expected = ids.flatMap((id) => Array.from({ length: STEPS }, (_, s) => `provision-${id}:step-${s + 1}`));
   expect(expected.filter((k) => effects.get(k) !== 1)).toEqual([]);
   return { started: ids.length, completed: ended.length, lost: 0, duplicated: 0 };
-}
-
-/** tasks/update retried while the server says the store is unreachable (-32603); the tries it took. */
-async function answerEventually(url: string, taskId: string, inputResponses: Record<string, unknown>): Promise<number> {
-  for (let tries = 1; ; tries++) {
-    try {
-      await call(url, 'tasks/update', { taskId, inputResponses });
-      return tries;
-    } catch (err) {
-      if (!(err instanceof RpcError) || err.code !== -32603 || tries >= 60) throw err;
-      await sleep(500);
-    }
-  }
 }
 
 test('a history host SIGKILLed during sagas: the other host takes its shards, every saga completes once', async () => {

@@ -1,11 +1,12 @@
 /**
  * The Tasks lifecycle and task handles on a Temporal cluster on PostgreSQL (two history hosts),
- * through two `serve` replicas and two workers: every task's requests spread over both replicas.
+ * through two `serve` replicas and two workers: every task's requests spread over both replicas;
+ * a subscription on one replica to tasks started on the other, across a history host's SIGKILL.
  */
-import { call, pollTask } from '../support/mcp';
+import { call, pollTask, subscribe } from '../support/mcp';
 import { ledgerCounts } from '../support/ledger';
 import { createTask } from '../support/mcp-client';
-import { report, useClusterStack } from './support';
+import { answerEventually, report, useClusterStack } from './support';
 
 const stack = useClusterStack({ serveArgs: ['--handle-wait-ms', '3000'] });
 const PLAIN = { capabilities: {} }; // no Tasks extension declared: task handles
@@ -54,4 +55,25 @@ test('task handles: a call on A hands back a handle; task_wait on B, task_respon
   expect(cancelled.isError).toBeFalsy();
   const ended = await pollTask(b, long.structuredContent.taskId);
   expect(ended.status).toBe('cancelled');
+});
+
+test('subscriptions: B streams the tasks A started, through an answer on A and a history host SIGKILL, to their ends', async () => {
+  const [a, b] = stack.urls;
+  const approval = await createTask(a, 'approve_expense', { amount: 3, description: 'sub' });
+  const provision = await createTask(a, 'provision_environment', { name: 'sub', steps: 4, stepMs: 1000 });
+  const sub = await subscribe(b, [approval, provision]);
+  expect((await sub.next()).params.notifications.taskIds).toEqual([approval, provision]);
+  const seen: any[] = [];
+  for (let m = await sub.next(60_000); m; m = await sub.next(60_000)) {
+    if (m.method !== 'notifications/tasks') continue;
+    seen.push(m.params);
+    if (m.params.taskId === approval && m.params.status === 'input_required') break;
+  }
+  await stack.tc.crash('history-1');
+  await answerEventually(a, approval, { approval: { action: 'accept', content: { approved: true } } });
+  const rest = await sub.rest(120_000);
+  const completed = rest.filter((m) => m.params?.status === 'completed').map((m) => m.params.taskId);
+  expect(completed.sort()).toEqual([approval, provision].sort());
+  expect(rest.at(-1).result.resultType).toBe('complete');
+  report('cluster subscription', { subscribed: 2, completed: completed.length, notifications: seen.length + rest.length - 1 });
 });

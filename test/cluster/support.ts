@@ -3,10 +3,11 @@
  * two `worker` and two `serve` processes of dist/cli on it, and the effects ledger the workers
  * write. The rest comes from the support library.
  */
-import { startServe, startWorker } from '../support/mcp';
+import { call, RpcError, startServe, startWorker } from '../support/mcp';
 import { type CliProcess, stopAll } from '../support/processes';
 import { ledgerDir } from '../support/ledger';
 import { startTestCluster, type TestCluster } from '../support/temporal-cluster';
+import { sleep } from '../support/wait';
 
 export { report } from '../faults/support';
 
@@ -51,3 +52,17 @@ export function useClusterStack(opts: ClusterStackOptions = {}): ClusterStack {
   });
   return stack;
 }
+
+/** tasks/update retried while the server says the store is unreachable (-32603); the tries it took. */
+export async function answerEventually(url: string, taskId: string, inputResponses: Record<string, unknown>): Promise<number> {
+  for (let tries = 1; ; tries++) {
+    try {
+      await call(url, 'tasks/update', { taskId, inputResponses });
+      return tries;
+    } catch (err) {
+      if (!(err instanceof RpcError) || err.code !== -32603 || tries >= 60) throw err;
+      await sleep(500);
+    }
+  }
+}
+
