@@ -65,4 +65,3 @@ export async function answerEventually(url: string, taskId: string, inputRespons
     }
   }
 }
-

@@ -91,6 +91,9 @@ test('the per-caller quota holds across both replicas once the starts are visibl
     expect(refused.body.error).toMatchObject({ code: -32603, data: { scope: 'caller', limit: 3, running: 3 } });
   }
   await cancelAll(a, alice, [mine[0]]);
-  const again = await waitFor(async () => (await rpc(b, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'q', seconds: 600 } }, alice)).body.result?.taskId, 15_000);
+  const again = await waitFor(
+    async () => (await rpc(b, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'q', seconds: 600 } }, alice)).body.result?.taskId,
+    15_000,
+  );
   await cancelAll(a, alice, [mine[1], mine[2], again]);
 });
