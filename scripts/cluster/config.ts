@@ -1,7 +1,7 @@
 /**
  * The cluster's shape and each server process's config file. One config per process: the two
- * history hosts run the same service on different ports, and a process reads only its own
- * service's ports (the others find it through the membership ring in PostgreSQL).
+ * history hosts run the same service on different ports. A process binds its own service's
+ * ports; the others find it through the membership ring (in PostgreSQL).
  */
 import YAML from 'yaml';
 
@@ -36,6 +36,14 @@ export interface ClusterLayout {
   dynamicConfigFile: string;
 }
 
+/**
+ * Whose ports a process's config lists for `service`: its own for its service, the first
+ * process's of the others (every process lists every service: membership tracks the services
+ * its config names, and a history host that names no matching cannot route to it).
+ */
+const portsOf = (name: ProcessName, service: Service): ProcessName =>
+  serviceOf(name) === service ? name : PROCESSES.find((p) => serviceOf(p) === service)!;
+
 /** The config file of one server process (YAML). */
 export function processConfig(layout: ClusterLayout, name: ProcessName): string {
   const { host } = layout;
@@ -65,7 +73,7 @@ export function processConfig(layout: ClusterLayout, name: ProcessName): string 
       datastores: { 'postgres-default': sql(DATABASES.temporal, 20), 'postgres-visibility': sql(DATABASES.visibility, 10) },
     },
     global: { membership: { maxJoinDuration: '30s', broadcastAddress: host } },
-    services: { [serviceOf(name)]: rpc(layout.ports[name]) },
+    services: Object.fromEntries(SERVICES.map((service) => [service, rpc(layout.ports[portsOf(name, service)])])),
     clusterMetadata: {
       enableGlobalNamespace: false,
       failoverVersionIncrement: 10,

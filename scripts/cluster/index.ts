@@ -16,7 +16,6 @@ interface State {
   address: string;
   namespace: string;
   dir: string;
-  /** Server processes first, PostgreSQL last: the order they are stopped in. */
   pids: Array<{ name: string; pid: number }>;
 }
 
@@ -42,7 +41,10 @@ async function up(): Promise<void> {
 async function down(): Promise<void> {
   const state = readState();
   if (!state) return console.log('no cluster recorded in .cluster/state.json');
-  for (const { name, pid } of state.pids) await adopt(name, pid, '').stop(name === 'postgres' ? 'SIGINT' : 'SIGTERM', 30_000);
+  const stop = ({ name, pid }: State['pids'][number]) => adopt(name, pid, '').stop(name === 'postgres' ? 'SIGINT' : 'SIGTERM', 30_000);
+  // the server processes together, then PostgreSQL (they write to it until they are gone)
+  await Promise.all(state.pids.filter((p) => p.name !== 'postgres').map(stop));
+  await Promise.all(state.pids.filter((p) => p.name === 'postgres').map(stop));
   fs.rmSync(state.dir, { recursive: true, force: true });
   fs.rmSync(STATE);
   console.log(`cluster at ${state.address} stopped`);

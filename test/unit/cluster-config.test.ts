@@ -21,8 +21,16 @@ const layout: ClusterLayout = {
 
 test('two history hosts: the same service on their own ports; every process on loopback, the frontend as cluster address', () => {
   const configs = Object.fromEntries(PROCESSES.map((name) => [name, YAML.parse(processConfig(layout, name))]));
-  expect(configs['history-1'].services).toEqual({ history: { rpc: { grpcPort: 101, membershipPort: 201, bindOnLocalHost: true } } });
-  expect(configs['history-2'].services.history.rpc.grpcPort).toBe(102);
+  const rpc = (grpcPort: number, membershipPort: number) => ({ rpc: { grpcPort, membershipPort, bindOnLocalHost: true } });
+  // every process names every service (membership tracks only those), its own with its own ports
+  expect(configs['history-1'].services).toEqual({
+    frontend: { rpc: { ...rpc(104, 204).rpc, httpPort: 304 } },
+    matching: rpc(103, 203),
+    history: rpc(101, 201),
+    worker: rpc(105, 205),
+  });
+  expect(configs['history-2'].services.history).toEqual(rpc(102, 202));
+  expect(configs.matching.services.history).toEqual(rpc(101, 201));
   expect(configs.frontend.services.frontend.rpc).toMatchObject({ grpcPort: 104, httpPort: 304 });
   for (const name of PROCESSES) {
     const c = configs[name];
