@@ -84,7 +84,10 @@ export async function clusterUp(opts: ClusterOptions = {}): Promise<Cluster> {
   try {
     createSchemas(build, layout.postgresPort);
     log('schemas temporal and temporal_visibility ready; starting ' + PROCESSES.join(', '));
-    await Promise.all(PROCESSES.map((name) => cluster.start(name)));
+    // the first process writes the cluster's metadata into the fresh database; started together, two of them race to (and one exits)
+    const [first, ...rest] = PROCESSES;
+    await cluster.start(first);
+    await Promise.all(rest.map((name) => cluster.start(name)));
     const { SEARCH_ATTRIBUTES } = fromDist<typeof Contract>('contract');
     await registerNamespace(cluster.address, cluster.namespace, SEARCH_ATTRIBUTES, log);
   } catch (err) {
