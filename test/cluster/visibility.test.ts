@@ -3,7 +3,8 @@
  * attributes) instead of the dev server's SQLite: task_list by owner (McpOwner) and the running-
  * task quotas across two replicas. The lag between a start and its visibility is measured and
  * printed: the quotas cover it with each replica's own recent starts (--quota-lag-ms), task_list
- * does not (a task shows up once visible).
+ * does not (a task shows up once visible). Across replicas a quota holds once the replicas'
+ * cached counts are fresh (older than 10 s, a start waits for a new count).
  */
 import { call, rpc } from '../support/mcp';
 import { sleep, waitFor } from '../support/wait';
@@ -21,6 +22,22 @@ const stack = useClusterStack({ serveArgs: ['--max-running-tasks-per-caller', '3
 
 const start = async (url: string, who: typeof alice) =>
   (await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'held', seconds: 600 } }, who)).taskId as string;
+
+// a failed test must not leave running tasks behind: the quotas count them
+afterEach(async () => {
+  const { executions } = await stack.tc.client.workflowService.listWorkflowExecutions({
+    namespace: 'default',
+    query: 'ExecutionStatus = "Running"',
+  });
+  await Promise.all(
+    (executions ?? []).map((e) =>
+      stack.tc.client.workflow
+        .getHandle(e.execution!.workflowId!)
+        .terminate('test cleanup')
+        .catch(() => undefined),
+    ),
+  );
+});
 
 async function cancelAll(url: string, who: typeof alice, ids: string[]): Promise<void> {
   await Promise.all(ids.map((taskId) => call(url, 'tasks/cancel', { taskId }, who)));
@@ -55,6 +72,8 @@ test('visibility lag on PostgreSQL: from a start to its workflow in a search-att
     );
     lags.push(Date.now() - started);
     await cancelAll(stack.urls[0], alice, [id]);
+    // a replica counts its own starts of the last --quota-lag-ms as running, ended or not (it refuses early, never late)
+    await sleep(1100);
   }
   lags.sort((x, y) => x - y);
   report('cluster visibility lag ms (tools/call start to visible, incl. the call)', {
@@ -82,10 +101,13 @@ test("task_list on either replica lists the caller's own tasks from SQL visibili
   await cancelAll(a, bob, [theirs]);
 });
 
-test('the per-caller quota holds across both replicas once the starts are visible; a cancelled task frees its place', async () => {
+test('the per-caller quota holds across both replicas once their counts are fresh; a cancelled task frees its place', async () => {
   const [a, b] = stack.urls;
   const mine = [await start(a, alice), await start(b, alice), await start(a, alice)];
-  await sleep(1500); // past --quota-lag-ms: every start counted from visibility, whichever replica made it
+  // A replica admits on a cached count up to 10 s old (maxStaleMs; refreshed behind it), and such a
+  // count misses the other replica's starts since: for those 10 s both may admit. Past them, a
+  // start waits for a fresh count, which has every start visible (--quota-lag-ms 1 s).
+  await sleep(11_000);
   for (const url of [a, b]) {
     const refused = await rpc(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: 'q', seconds: 600 } }, alice);
     expect(refused.body.error).toMatchObject({ code: -32603, data: { scope: 'caller', limit: 3, running: 3 } });
