@@ -126,7 +126,7 @@ function startProcess(build: ServerBuild, layout: ClusterLayout, dir: string, na
 }
 
 /** Both databases, as docker-compose.yml's temporal-schema does: create, setup-schema 0.0, update-schema to the module's newest. */
-function createSchemas(build: ServerBuild, port: number): void {
+export function createSchemas(build: ServerBuild, port: number): void {
   for (const [db, folder] of [
     [DATABASES.temporal, 'temporal'],
     [DATABASES.visibility, 'visibility'],
