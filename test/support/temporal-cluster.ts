@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import { type Cluster, clusterUp } from '../../scripts/cluster/cluster';
 import type { ProcessName } from '../../scripts/cluster/config';
-import { connectTemporal } from './temporal';
+import { connectTemporal, type RestartableTemporal } from './temporal';
 
 export type { Cluster, ProcessName };
 
@@ -41,5 +41,34 @@ export async function startTestCluster(log?: (m: string) => void): Promise<TestC
       await close();
       await cluster.down();
     },
+  };
+}
+
+/** The cluster's server processes a chaos run kills in turn: a history host, matching, the frontend, the other history host, the internal worker. */
+const CHAOS_ORDER: ProcessName[] = ['history-1', 'matching', 'frontend', 'history-2', 'worker'];
+
+/**
+ * The cluster in the shape of a restartable dev server (./temporal's RestartableTemporal), for a
+ * bench that SIGKILLs "Temporal" and starts it again: each kill takes the next server process of
+ * CHAOS_ORDER, and restart starts that one again. PostgreSQL is not killed. `log` hears which.
+ */
+export function restartableCluster(tc: TestCluster, log: (m: string) => void = () => undefined): RestartableTemporal {
+  let kills = 0;
+  let down: ProcessName | undefined;
+  return {
+    address: tc.address,
+    dbFile: '',
+    current: () => undefined,
+    pid: () => undefined,
+    async kill() {
+      down = CHAOS_ORDER[kills++ % CHAOS_ORDER.length];
+      log(`cluster: SIGKILL ${down}`);
+      await tc.cluster.kill(down);
+    },
+    async restart() {
+      if (down) await tc.cluster.start(down);
+      down = undefined;
+    },
+    stop: () => tc.stop(),
   };
 }
