@@ -55,7 +55,10 @@ export async function clusterUp(opts: ClusterOptions = {}): Promise<Cluster> {
   const layout = await allocate(dir);
   writeConfigs(layout, dir);
   log(`PostgreSQL on ${HOST}:${layout.postgresPort} (${dir}/pg)`);
-  const postgres = await startPostgres(path.join(dir, 'pg'), HOST, layout.postgresPort, launchOpts);
+  const postgres = await startPostgres(path.join(dir, 'pg'), HOST, layout.postgresPort, launchOpts).catch((err: Error) => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  });
   const processes = new Map<ProcessName, Daemon>();
   const cluster: Cluster = {
     address: `${HOST}:${layout.ports.frontend.grpc}`,
