@@ -3,7 +3,7 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/test/faults/'],
+  testPathIgnorePatterns: ['/test/faults/', '/test/cluster/'],
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
   transformIgnorePatterns: ['/node_modules/(?!(@modelcontextprotocol/ext-tasks|jose)/)'],
   // ext-tasks exports only an `import` condition; point jest's require at its files.

@@ -19,6 +19,7 @@ import { DEMO_TOOLS } from '../test/support/paths';
 import { freePort } from '../test/support/ports';
 import { type Cleanup, type CliProcess, spawnCli } from '../test/support/processes';
 import { restartableTemporal, type RestartableTemporal, tempDbFile } from '../test/support/temporal';
+import { restartableCluster, startTestCluster } from '../test/support/temporal-cluster';
 import { sleep } from '../test/support/wait';
 import { parseArgs, type Plan, planKills, planTasks, prng, type Role, type Schedule } from './chaos-plan';
 import { judge, render, type TaskRecord, TERMINAL } from './chaos-verdict';
@@ -38,13 +39,24 @@ interface ChaosStack {
   restart(role: Role): Promise<unknown>;
 }
 
-/** Worker and `serve` as child processes that can be SIGKILLed and started again (serve on a fixed port). */
-async function startStack(cleanup: Cleanup, ledgerDir: string): Promise<ChaosStack> {
+/** A dev server (SQLite in a temp folder); BENCH_TEMPORAL=cluster: the cluster on PostgreSQL, a kill taking its server processes in turn. */
+async function chaosTemporal(cleanup: Cleanup): Promise<RestartableTemporal> {
+  if (process.env.BENCH_TEMPORAL === 'cluster') {
+    const cluster = restartableCluster(await startTestCluster(log), log);
+    cleanup.add('temporal cluster', undefined, () => cluster.stop());
+    return cluster;
+  }
   const temporal = await restartableTemporal(tempDbFile('mtt-bench-'));
   cleanup.add('temporal dev server', temporal.pid(), async () => {
     await temporal.stop();
     fs.rmSync(path.dirname(temporal.dbFile), { recursive: true, force: true });
   });
+  return temporal;
+}
+
+/** Worker and `serve` as child processes that can be SIGKILLed and started again (serve on a fixed port). */
+async function startStack(cleanup: Cleanup, ledgerDir: string): Promise<ChaosStack> {
+  const temporal = await chaosTemporal(cleanup);
   const env = {
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_NAMESPACE: 'default',
@@ -82,7 +94,7 @@ async function startStack(cleanup: Cleanup, ledgerDir: string): Promise<ChaosSta
     temporal,
     async kill(role) {
       if (role === 'temporal') {
-        cleanup.pids.delete(temporal.pid()!);
+        cleanup.pids.delete(temporal.pid() ?? 0);
         return temporal.kill();
       }
       const proc = current[role]!;
@@ -93,7 +105,7 @@ async function startStack(cleanup: Cleanup, ledgerDir: string): Promise<ChaosSta
     async restart(role) {
       if (role !== 'temporal') return start(role);
       await temporal.restart();
-      cleanup.pids.add(temporal.pid()!);
+      if (temporal.pid()) cleanup.pids.add(temporal.pid()!);
     },
   };
 }

@@ -9,6 +9,7 @@ import type { DevServerOptions } from '../test/support/temporal';
 import { BENCH_TOOLS, fromDist } from '../test/support/paths';
 import type { Cleanup } from '../test/support/processes';
 import { type ProcessStack, startProcessStack } from '../test/support/servers';
+import { startTestCluster } from '../test/support/temporal-cluster';
 
 /**
  * Temporal dev server + worker + `serve` with the demo tools (and the raw baseline, bench/tools), all registered with cleanup (the
@@ -35,12 +36,26 @@ export async function startInfra(
 ): Promise<ProcessStack> {
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   return startProcessStack(cleanup, {
+    temporalAddress: await benchCluster(cleanup),
     toolsModule: BENCH_TOOLS,
     temporal: { ...(metricsPort ? { metricsPort } : {}), ...(sqliteSynchronous ? { sqliteSynchronous } : {}) },
     serveArgs: ['--poll-interval-ms', String(pollIntervalMs), '--max-running-tasks-per-caller', '0', ...serveArgs],
     serveNodeArgs: [...profiling, ...serveNodeArgs],
     keepOutput: 64 * 1024,
   });
+}
+
+/**
+ * BENCH_TEMPORAL=cluster: the stack on a Temporal cluster on PostgreSQL (test/support/temporal-cluster,
+ * its processes stopped with the rest) instead of a dev server; its address, or undefined.
+ */
+async function benchCluster(cleanup: Cleanup): Promise<string | undefined> {
+  if (!process.env.BENCH_TEMPORAL) return undefined;
+  if (process.env.BENCH_TEMPORAL !== 'cluster')
+    throw new Error(`BENCH_TEMPORAL=${process.env.BENCH_TEMPORAL}: only "cluster" (or unset: a dev server)`);
+  const tc = await startTestCluster((m) => console.error(`[cluster] ${m}`));
+  cleanup.add('temporal cluster', undefined, () => tc.stop());
+  return tc.address;
 }
 
 // ---- /proc sampling -------------------------------------------------------------------------

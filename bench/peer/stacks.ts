@@ -93,7 +93,9 @@ export async function startOurs(cleanup: Cleanup, cfg: PeerConfig): Promise<Stac
   return {
     ...temporalBackedStack(ctx, { ...infra.pids }, () => infra.startWorker()),
     key: 'ours',
-    label: `ours (Temporal SQLite WAL, synchronous=${cfg.durability.sqliteSynchronous})`,
+    label: infra.dbFile
+      ? `ours (Temporal SQLite WAL, synchronous=${cfg.durability.sqliteSynchronous})`
+      : 'ours (Temporal cluster on PostgreSQL)',
     address: infra.address,
   };
 }

@@ -92,12 +92,12 @@ function findValidator(): { validator?: Validator; tried: string[] } {
 }
 
 /**
- * The file as the `yaml` package (eemeli/yaml; YAML 1.2, core schema) reads it. Any error or
+ * The file as the `yaml` package (eemeli/yaml; YAML 1.2, core schema, with merge keys as Compose reads them) reads it. Any error or
  * warning (a duplicate key included) throws, so a file it cannot read fails the test instead of
  * being skipped.
  */
 function readYaml(text: string): Node {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, merge: true }); // merge: the server containers share one block (<<)
   const problems = [...doc.errors, ...doc.warnings];
   if (problems.length) throw new Error(`docker-compose.yml: ${problems.map((p) => p.message).join('\n')}`);
   return doc.toJS() as Node;
@@ -168,7 +168,9 @@ function resolvedModel(): Mapping {
   return asMap(fromReader);
 }
 
-const REQUIRED_SERVICES = ['postgresql', 'temporal-schema', 'temporal', 'temporal-setup', 'temporal-ui', 'mcp-server', 'worker'];
+/** The Temporal server's containers, one service each (`temporal` is the frontend). */
+const SERVER_SERVICES = ['temporal', 'temporal-matching', 'temporal-history', 'temporal-worker'];
+const REQUIRED_SERVICES = ['postgresql', 'temporal-schema', ...SERVER_SERVICES, 'temporal-setup', 'temporal-ui', 'mcp-server', 'worker'];
 
 describe('docker-compose.yml', () => {
   const title = validator
@@ -187,7 +189,7 @@ describe('docker-compose.yml', () => {
   });
   const svc = (name: string) => asMap(services[name]);
 
-  test(`has the services postgresql, temporal-schema, temporal, temporal-setup, temporal-ui, mcp-server and worker (${MODEL_SOURCE})`, () => {
+  test(`has the services ${REQUIRED_SERVICES.join(', ')} (${MODEL_SOURCE})`, () => {
     expect(Object.keys(services).sort()).toEqual([...REQUIRED_SERVICES].sort());
   });
 
@@ -222,11 +224,23 @@ describe('docker-compose.yml', () => {
     expect(targetPorts(svc('temporal-ui'))).toContain(8080);
   });
 
-  test('temporal runs on PostgreSQL with a healthcheck, and temporal-setup creates the namespace and registers the search attributes', () => {
-    expect(envOf(svc('temporal'))).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgresql', DB_PORT: '5432' });
-    expect(asMap(svc('temporal').healthcheck).test).toBeTruthy();
+  test('each Temporal service runs on PostgreSQL in its own container; temporal-setup waits for the frontend, creates the namespace and registers the search attributes', () => {
+    for (const [name, service] of [
+      ['temporal', 'frontend'],
+      ['temporal-matching', 'matching'],
+      ['temporal-history', 'history'],
+      ['temporal-worker', 'worker'],
+    ])
+      expect(envOf(svc(name))).toMatchObject({
+        DB: 'postgres12',
+        POSTGRES_SEEDS: 'postgresql',
+        DB_PORT: '5432',
+        TEMPORAL_SERVICES: service,
+      });
+    expect(Number(asMap(svc('temporal-history').deploy).replicas)).toBe(2);
     expect(asList(svc('postgresql').volumes).length).toBeGreaterThan(0);
     const script = commandOf(svc('temporal-setup')).join('\n');
+    expect(script).toMatch(/until temporal operator cluster health \| grep -qw SERVING/);
     expect(script).toMatch(/temporal operator namespace create --namespace "\$\$ns" --retention/);
     expect(script).toMatch(/temporal operator search-attribute create/);
     for (const name of ['McpTool', 'McpTaskStatus', 'McpOwner']) expect(script).toMatch(new RegExp(`\\b${name}\\b`));
@@ -239,16 +253,21 @@ describe('docker-compose.yml', () => {
     expect(COMPOSE_TEXT).not.toMatch(/auto-setup/);
     const version = server.split(':')[1];
     for (const name of ['temporal-schema', 'temporal-setup'])
-      expect(String(svc(name).image)).toMatch(new RegExp(`^temporalio/admin-tools:${version.replace(/\./g, '\\.')}-`));
+      expect(String(svc(name).image)).toMatch(new RegExp(`^temporalio/admin-tools:${version.replace(/\./g, '\\.')}(-|$)`));
+    for (const name of SERVER_SERVICES) {
+      expect(String(svc(name).image)).toBe(server);
+      expect(asMap(asMap(svc(name).depends_on)['temporal-schema']).condition).toBe('service_completed_successfully');
+    }
     expect(asMap(asMap(svc('temporal-schema').depends_on).postgresql).condition).toBe('service_healthy');
-    expect(asMap(asMap(svc('temporal').depends_on)['temporal-schema']).condition).toBe('service_completed_successfully');
-    expect(asMap(asMap(svc('temporal-setup').depends_on).temporal).condition).toBe('service_healthy');
+    // the server image has no CLI to check its health with: temporal-setup waits for the frontend itself
+    for (const name of SERVER_SERVICES) expect(asMap(asMap(svc('temporal-setup').depends_on)[name]).condition).toBe('service_started');
     const script = commandOf(svc('temporal-schema')).join('\n');
     expect(script).toMatch(/temporal-sql-tool --plugin postgres12 --ep postgresql -p 5432 -u temporal/);
     for (const step of [/--db "\$\$db" create/, /setup-schema -v 0\.0/, /update-schema -d "\$\$dir"/]) expect(script).toMatch(step);
     expect(script).toMatch(/for pair in temporal:temporal temporal_visibility:visibility;/);
     expect(script).toMatch(/\/etc\/temporal\/schema\/postgresql\/v12\/\$\$\{pair##\*:\}\/versioned/);
-    expect(envOf(svc('temporal'))).toMatchObject({ DBNAME: 'temporal', VISIBILITY_DBNAME: 'temporal_visibility' });
+    for (const name of SERVER_SERVICES)
+      expect(envOf(svc(name))).toMatchObject({ DBNAME: 'temporal', VISIBILITY_DBNAME: 'temporal_visibility' });
   });
 
   test('nothing is published on all interfaces: the frontend (7233), the UI (8080) and the endpoint bind 127.0.0.1 only', () => {
@@ -276,9 +295,8 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  test('healthchecks on postgresql, temporal, mcp-server and worker; the worker one asks its /readyz, the server its /healthz', () => {
-    for (const name of ['postgresql', 'temporal', 'mcp-server', 'worker'])
-      expect(asList(asMap(svc(name).healthcheck).test).length).toBeGreaterThan(0);
+  test('healthchecks on postgresql, mcp-server and worker; the worker one asks its /readyz, the server its /healthz', () => {
+    for (const name of ['postgresql', 'mcp-server', 'worker']) expect(asList(asMap(svc(name).healthcheck).test).length).toBeGreaterThan(0);
     const env = envOf(svc('worker'));
     const check = asList(asMap(svc('worker').healthcheck).test).join(' ');
     expect(check).toContain(`http://127.0.0.1:${env.MCP_HEALTH_PORT}/readyz`);

@@ -49,6 +49,8 @@ export interface ProcessStackOptions {
   serveNodeArgs?: string[];
   /** Options of the dev server (metricsPort…). */
   temporal?: Partial<DevServerOptions>;
+  /** A running Temporal to use instead of a dev server of the stack's own (a cluster: ./temporal-cluster); pids.temporal is then 0. */
+  temporalAddress?: string;
   /** Keep only the last this many characters of each process's output. */
   keepOutput?: number;
 }
@@ -65,17 +67,24 @@ export interface ProcessStack {
   startWorker(): Promise<CliProcess>;
 }
 
+async function ownDevServer(cleanup: Cleanup, options: Partial<DevServerOptions> = {}) {
+  const dbFile = tempDbFile('mtt-stack-');
+  const temporal = await startDevServerOnFreePorts({ dbFile, ...options });
+  cleanup.add('temporal dev server', temporal.pid, async () => {
+    await temporal.stop();
+    fs.rmSync(path.dirname(dbFile), { recursive: true, force: true });
+  });
+  return { temporal, dbFile };
+}
+
 /**
  * A Temporal dev server (SQLite in a temp folder, removed with it), one worker and one serve,
  * every one registered with cleanup and stopped by it, also on errors and signals.
  */
 export async function startProcessStack(cleanup: Cleanup, opts: ProcessStackOptions = {}): Promise<ProcessStack> {
-  const dbFile = tempDbFile('mtt-stack-');
-  const temporal = await startDevServerOnFreePorts({ dbFile, ...opts.temporal });
-  cleanup.add('temporal dev server', temporal.pid, async () => {
-    await temporal.stop();
-    fs.rmSync(path.dirname(dbFile), { recursive: true, force: true });
-  });
+  const { temporal, dbFile } = opts.temporalAddress
+    ? { temporal: { address: opts.temporalAddress, pid: 0 }, dbFile: '' }
+    : await ownDevServer(cleanup, opts.temporal);
   const env = { TEMPORAL_NAMESPACE: 'default', ...(opts.toolsModule ? { MCP_TOOLS_MODULE: opts.toolsModule } : {}), ...opts.env };
   const spawnOpts = { keepOutput: opts.keepOutput, cleanup };
   const addWorker = () => startWorker(temporal.address, { ...env, ...opts.workerEnv }, [], spawnOpts);
