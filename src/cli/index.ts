@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadToolsModule, type ToolsModule, ToolsModuleError } from './tools-module';
 import { ToolsFileError } from '../mcp/workflow-tools';
 import { releaseHeldMemory } from './memory';
-import { addWorkerConfigOptions, hostPort, parseWorkerConfig, workerTuning } from './worker-config';
+import { addDevWorkerOptions, addWorkerConfigOptions, devWorkerTuning, hostPort, parseWorkerConfig, workerTuning } from './worker-config';
 import { addVersioningOptions, parseVersioning, setCurrentVersion } from './worker-versioning';
 import { checkWorkerHealth, startHealthServer } from './worker-health';
 import { ConfigError, ENV_VARS, parseSettings, ServerConfig, ServerConfigSchema } from '../mcp/config';
@@ -25,7 +25,9 @@ const program = new Command('mcp-temporal-tasks')
     releaseHeldMemory(); // long-running commands give back what a burst of load made V8 hold
   });
 
-serverOptions(program.command('dev').description('embedded Temporal dev server (SQLite, Web UI) + worker + MCP endpoint'), '3000')
+addDevWorkerOptions(
+  serverOptions(program.command('dev').description('embedded Temporal dev server (SQLite, Web UI) + worker + MCP endpoint'), '3000'),
+)
   .option('--db-file <file>', 'SQLite file of the dev server', path.join('.data', 'temporal.db'))
   .option('--temporal-port <port>', 'Temporal frontend port', '7233')
   .option('--ui-port <port>', 'Temporal Web UI port', '8233')
@@ -40,6 +42,7 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
   .action(async (opts) => {
     const onStop = listenForStop();
     const config = configFrom(opts);
+    const tuning = devWorkerTuning(opts);
     const tools = servedTools(opts);
     const dev = await startDevServer({
       dbFile: opts.dbFile,
@@ -59,6 +62,7 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
           namespace: settings.namespace,
           taskQueue: config.taskQueue,
           module: tools.module,
+          tuning,
         })
       : undefined;
     const running = worker?.run();

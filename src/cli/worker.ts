@@ -28,6 +28,7 @@ export type WorkerTuning = Pick<
   | 'maxConcurrentWorkflowTaskPolls'
   | 'nonStickyToStickyPollRatio'
   | 'workflowTaskPollerBehavior'
+  | 'stickyQueueScheduleToStartTimeout'
 >;
 
 /** The CLI's worker: the tools module's workflows and activities, with McpTasksPlugin. */

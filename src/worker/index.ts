@@ -7,17 +7,24 @@
  * `./activity` helpers keep an activity's checkpoint and idempotency key.
  */
 import { SimplePlugin } from '@temporalio/plugin';
+import type { Duration } from '@temporalio/common';
 import type { BundleOptions, ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
 import { activityInterceptors } from '../activities/interceptors';
 import type { ToolDefinition } from '../tool-definition';
 import { workflowTypeOf } from '../tool-definition';
 import { checkBundleHasRuntime, TASK_RUNTIME_INTERCEPTOR_MODULE } from './bundle-check';
+import { DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS } from './defaults';
 
-export { TASK_RUNTIME_INTERCEPTOR_MODULE };
+export { DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS, TASK_RUNTIME_INTERCEPTOR_MODULE };
 
 export interface McpTasksPluginOptions {
   /** The same tool definitions the server has; their workflows must be in the worker's workflows. */
   tools?: ToolDefinition[];
+  /**
+   * The worker's stickyQueueScheduleToStartTimeout when its own options do not set one
+   * (default DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS).
+   */
+  stickyQueueScheduleToStartTimeout?: Duration;
 }
 
 export class McpTasksPlugin extends SimplePlugin {
@@ -31,7 +38,11 @@ export class McpTasksPlugin extends SimplePlugin {
   configureWorker(options: WorkerOptions): WorkerOptions {
     if (options.workflowsPath) this.checkWorkflows(options.workflowsPath);
     else if (options.workflowBundle) checkBundleHasRuntime(options.workflowBundle);
-    return super.configureWorker(options);
+    const sticky =
+      options.stickyQueueScheduleToStartTimeout ??
+      this.pluginOptions.stickyQueueScheduleToStartTimeout ??
+      DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS;
+    return super.configureWorker({ ...options, stickyQueueScheduleToStartTimeout: sticky });
   }
 
   configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
