@@ -266,7 +266,8 @@ export async function startPeer(cleanup: Cleanup, installed: Installed, cfg: Pee
   };
 }
 
-async function waitAnswering(ctx: PeerContext, proc: ChildHandle, timeoutMs = 60_000): Promise<unknown> {
+// a peer (Python) starts in seconds on an idle machine, in over a minute on a saturated one
+async function waitAnswering(ctx: PeerContext, proc: ChildHandle, timeoutMs = 180_000): Promise<unknown> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

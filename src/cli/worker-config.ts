@@ -25,7 +25,7 @@ export const WorkerConfigSchema = z.object({
   /** How long running activities may finish after SIGTERM before they are cancelled. */
   shutdownGrace: duration.default(30_000),
   /** Workflows kept in memory between workflow tasks (0: none, every task replays its history). */
-  maxCachedWorkflows: count(0, 100_000).default(500),
+  maxCachedWorkflows: count(0, 100_000).default(100),
   /** Activities this worker runs at once. */
   maxConcurrentActivities: count(1, 10_000).default(50),
   /** Workflow tasks this worker runs at once; the SDK needs 2 or more while workflows are cached. */
@@ -96,7 +96,7 @@ function pollerOptions({ workflowTaskPollers, nonStickyPollRatio }: WorkerConfig
   };
 }
 
-const MAX_CACHED_FLAG = ['--max-cached-workflows <n>', 'workflows kept in memory (MCP_WORKER_MAX_CACHED_WORKFLOWS, default 500)'] as const;
+const MAX_CACHED_FLAG = ['--max-cached-workflows <n>', 'workflows kept in memory (MCP_WORKER_MAX_CACHED_WORKFLOWS, default 100)'] as const;
 const STICKY_FLAG = [
   '--sticky-schedule-to-start-timeout <duration>',
   `how long a workflow task waits for this worker's sticky queue before any worker takes it, e.g. 2s: a crashed worker's tasks stall this long (MCP_WORKER_STICKY_SCHEDULE_TO_START_TIMEOUT, default ${DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS / 1000}s)`,

@@ -6,7 +6,7 @@ import { DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS } from '../../../src/worker
 test('worker config: defaults, environment, flags win, durations', () => {
   expect(parseWorkerConfig({}, {})).toEqual({
     shutdownGrace: 30_000,
-    maxCachedWorkflows: 500,
+    maxCachedWorkflows: 100,
     maxConcurrentActivities: 50,
     maxConcurrentWorkflowTasks: 20,
     stickyScheduleToStartTimeout: DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS,
@@ -28,7 +28,7 @@ test('worker config: defaults, environment, flags win, durations', () => {
   expect(workerTuning(parseWorkerConfig({}, {}))).toEqual({
     shutdownGraceTime: 30_000,
     shutdownForceTime: 40_000,
-    maxCachedWorkflows: 500,
+    maxCachedWorkflows: 100,
     maxConcurrentActivityTaskExecutions: 50,
     maxConcurrentWorkflowTaskExecutions: 20,
     stickyQueueScheduleToStartTimeout: DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS,
@@ -70,7 +70,7 @@ test.each([
 
 test('dev: its worker takes the cache size and the sticky timeout, from the same variables as worker; bad values are refused', () => {
   expect(devWorkerTuning({}, {})).toEqual({
-    maxCachedWorkflows: 500,
+    maxCachedWorkflows: 100,
     stickyQueueScheduleToStartTimeout: DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS,
   });
   const env = { MCP_WORKER_MAX_CACHED_WORKFLOWS: '100', MCP_WORKER_STICKY_SCHEDULE_TO_START_TIMEOUT: '3s' };
