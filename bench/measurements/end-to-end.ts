@@ -8,7 +8,10 @@ import { sleep } from '../../test/support/wait';
 
 /**
  * Polls tasks/get from notBefore every pollMs until completed; resolves with the time observed.
- * `reads.count` counts the reads answered (a slower server gets fewer: the next waits for the answer).
+ * `reads.count` counts the reads answered. Closed loop (default): the next read waits pollMs after
+ * the answer, so a slower server gets fewer. Open loop: reads at notBefore + k × pollMs whatever
+ * the answers take (a slot missed while a read is out is skipped), as a client following the
+ * server's advised interval does: the same reads for every stack.
  */
 export async function pollUntilCompleted(
   ctx: Pick<BenchContext, 'mcp'>,
@@ -17,15 +20,34 @@ export async function pollUntilCompleted(
   pollMs: number,
   deadline: number,
   reads = { count: 0 },
+  openLoop = false,
 ): Promise<number> {
-  await sleep(notBefore - now());
+  return pollUntil(() => ctx.mcp.getTask(taskId).then((t) => t.status), ['completed', 'working'], {
+    taskId,
+    notBefore,
+    pollMs,
+    deadline,
+    reads,
+    openLoop,
+  });
+}
+
+/** The polling loop of pollUntilCompleted, over any status read: done is the first status, going on the second. */
+export async function pollUntil(
+  read: () => Promise<string>,
+  [done, going]: [string, string],
+  o: { taskId: string; notBefore: number; pollMs: number; deadline: number; reads: { count: number }; openLoop: boolean },
+): Promise<number> {
+  let slot = o.notBefore;
+  await sleep(slot - now());
   for (;;) {
-    const task = await ctx.mcp.getTask(taskId);
-    reads.count++;
-    if (task.status === 'completed') return now();
-    if (task.status !== 'working') throw new Error(`task ${taskId} ended ${task.status}`);
-    if (now() > deadline) throw new Error(`task ${taskId} not completed by the deadline`);
-    await sleep(pollMs);
+    const status = await read();
+    o.reads.count++;
+    if (status === done) return now();
+    if (status !== going) throw new Error(`task ${o.taskId} ended ${status}`);
+    if (now() > o.deadline) throw new Error(`task ${o.taskId} not completed by the deadline`);
+    slot = o.openLoop ? Math.max(slot + o.pollMs, now()) : now() + o.pollMs;
+    await sleep(slot - now());
   }
 }
 
@@ -90,11 +112,13 @@ async function unloadedE2e(ctx: BenchContext) {
 /** The batch: all tasks created at once (bounded concurrency), each polled until completed. */
 /** What batchE2e and rawBatchE2e read of a bench context: bench:raw and bench:peer pass their own batch settings. */
 export type E2eContext = CallContext & {
-  cfg: { e2e: Pick<BenchContext['cfg']['e2e'], 'tasks' | 'seconds' | 'createConcurrency' | 'pollMs' | 'timeoutMs'> };
+  cfg: {
+    e2e: Pick<BenchContext['cfg']['e2e'], 'tasks' | 'seconds' | 'createConcurrency' | 'pollMs' | 'timeoutMs'> & { openLoop?: boolean };
+  };
 };
 
 export async function batchE2e(ctx: E2eContext) {
-  const { tasks, seconds, createConcurrency, pollMs, timeoutMs } = ctx.cfg.e2e;
+  const { tasks, seconds, createConcurrency, pollMs, timeoutMs, openLoop } = ctx.cfg.e2e;
   const taskMs = seconds * 1000;
   const done: Array<{ taskId: string; createdAt: number; doneAt: number }> = [];
   const pollers: Array<Promise<unknown>> = [];
@@ -111,7 +135,7 @@ export async function batchE2e(ctx: E2eContext) {
       const createdAt = now();
       advisedMs = pollIntervalMs;
       pollers.push(
-        pollUntilCompleted(ctx, taskId, createdAt + taskMs, pollMs || pollIntervalMs, deadline, reads).then(
+        pollUntilCompleted(ctx, taskId, createdAt + taskMs, pollMs || pollIntervalMs, deadline, reads, openLoop).then(
           (doneAt) => done.push({ taskId, createdAt, doneAt }),
           (err: Error) => {
             failures.errors++;
@@ -131,6 +155,7 @@ export async function batchE2e(ctx: E2eContext) {
     completed: done.length,
     taskSeconds: seconds,
     pollMs: pollMs || advisedMs,
+    openLoop: !!openLoop,
     totalMs,
     overheadPerTaskMs: (totalMs - taskMs) / tasks,
     observedMinusTask: summarize(perTask),

@@ -4,6 +4,8 @@ import * as bench from '../clients';
 import { startSampler } from '../infra';
 import { forEachBounded, type Measured, measure, measureInterleaved, mergeRuns, type PollAcc, pollOne, type Stat } from '../measure';
 import { batchE2e, rawBatchE2e } from '../measurements/end-to-end';
+import { rawPolledBatchE2e, subscribedBatchE2e } from './followed-batch';
+import { killPhases } from './kill-phases';
 import { awaitClosed, type HistoryCounts, historyCounts } from '../measurements/history';
 import { log, now } from '../script';
 import { summarize } from '../stats';
@@ -118,15 +120,32 @@ export async function pollLoad(s: Stack, cfg: PeerConfig) {
   };
 }
 
+/**
+ * The batch polled at the interval ours advises, open loop, on every stack; in ours' turn also
+ * followed by subscription, and the same batch of raw starts polled with describe() at that
+ * interval and awaited with result() (the same timer, no task runtime, on the same worker).
+ */
 export async function e2e(s: Stack, cfg: PeerConfig, ours: Stack) {
-  log(`e2e: ${s.key}: ${cfg.e2e.tasks} tasks of ${cfg.e2e.seconds} s, polled every ${cfg.e2e.pollMs} ms`);
-  const { ids, ...batch } = await batchE2e(s.ctx);
-  const r: typeof batch & { raw?: Awaited<ReturnType<typeof rawBatchE2e>> } = batch;
+  const { tasks, seconds, pollMs } = cfg.e2e;
+  log(`e2e: ${s.key}: ${tasks} tasks of ${seconds} s, polled every ${pollMs} ms (open loop)`);
+  const { ids: batchIds, ...batch } = await batchE2e(s.ctx);
+  // what a short sticky schedule-to-start timeout costs a busy live worker: workflow tasks that timed out and replayed elsewhere
+  const workflowTaskTimeouts = await s.workflowTaskTimeouts?.(batchIds.map((taskId) => ({ taskId, text: '' })));
+  const r: typeof batch & {
+    workflowTaskTimeouts?: number;
+    subscribed?: Awaited<ReturnType<typeof subscribedBatchE2e>>;
+    rawPolled?: Awaited<ReturnType<typeof rawPolledBatchE2e>>;
+    raw?: Awaited<ReturnType<typeof rawBatchE2e>>;
+  } = { ...batch, workflowTaskTimeouts };
   await s.clearLive();
   if (s === ours) {
-    // raw Temporal in ours' turn: the same batch with raw starts of plainTimer (the same timer, no
-    // task runtime) on the same worker, awaited with result() long polls: no MCP, no polling
-    log(`e2e: raw: ${cfg.e2e.tasks} raw plainTimer starts + result()`);
+    log(`e2e: ours: ${tasks} tasks followed by subscriptions/listen`);
+    r.subscribed = await subscribedBatchE2e(s.ctx, s.url!);
+    await s.clearLive();
+    log(`e2e: raw: ${tasks} raw plainTimer starts polled with describe() every ${pollMs} ms`);
+    r.rawPolled = await rawPolledBatchE2e(s.ctx, pollMs);
+    await s.clearLive();
+    log(`e2e: raw: ${tasks} raw plainTimer starts + result()`);
     r.raw = await rawBatchE2e(s.ctx, 'plainTimer');
     await s.clearLive();
   }
@@ -190,6 +209,8 @@ export async function scenarioHistory(stacks: Stack[], ours: Stack, cfg: PeerCon
   return out;
 }
 
+const ids = (created: Created[]) => created.map((c) => c.taskId);
+
 /** Tasks of a few seconds; SIGKILL the worker mid-way, start a new one, count what completes. */
 export async function workerKill(s: Stack, cfg: PeerConfig, tuned = false) {
   const { tasks, seconds, killAfterMs, restartAfterMs, waitMs, pollMs } = cfg.kill;
@@ -207,7 +228,10 @@ export async function workerKill(s: Stack, cfg: PeerConfig, tuned = false) {
   s.killWorker();
   const killedAt = now();
   await sleep(restartAfterMs);
+  const restartAt = now();
   await s.restartWorker(tuned);
+  const workerStartS = (now() - restartAt) / 1000;
+  const workerUpAtMs = Date.now(); // wall clock, as the histories' event times
   const status = new Map<string, { status: string; final: boolean; at: number }>();
   while (now() - killedAt < waitMs) {
     await forEachBounded(created, 16, async ({ taskId }) => {
@@ -222,7 +246,22 @@ export async function workerKill(s: Stack, cfg: PeerConfig, tuned = false) {
   const lastCompletionS = completed.length ? (Math.max(...completed.map((c) => status.get(c.taskId)!.at)) - t0) / 1000 : NaN;
   const reexecutions = await s.reexecutions(created);
   const workflowTaskTimeouts = s.workflowTaskTimeouts ? await s.workflowTaskTimeouts(created) : undefined;
+  const phases = s.key === 'ours' || s.key === 'mcp-agent' ? await killPhases(s.ctx, ids(created), workerUpAtMs) : undefined;
+  if (phases)
+    log(
+      `kill: ${s.key}: new worker up ${workerStartS.toFixed(2)} s after its start; slowest task after its timer fired: ${phases.slowestTrace}`,
+    );
   completed.forEach((c) => s.ctx.live.delete(c.taskId));
   await s.clearLive();
-  return { tasks, seconds, completed: completed.length, waitS: waitMs / 1000, lastCompletionS, reexecutions, workflowTaskTimeouts };
+  return {
+    tasks,
+    seconds,
+    completed: completed.length,
+    waitS: waitMs / 1000,
+    lastCompletionS,
+    reexecutions,
+    workflowTaskTimeouts,
+    workerStartS,
+    phases,
+  };
 }

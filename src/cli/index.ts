@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadToolsModule, type ToolsModule, ToolsModuleError } from './tools-module';
 import { ToolsFileError } from '../mcp/workflow-tools';
 import { releaseHeldMemory } from './memory';
-import { addWorkerConfigOptions, hostPort, parseWorkerConfig, workerTuning } from './worker-config';
+import { addDevWorkerOptions, addWorkerConfigOptions, devWorkerTuning, hostPort, parseWorkerConfig, workerTuning } from './worker-config';
 import { addVersioningOptions, parseVersioning, setCurrentVersion } from './worker-versioning';
 import { checkWorkerHealth, startHealthServer } from './worker-health';
 import { ConfigError, ENV_VARS, parseSettings, ServerConfig, ServerConfigSchema } from '../mcp/config';
@@ -28,7 +28,9 @@ const program = new Command('mcp-temporal-tasks')
     releaseHeldMemory(); // long-running commands give back what a burst of load made V8 hold
   });
 
-serverOptions(program.command('dev').description('embedded Temporal dev server (SQLite, Web UI) + worker + MCP endpoint'), '3000')
+addDevWorkerOptions(
+  serverOptions(program.command('dev').description('embedded Temporal dev server (SQLite, Web UI) + worker + MCP endpoint'), '3000'),
+)
   .option('--db-file <file>', 'SQLite file of the dev server', path.join('.data', 'temporal.db'))
   .option('--temporal-port <port>', 'Temporal frontend port', '7233')
   .option('--ui-port <port>', 'Temporal Web UI port', '8233')
@@ -43,6 +45,7 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
   .action(async (opts) => {
     const onStop = listenForStop();
     const config = configFrom(opts);
+    const tuning = devWorkerTuning(opts);
     const tools = servedTools(opts);
     const tracing = await tracingFromEnv(SERVICE_NAME);
     const dev = await startDevServer({
@@ -66,6 +69,7 @@ serverOptions(program.command('dev').description('embedded Temporal dev server (
           taskQueue: config.taskQueue,
           module: tools.module,
           tracing,
+          tuning,
         })
       : undefined;
     const running = worker?.run();

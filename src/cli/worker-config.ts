@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { Command } from 'commander';
 import { parseSettings } from '../mcp/config';
 import { durationMs } from '../mcp/duration';
+import { DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS } from '../worker/defaults';
 
 /**
  * The production settings of `worker`: shutdown grace, cache and slot sizes, the Prometheus
@@ -24,7 +25,7 @@ export const WorkerConfigSchema = z.object({
   /** How long running activities may finish after SIGTERM before they are cancelled. */
   shutdownGrace: duration.default(30_000),
   /** Workflows kept in memory between workflow tasks (0: none, every task replays its history). */
-  maxCachedWorkflows: count(0, 100_000).default(500),
+  maxCachedWorkflows: count(0, 100_000).default(100),
   /** Activities this worker runs at once. */
   maxConcurrentActivities: count(1, 10_000).default(50),
   /** Workflow tasks this worker runs at once; the SDK needs 2 or more while workflows are cached. */
@@ -39,6 +40,12 @@ export const WorkerConfigSchema = z.object({
    * arrives (the rest wait on this worker's sticky queue). Unset: the SDK's 0.2.
    */
   nonStickyPollRatio: z.coerce.number().min(0.01).max(1).optional(),
+  /**
+   * How long a workflow task waits on this worker's sticky queue before any worker may take it:
+   * after a crash, the dead worker's tasks stall this long. At least 100 ms: below that a busy
+   * live worker would lose most tasks to full replays elsewhere.
+   */
+  stickyScheduleToStartTimeout: durationMs(z.number().int().min(100).max(600_000)).default(DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS),
   /** Prometheus endpoint of the SDK's metrics (GET /metrics); off unless a port is given. */
   metricsPort: port(1),
   metricsHost: z.string().min(1).default('127.0.0.1'),
@@ -55,6 +62,7 @@ export const WORKER_ENV_VARS: Record<keyof WorkerConfig, string> = {
   maxConcurrentWorkflowTasks: 'MCP_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS',
   workflowTaskPollers: 'MCP_WORKER_WORKFLOW_TASK_POLLERS',
   nonStickyPollRatio: 'MCP_WORKER_NON_STICKY_POLL_RATIO',
+  stickyScheduleToStartTimeout: 'MCP_WORKER_STICKY_SCHEDULE_TO_START_TIMEOUT',
   metricsPort: 'MCP_METRICS_PORT',
   metricsHost: 'MCP_METRICS_HOST',
   healthPort: 'MCP_HEALTH_PORT',
@@ -74,6 +82,7 @@ export function workerTuning(config: WorkerConfig) {
     maxCachedWorkflows: config.maxCachedWorkflows,
     maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: config.maxConcurrentWorkflowTasks,
+    stickyQueueScheduleToStartTimeout: config.stickyScheduleToStartTimeout,
     ...pollerOptions(config),
   };
 }
@@ -87,6 +96,12 @@ function pollerOptions({ workflowTaskPollers, nonStickyPollRatio }: WorkerConfig
   };
 }
 
+const MAX_CACHED_FLAG = ['--max-cached-workflows <n>', 'workflows kept in memory (MCP_WORKER_MAX_CACHED_WORKFLOWS, default 100)'] as const;
+const STICKY_FLAG = [
+  '--sticky-schedule-to-start-timeout <duration>',
+  `how long a workflow task waits for this worker's sticky queue before any worker takes it, e.g. 2s: a crashed worker's tasks stall this long (MCP_WORKER_STICKY_SCHEDULE_TO_START_TIMEOUT, default ${DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS / 1000}s)`,
+] as const;
+
 /** The `worker` command's flags for these settings (no commander defaults: the environment fills in, then the schema). */
 export function addWorkerConfigOptions(cmd: Command): Command {
   return cmd
@@ -94,7 +109,7 @@ export function addWorkerConfigOptions(cmd: Command): Command {
       '--shutdown-grace <duration>',
       'on SIGTERM, how long running activities may finish, e.g. 30s (MCP_WORKER_SHUTDOWN_GRACE, default 30s)',
     )
-    .option('--max-cached-workflows <n>', 'workflows kept in memory (MCP_WORKER_MAX_CACHED_WORKFLOWS, default 500)')
+    .option(...MAX_CACHED_FLAG)
     .option('--max-concurrent-activities <n>', 'activities run at once (MCP_WORKER_MAX_CONCURRENT_ACTIVITIES, default 50)')
     .option('--max-concurrent-workflow-tasks <n>', 'workflow tasks run at once (MCP_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, default 20)')
     .option(
@@ -105,6 +120,7 @@ export function addWorkerConfigOptions(cmd: Command): Command {
       '--non-sticky-poll-ratio <r>',
       "share of those polls on the shared task queue (MCP_WORKER_NON_STICKY_POLL_RATIO, default: the SDK's 0.2)",
     )
+    .option(...STICKY_FLAG)
     .option('--metrics-port <port>', 'serve SDK metrics for Prometheus on GET /metrics (MCP_METRICS_PORT; default off)')
     .option('--metrics-host <host>', 'address the metrics endpoint binds to (MCP_METRICS_HOST, default 127.0.0.1)')
     .option(
@@ -112,6 +128,23 @@ export function addWorkerConfigOptions(cmd: Command): Command {
       'serve GET /healthz: 200 only while Temporal lists this worker as polling (MCP_HEALTH_PORT; default off, 0 picks a free port)',
     )
     .option('--health-host <host>', 'address the health endpoint binds to (MCP_HEALTH_HOST, default 127.0.0.1)');
+}
+
+/** The worker settings `dev` takes too, for its embedded worker: what it keeps resident, how fast a crash's tasks move on. */
+export function addDevWorkerOptions(cmd: Command): Command {
+  return cmd.option(...MAX_CACHED_FLAG).option(...STICKY_FLAG);
+}
+
+const DevWorkerSchema = WorkerConfigSchema.pick({ maxCachedWorkflows: true, stickyScheduleToStartTimeout: true });
+
+/** `dev`'s worker options from its flags and the same environment variables as `worker`. */
+export function devWorkerTuning(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env) {
+  const envVars = {
+    maxCachedWorkflows: WORKER_ENV_VARS.maxCachedWorkflows,
+    stickyScheduleToStartTimeout: WORKER_ENV_VARS.stickyScheduleToStartTimeout,
+  };
+  const config = parseSettings({ schema: DevWorkerSchema, envVars, title: 'Invalid dev configuration' }, flags, env);
+  return { maxCachedWorkflows: config.maxCachedWorkflows, stickyQueueScheduleToStartTimeout: config.stickyScheduleToStartTimeout };
 }
 
 /** `host:port`, with an IPv6 host in brackets. */

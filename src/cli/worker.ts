@@ -31,6 +31,7 @@ export type WorkerTuning = Pick<
   | 'maxConcurrentWorkflowTaskPolls'
   | 'nonStickyToStickyPollRatio'
   | 'workflowTaskPollerBehavior'
+  | 'stickyQueueScheduleToStartTimeout'
 >;
 
 /** The CLI's worker: the tools module's workflows and activities, with McpTasksPlugin. */

@@ -9,13 +9,15 @@
 import type { OpenTelemetryPlugin, OpenTelemetryPluginOptions } from '@temporalio/interceptors-opentelemetry';
 import { attemptOnSpan, tracingPlugin } from './tracing';
 import { SimplePlugin } from '@temporalio/plugin';
+import type { Duration } from '@temporalio/common';
 import type { BundleOptions, ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
 import { activityInterceptors } from '../activities/interceptors';
 import type { ToolDefinition } from '../tool-definition';
 import { workflowTypeOf } from '../tool-definition';
 import { checkBundleHasRuntime, checkBundleHasTracing, TASK_RUNTIME_INTERCEPTOR_MODULE } from './bundle-check';
+import { DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS } from './defaults';
 
-export { TASK_RUNTIME_INTERCEPTOR_MODULE };
+export { DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS, TASK_RUNTIME_INTERCEPTOR_MODULE };
 
 export interface McpTasksPluginOptions {
   /** The same tool definitions the server has; their workflows must be in the worker's workflows. */
@@ -26,6 +28,11 @@ export interface McpTasksPluginOptions {
    * processor (the workflow's through a sink). Unset: no tracing, and nothing of it is loaded.
    */
   tracing?: OpenTelemetryPluginOptions;
+  /**
+   * The worker's stickyQueueScheduleToStartTimeout when its own options do not set one
+   * (default DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS).
+   */
+  stickyQueueScheduleToStartTimeout?: Duration;
 }
 
 export class McpTasksPlugin extends SimplePlugin {
@@ -49,7 +56,12 @@ export class McpTasksPlugin extends SimplePlugin {
       checkBundleHasRuntime(options.workflowBundle);
       if (this.tracing) checkBundleHasTracing(options.workflowBundle);
     }
-    return super.configureWorker(this.tracing ? this.tracing.configureWorker(options) : options);
+    const sticky =
+      options.stickyQueueScheduleToStartTimeout ??
+      this.pluginOptions.stickyQueueScheduleToStartTimeout ??
+      DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS;
+    const configured = { ...options, stickyQueueScheduleToStartTimeout: sticky };
+    return super.configureWorker(this.tracing ? this.tracing.configureWorker(configured) : configured);
   }
 
   configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {

@@ -12,7 +12,12 @@ import path from 'node:path';
 import { Resource } from '@opentelemetry/resources';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { MCP_TASK_STATUS } from '../../../src/contract';
-import { McpTasksPlugin, type McpTasksPluginOptions, TASK_RUNTIME_INTERCEPTOR_MODULE } from '../../../src/worker';
+import {
+  DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS,
+  McpTasksPlugin,
+  type McpTasksPluginOptions,
+  TASK_RUNTIME_INTERCEPTOR_MODULE,
+} from '../../../src/worker';
 import { demo, type Harness, startHarness, testTool, WORKFLOWS_PATH, workflows } from '../../support/workflow-harness';
 
 /** A workflow function that the test workflows module does not export. */
@@ -121,6 +126,25 @@ describe('a prebuilt workflow bundle (item 7)', () => {
       plugins: [new McpTasksPlugin({ tools })],
       shutdownGraceTime: '1 s',
     });
+
+  test('the sticky schedule-to-start timeout reaches the worker: our default, the plugin option, the worker option over it', async () => {
+    const stickyMs = async (plugin: McpTasksPluginOptions, own: { stickyQueueScheduleToStartTimeout?: string } = {}) => {
+      const worker = await Worker.create({
+        connection: h.nativeConnection,
+        taskQueue: `${h.taskQueue}-sticky`,
+        workflowBundle: { code: withPlugin.code },
+        activities,
+        plugins: [new McpTasksPlugin({ tools, ...plugin })],
+        shutdownGraceTime: '1 s',
+        ...own,
+      });
+      await worker.runUntil(Promise.resolve());
+      return worker.options.stickyQueueScheduleToStartTimeoutMs;
+    };
+    expect(await stickyMs({})).toBe(DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS);
+    expect(await stickyMs({ stickyQueueScheduleToStartTimeout: '3s' })).toBe(3000);
+    expect(await stickyMs({ stickyQueueScheduleToStartTimeout: '3s' }, { stickyQueueScheduleToStartTimeout: '1500ms' })).toBe(1500);
+  });
 
   test('bundled without the plugin: Worker.create refuses it, saying how to bundle the runtime in', async () => {
     await expect(createWith({ code: without.code })).rejects.toThrow(

@@ -1,13 +1,15 @@
 /** The worker's settings: defaults, environment, flags win, durations; refusals name the flag and variable. */
 import { ConfigError } from '../../../src/mcp/config';
-import { hostPort, parseWorkerConfig, workerTuning } from '../../../src/cli/worker-config';
+import { devWorkerTuning, hostPort, parseWorkerConfig, workerTuning } from '../../../src/cli/worker-config';
+import { DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS } from '../../../src/worker/defaults';
 
 test('worker config: defaults, environment, flags win, durations', () => {
   expect(parseWorkerConfig({}, {})).toEqual({
     shutdownGrace: 30_000,
-    maxCachedWorkflows: 500,
+    maxCachedWorkflows: 100,
     maxConcurrentActivities: 50,
     maxConcurrentWorkflowTasks: 20,
+    stickyScheduleToStartTimeout: DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS,
     metricsHost: '127.0.0.1',
     healthHost: '127.0.0.1',
   });
@@ -26,10 +28,15 @@ test('worker config: defaults, environment, flags win, durations', () => {
   expect(workerTuning(parseWorkerConfig({}, {}))).toEqual({
     shutdownGraceTime: 30_000,
     shutdownForceTime: 40_000,
-    maxCachedWorkflows: 500,
+    maxCachedWorkflows: 100,
     maxConcurrentActivityTaskExecutions: 50,
     maxConcurrentWorkflowTaskExecutions: 20,
+    stickyQueueScheduleToStartTimeout: DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS,
   });
+  // the sticky timeout: a duration, from the environment, the flag over it
+  const sticky = (flags: object, env: NodeJS.ProcessEnv) => workerTuning(parseWorkerConfig(flags, env)).stickyQueueScheduleToStartTimeout;
+  expect(sticky({}, { MCP_WORKER_STICKY_SCHEDULE_TO_START_TIMEOUT: '5s' })).toBe(5000);
+  expect(sticky({ stickyScheduleToStartTimeout: '750ms' }, { MCP_WORKER_STICKY_SCHEDULE_TO_START_TIMEOUT: '5s' })).toBe(750);
   // the poller settings pass through only when set
   expect(workerTuning(parseWorkerConfig({ workflowTaskPollers: 'auto', nonStickyPollRatio: '0.5' }, {}))).toMatchObject({
     workflowTaskPollerBehavior: { type: 'autoscaling' },
@@ -52,7 +59,29 @@ test.each([
   [{ workflowTaskPollers: 'many' }, /--workflow-task-pollers or MCP_WORKER_WORKFLOW_TASK_POLLERS/],
   [{ workflowTaskPollers: '1' }, /--workflow-task-pollers/],
   [{ nonStickyPollRatio: '2' }, /--non-sticky-poll-ratio or MCP_WORKER_NON_STICKY_POLL_RATIO/],
+  [{ stickyScheduleToStartTimeout: 'soon' }, /--sticky-schedule-to-start-timeout or MCP_WORKER_STICKY_SCHEDULE_TO_START_TIMEOUT/],
+  [{ stickyScheduleToStartTimeout: '0' }, /--sticky-schedule-to-start-timeout/], // under the 100 ms floor
+  [{ stickyScheduleToStartTimeout: '50ms' }, /--sticky-schedule-to-start-timeout/],
+  [{ stickyScheduleToStartTimeout: '11m' }, /--sticky-schedule-to-start-timeout/], // over the 10 min bound
 ])('worker config: %j is refused clearly', (flags, message) => {
   expect(() => parseWorkerConfig(flags, {})).toThrow(ConfigError);
   expect(() => parseWorkerConfig(flags, {})).toThrow(message);
+});
+
+test('dev: its worker takes the cache size and the sticky timeout, from the same variables as worker; bad values are refused', () => {
+  expect(devWorkerTuning({}, {})).toEqual({
+    maxCachedWorkflows: 100,
+    stickyQueueScheduleToStartTimeout: DEFAULT_STICKY_SCHEDULE_TO_START_TIMEOUT_MS,
+  });
+  const env = { MCP_WORKER_MAX_CACHED_WORKFLOWS: '100', MCP_WORKER_STICKY_SCHEDULE_TO_START_TIMEOUT: '3s' };
+  expect(devWorkerTuning({ stickyScheduleToStartTimeout: '1s', dbFile: 'x.db' }, env)).toEqual({
+    maxCachedWorkflows: 100,
+    stickyQueueScheduleToStartTimeout: 1000,
+  });
+  expect(() => devWorkerTuning({ maxCachedWorkflows: '-1' }, {})).toThrow(
+    /Invalid dev configuration[\s\S]*--max-cached-workflows or MCP_WORKER_MAX_CACHED_WORKFLOWS/,
+  );
+  expect(() => devWorkerTuning({}, { MCP_WORKER_STICKY_SCHEDULE_TO_START_TIMEOUT: 'fast' })).toThrow(
+    /--sticky-schedule-to-start-timeout or MCP_WORKER_STICKY_SCHEDULE_TO_START_TIMEOUT/,
+  );
 });
