@@ -3,7 +3,8 @@ import type { temporal } from '@temporalio/proto';
 import { type BenchContext, type CallContext, createOurs, handle, rawDescribe, startRaw, terminateLive } from '../clients';
 import { measure } from '../measure';
 import { log, now } from '../script';
-import { markdownTable, median, ratio, type Summary, summarize } from '../stats';
+import { markdownTable, ratio, type Summary, summarize } from '../stats';
+import { timedBatch } from './batch';
 import { sleep } from '../../test/support/wait';
 
 /**
@@ -109,7 +110,6 @@ async function unloadedE2e(ctx: BenchContext) {
   };
 }
 
-/** The batch: all tasks created at once (bounded concurrency), each polled until completed. */
 /** What batchE2e and rawBatchE2e read of a bench context: bench:raw and bench:peer pass their own batch settings. */
 export type E2eContext = CallContext & {
   cfg: {
@@ -117,54 +117,23 @@ export type E2eContext = CallContext & {
   };
 };
 
+/** The batch: all tasks created at once (bounded concurrency), each polled until completed (at the advised interval unless pollMs). */
 export async function batchE2e(ctx: E2eContext) {
-  const { tasks, seconds, createConcurrency, pollMs, timeoutMs, openLoop } = ctx.cfg.e2e;
+  const { seconds, pollMs, openLoop } = ctx.cfg.e2e;
   const taskMs = seconds * 1000;
-  const done: Array<{ taskId: string; createdAt: number; doneAt: number }> = [];
-  const pollers: Array<Promise<unknown>> = [];
-  const failures = { errors: 0, firstError: undefined as string | undefined };
-  const reads = { count: 0 };
-  const start = now(); // before the first create
-  const deadline = start + timeoutMs;
   let advisedMs: number | undefined;
-  const { stat: create } = await measure(
-    tasks,
-    createConcurrency,
+  const { ids, ...batch } = await timedBatch(
+    ctx.cfg.e2e,
+    ctx.live,
     async () => {
       const { taskId, pollIntervalMs } = await createOurs(ctx, seconds);
-      const createdAt = now();
       advisedMs = pollIntervalMs;
-      pollers.push(
-        pollUntilCompleted(ctx, taskId, createdAt + taskMs, pollMs || pollIntervalMs, deadline, reads, openLoop).then(
-          (doneAt) => done.push({ taskId, createdAt, doneAt }),
-          (err: Error) => {
-            failures.errors++;
-            failures.firstError ??= err.message;
-          },
-        ),
-      );
+      return taskId;
     },
-    timeoutMs,
+    (taskId, createdAt, deadline, reads) =>
+      pollUntilCompleted(ctx, taskId, createdAt + taskMs, pollMs || advisedMs!, deadline, reads, openLoop),
   );
-  await Promise.all(pollers);
-  done.forEach((d) => ctx.live.delete(d.taskId));
-  const totalMs = done.length ? Math.max(...done.map((d) => d.doneAt)) - start : NaN;
-  const perTask = done.map((d) => d.doneAt - d.createdAt - taskMs);
-  return {
-    tasks,
-    completed: done.length,
-    taskSeconds: seconds,
-    pollMs: pollMs || advisedMs,
-    openLoop: !!openLoop,
-    totalMs,
-    overheadPerTaskMs: (totalMs - taskMs) / tasks,
-    observedMinusTask: summarize(perTask),
-    medianObservedMinusTaskMs: median(perTask),
-    readsPerTask: reads.count / tasks,
-    create,
-    ...failures,
-    ids: done.map((d) => d.taskId),
-  };
+  return { ...batch, taskSeconds: seconds, pollMs: pollMs || advisedMs, openLoop: !!openLoop, ids };
 }
 
 /**
@@ -172,41 +141,16 @@ export async function batchE2e(ctx: E2eContext) {
  * workflowType `plainTimer` runs the same timer with no task runtime (bench:raw, bench:peer).
  */
 export async function rawBatchE2e(ctx: E2eContext, workflowType = 'waitAndEcho') {
-  const { tasks, seconds, createConcurrency, timeoutMs } = ctx.cfg.e2e;
-  const taskMs = seconds * 1000;
-  const done: Array<{ id: string; createdAt: number; doneAt: number }> = [];
-  const waiters: Array<Promise<unknown>> = [];
-  const start = now();
-  const { stat: create } = await measure(
-    tasks,
-    createConcurrency,
-    async () => {
-      const id = await startRaw(ctx, seconds, workflowType);
-      const createdAt = now();
-      waiters.push(
-        ctx.client
-          .withDeadline(Date.now() + timeoutMs, () => handle(ctx, id).result())
-          .then(
-            () => done.push({ id, createdAt, doneAt: now() }),
-            () => undefined,
-          ),
-      );
+  const { ids: _ids, ...batch } = await timedBatch(
+    ctx.cfg.e2e,
+    ctx.live,
+    () => startRaw(ctx, ctx.cfg.e2e.seconds, workflowType),
+    async (id) => {
+      await ctx.client.withDeadline(Date.now() + ctx.cfg.e2e.timeoutMs, () => handle(ctx, id).result());
+      return now();
     },
-    timeoutMs,
   );
-  await Promise.all(waiters);
-  done.forEach((d) => ctx.live.delete(d.id));
-  const totalMs = done.length ? Math.max(...done.map((d) => d.doneAt)) - start : NaN;
-  const perTask = done.map((d) => d.doneAt - d.createdAt - taskMs);
-  return {
-    tasks,
-    completed: done.length,
-    totalMs,
-    overheadPerTaskMs: (totalMs - taskMs) / tasks,
-    medianObservedMinusTaskMs: median(perTask),
-    observedMinusTask: summarize(perTask),
-    create,
-  };
+  return batch;
 }
 
 export async function benchE2e(ctx: BenchContext) {

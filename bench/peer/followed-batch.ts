@@ -7,55 +7,14 @@
  */
 import { subscribe } from '../../test/support/mcp-client';
 import { type CallContext, createOurs, handle, startRaw } from '../clients';
-import { measure } from '../measure';
+import { type Follow, timedBatch } from '../measurements/batch';
 import { type E2eContext, pollUntil } from '../measurements/end-to-end';
 import { now } from '../script';
-import { median, summarize } from '../stats';
-
-type Follow = (id: string, createdAt: number, deadline: number, reads: { count: number }) => Promise<number>;
 
 /** Creates cfg.e2e.tasks tasks at its concurrency; each is followed until the client sees it completed. */
 async function followedBatch(ctx: E2eContext, create: () => Promise<string>, follow: Follow) {
-  const { tasks, seconds, createConcurrency, timeoutMs } = ctx.cfg.e2e;
-  const taskMs = seconds * 1000;
-  const done: Array<{ id: string; createdAt: number; doneAt: number }> = [];
-  const followers: Array<Promise<unknown>> = [];
-  const failures = { errors: 0, firstError: undefined as string | undefined };
-  const reads = { count: 0 };
-  const start = now();
-  const deadline = start + timeoutMs;
-  const { stat: createStat } = await measure(
-    tasks,
-    createConcurrency,
-    async () => {
-      const id = await create();
-      const createdAt = now();
-      followers.push(
-        follow(id, createdAt, deadline, reads).then(
-          (doneAt) => done.push({ id, createdAt, doneAt }),
-          (err: Error) => {
-            failures.errors++;
-            failures.firstError ??= err.message;
-          },
-        ),
-      );
-    },
-    timeoutMs,
-  );
-  await Promise.all(followers);
-  done.forEach((d) => ctx.live.delete(d.id));
-  const totalMs = done.length ? Math.max(...done.map((d) => d.doneAt)) - start : NaN;
-  const perTask = done.map((d) => d.doneAt - d.createdAt - taskMs);
-  return {
-    tasks,
-    completed: done.length,
-    totalMs,
-    medianObservedMinusTaskMs: median(perTask),
-    observedMinusTask: summarize(perTask),
-    readsPerTask: reads.count / tasks,
-    create: createStat,
-    ...failures,
-  };
+  const { ids: _ids, ...batch } = await timedBatch(ctx.cfg.e2e, ctx.live, create, follow);
+  return batch;
 }
 
 /** Ours (its MCP endpoint at url), each task followed through its own subscriptions/listen stream until it says completed. */
