@@ -77,7 +77,10 @@ export function loadConfig() {
       historySample: pick(20, 5),
     },
     setupConcurrency: 32, // creating fixtures, settling, terminating
-    // BENCH_PROFILE_SERVER=1: the MCP server runs under --cpu-prof (skews its latencies a little)
-    profileDir: process.env.BENCH_PROFILE_SERVER === '1' ? path.join(ROOT, 'bench', 'results', 'profiles') : undefined,
+    profileDir: serverProfileDir(),
   };
 }
+
+/** BENCH_PROFILE_SERVER=1: the MCP server runs under --cpu-prof (skews its latencies a little) and writes here. */
+export const serverProfileDir = () =>
+  process.env.BENCH_PROFILE_SERVER === '1' ? path.join(ROOT, 'bench', 'results', 'profiles') : undefined;

@@ -118,32 +118,41 @@ function pollRows(p: Record<string, any[]>, add: AddRow): void {
 }
 
 function killRows(r: PeerResults, add: AddRow): void {
-  const { kill, killTuned } = r;
+  const { kill, killIdle, killTuned } = r;
   const all = aboutOurs('ours: all', (v) => v.ours === kill.ours.tasks);
   const none = aboutOurs('ours: 0', (v) => v.ours === 0);
   add(
-    `worker SIGKILL: ${kill.ours.tasks} tasks of ${kill.ours.seconds} s, completed within ${kill.ours.waitS} s`,
+    `worker SIGKILL, busy until then (${kill.ours.tasks} tasks of ${kill.ours.seconds} s, companions of 1 s ended 1 s before): completed within ${kill.ours.waitS} s`,
     (k) => kill[k].completed,
     { agent: all, fastmcp: all },
   );
   add('— re-executions', (k) => kill[k].reexecutions, { agent: none, fastmcp: none });
   add('— last completion after creation (s)', (k) => kill[k].lastCompletionS, { agent: atMost(1.0) });
-  add("— workflow tasks timed out (the killed worker's sticky queue)", (k) => kill[k].workflowTaskTimeouts);
-  add("— tasks whose next workflow task went to the killed worker's sticky queue", (k) => kill[k].phases?.scheduledOnSticky);
-  add('— the new worker: process start to polling (s)', (k) => kill[k].workerStartS);
-  add('— timer fired → workflow task started, max (s)', (k) => kill[k].phases?.firedToStartMs.max / 1000);
-  add(
-    '— resumed after a live worker polled (started − later of fired and worker up), max (s)',
-    (k) => kill[k].phases?.resumeAfterLiveWorkerMs.max / 1000,
-    {
-      agent: aboutOurs('ours: ≤ 3 s', (v) => v.ours <= 3),
-    },
-  );
+  phaseRows(kill, add);
+  if (killIdle) {
+    add(`worker SIGKILL, idle for ${r.killIdleS} s before the batch: completed`, (k) => killIdle[k]?.completed, { agent: all });
+    add('— re-executions', (k) => killIdle[k]?.reexecutions, { agent: none });
+    add('— last completion after creation (s)', (k) => killIdle[k]?.lastCompletionS, { agent: atMost(1.0) });
+    phaseRows(killIdle, add);
+  }
   // only FastMCP's worker has a redelivery timeout to tune: the Temporal stacks show the figures above
   const tuned = (k: string) => (k === 'ours' || k === 'mcp-agent' ? kill : killTuned)[k];
   add(`— FastMCP's worker restarted with redelivery_timeout ${r.tunedRedeliverySeconds} s: completed`, (k) => tuned(k).completed);
   add('— — re-executions', (k) => tuned(k).reexecutions);
   add('— — last completion after creation (s)', (k) => tuned(k).lastCompletionS);
+}
+
+/** Where the killed worker's tasks waited, read from their histories (Temporal stacks only). */
+function phaseRows(kill: PeerResults, add: AddRow): void {
+  add("— tasks whose next workflow task went to the killed worker's sticky queue", (k) => kill[k]?.phases?.scheduledOnSticky);
+  add("— workflow tasks timed out (the killed worker's sticky queue)", (k) => kill[k]?.workflowTaskTimeouts);
+  add('— the new worker: process start to polling (s)', (k) => kill[k]?.workerStartS);
+  add('— timer fired → workflow task started, max (s)', (k) => kill[k]?.phases?.firedToStartMs.max / 1000);
+  add(
+    '— resumed after a live worker polled (started − later of fired and worker up), max (s)',
+    (k) => kill[k]?.phases?.resumeAfterLiveWorkerMs.max / 1000,
+    { agent: aboutOurs('ours: ≤ 3 s', (v) => v.ours <= 3) },
+  );
 }
 
 /** Ours against raw Temporal on the same server in the same run: [name, ours, raw, ratio, target, met]. */

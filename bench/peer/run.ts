@@ -85,14 +85,19 @@ async function main(cleanup: Cleanup): Promise<void> {
   if (sections.has('create')) r.create = await scenarioCreate(stacks, ours, cfg);
   if (sections.has('get')) r.get = await scenarioGet(stacks, ours, cfg);
   if (sections.has('poll')) r.poll = await abba(stacks, (s) => pollLoad(s, cfg));
-  if (sections.has('e2e')) r.e2e = await abba(stacks, (s) => e2e(s, cfg, ours));
+  if (sections.has('e2e')) r.e2e = await abba(stacks, (s) => e2e(s, cfg, ours, () => all.cpuSnapshot()));
   if (sections.has('kill')) {
     // last: it replaces the workers; once per stack (a count, not a timing)
     r.kill = {};
+    r.killIdle = {};
+    r.killIdleS = cfg.kill.idleMs / 1000;
     r.killTuned = {};
     r.tunedRedeliverySeconds = cfg.tunedRedeliverySeconds;
-    for (const s of stacks) r.kill[s.key] = await workerKill(s, cfg);
-    for (const s of stacks.filter((x) => x.key.startsWith('peer-'))) r.killTuned[s.key] = await workerKill(s, cfg, true);
+    for (const s of stacks) {
+      r.kill[s.key] = await workerKill(s, cfg, 'busy');
+      r.killIdle[s.key] = await workerKill(s, cfg, 'idle');
+    }
+    for (const s of stacks.filter((x) => x.key.startsWith('peer-'))) r.killTuned[s.key] = await workerKill(s, cfg, 'busy', true);
   }
   // restarted workers have new pids: `all` still holds the old ones, so the others figure is approximate
   const cpu1 = all.cpuSnapshot();

@@ -125,28 +125,38 @@ export async function pollLoad(s: Stack, cfg: PeerConfig) {
  * followed by subscription, and the same batch of raw starts polled with describe() at that
  * interval and awaited with result() (the same timer, no task runtime, on the same worker).
  */
-export async function e2e(s: Stack, cfg: PeerConfig, ours: Stack) {
+/** CPU seconds per process while fn ran (the sampler's names: temporal, ours.serve, mcp-agent.worker, bench, machine). */
+export type CpuSnapshot = () => Record<string, number>;
+async function withCpu<T extends object>(cpu: CpuSnapshot, fn: () => Promise<T>): Promise<T & { cpuS: Record<string, number> }> {
+  const before = cpu();
+  const r = await fn();
+  const after = cpu();
+  const cpuS = Object.fromEntries(Object.keys(after).map((k) => [k, Math.round((after[k] - (before[k] ?? 0)) * 100) / 100]));
+  return { ...r, cpuS };
+}
+
+export async function e2e(s: Stack, cfg: PeerConfig, ours: Stack, cpu: CpuSnapshot) {
   const { tasks, seconds, pollMs } = cfg.e2e;
   log(`e2e: ${s.key}: ${tasks} tasks of ${seconds} s, polled every ${pollMs} ms (open loop)`);
-  const { ids: batchIds, ...batch } = await batchE2e(s.ctx);
+  const { ids: batchIds, ...batch } = await withCpu(cpu, () => batchE2e(s.ctx));
   // what a short sticky schedule-to-start timeout costs a busy live worker: workflow tasks that timed out and replayed elsewhere
   const workflowTaskTimeouts = await s.workflowTaskTimeouts?.(batchIds.map((taskId) => ({ taskId, text: '' })));
   const r: typeof batch & {
     workflowTaskTimeouts?: number;
-    subscribed?: Awaited<ReturnType<typeof subscribedBatchE2e>>;
-    rawPolled?: Awaited<ReturnType<typeof rawPolledBatchE2e>>;
-    raw?: Awaited<ReturnType<typeof rawBatchE2e>>;
+    subscribed?: Awaited<ReturnType<typeof subscribedBatchE2e>> & { cpuS: Record<string, number> };
+    rawPolled?: Awaited<ReturnType<typeof rawPolledBatchE2e>> & { cpuS: Record<string, number> };
+    raw?: Awaited<ReturnType<typeof rawBatchE2e>> & { cpuS: Record<string, number> };
   } = { ...batch, workflowTaskTimeouts };
   await s.clearLive();
   if (s === ours) {
     log(`e2e: ours: ${tasks} tasks followed by subscriptions/listen`);
-    r.subscribed = await subscribedBatchE2e(s.ctx, s.url!);
+    r.subscribed = await withCpu(cpu, () => subscribedBatchE2e(s.ctx, s.url!));
     await s.clearLive();
     log(`e2e: raw: ${tasks} raw plainTimer starts polled with describe() every ${pollMs} ms`);
-    r.rawPolled = await rawPolledBatchE2e(s.ctx, pollMs);
+    r.rawPolled = await withCpu(cpu, () => rawPolledBatchE2e(s.ctx, pollMs));
     await s.clearLive();
     log(`e2e: raw: ${tasks} raw plainTimer starts + result()`);
-    r.raw = await rawBatchE2e(s.ctx, 'plainTimer');
+    r.raw = await withCpu(cpu, () => rawBatchE2e(s.ctx, 'plainTimer'));
     await s.clearLive();
   }
   return r;
@@ -211,14 +221,41 @@ export async function scenarioHistory(stacks: Stack[], ours: Stack, cfg: PeerCon
 
 const ids = (created: Created[]) => created.map((c) => c.taskId);
 
+/** How many of these tasks ended completed (the busy worker's companions, read once it is all over). */
+async function completedCount(s: Stack, taskIds: string[]): Promise<number> {
+  const statuses = await Promise.all(taskIds.map(async (id) => (await s.ctx.mcp.getTask(id)).status));
+  return statuses.filter((x) => x === 'completed').length;
+}
+
+/**
+ * How the killed worker spent the seconds before its death. It decides where Temporal sends the
+ * worker's tasks once their timers fire: matching counts a sticky queue alive while its worker
+ * polled it within the last 10 s (`stickyPollerUnavailableWindow`, the server's
+ * service/matching/matching_engine.go), and sends the workflow task there to wait out the sticky
+ * schedule-to-start timeout; otherwise to the shared queue at once. A poll starts again each time
+ * one returns a task. `busy`: companion tasks of 1 s end through the worker's sticky queue 1 s
+ * before its death, as on a worker with other work in flight; `idle`: nothing ran on the worker for
+ * `idleMs` before the batch (its idle long polls still renew about once a minute, so a renewal
+ * can fall in the window).
+ */
+export type BeforeKill = 'busy' | 'idle';
+
 /** Tasks of a few seconds; SIGKILL the worker mid-way, start a new one, count what completes. */
-export async function workerKill(s: Stack, cfg: PeerConfig, tuned = false) {
-  const { tasks, seconds, killAfterMs, restartAfterMs, waitMs, pollMs } = cfg.kill;
-  log(`kill: ${s.key}: ${tasks} tasks of ${seconds} s, worker SIGKILL after ${killAfterMs} ms`);
+export async function workerKill(s: Stack, cfg: PeerConfig, before: BeforeKill, tuned = false) {
+  const { tasks, seconds, killAfterMs, restartAfterMs, waitMs, pollMs, companions, idleMs } = cfg.kill;
+  log(`kill: ${s.key}: ${tasks} tasks of ${seconds} s, worker SIGKILL after ${killAfterMs} ms, the worker ${before} before`);
   const stamp = Date.now().toString(36);
+  if (before === 'idle') await sleep(idleMs);
+  const companionIds: string[] = [];
+  if (before === 'busy') {
+    await forEachBounded([...Array(companions).keys()], companions, async (i) => {
+      const { taskId } = await s.ctx.mcp.createWaitAndEcho(1, `companion-${s.key}-${stamp}-${i}`);
+      companionIds.push(taskId);
+    });
+  }
   const created: Created[] = [];
   await forEachBounded([...Array(tasks).keys()], tasks, async (i) => {
-    const text = `kill-${s.key}-${stamp}-${i}`;
+    const text = `kill-${s.key}-${before}-${stamp}-${i}`;
     const { taskId } = await s.ctx.mcp.createWaitAndEcho(seconds, text);
     s.ctx.live.add(taskId);
     created.push({ taskId, text });
@@ -254,6 +291,8 @@ export async function workerKill(s: Stack, cfg: PeerConfig, tuned = false) {
   completed.forEach((c) => s.ctx.live.delete(c.taskId));
   await s.clearLive();
   return {
+    before,
+    companionsCompleted: await completedCount(s, companionIds),
     tasks,
     seconds,
     completed: completed.length,

@@ -10,6 +10,7 @@ import { type ChildHandle, type Cleanup, spawnProcess } from '../../test/support
 import { sleep } from '../../test/support/wait';
 import * as bench from '../clients';
 import { durabilityClass, loadConfig, quickOr } from '../config';
+import { serverProfileDir } from '../config';
 import { startInfra } from '../infra';
 import { forEachBounded } from '../measure';
 import { connectRaw, envInt, log } from '../script';
@@ -53,6 +54,8 @@ export function loadPeerConfig() {
       restartAfterMs: 1000,
       waitMs: 1000 * envInt('BENCH_KILL_WAIT_SECONDS', 60),
       pollMs: 250,
+      companions: 4, // tasks of 1 s that keep the worker busy until 1 s before its death
+      idleMs: 12_000, // longer than matching's 10 s sticky poller window
     },
     // events and workflow tasks per task, counted from each workflow's history (exact, not timed)
     history: { tasks: envInt('BENCH_HISTORY_TASKS', pick(20, 5)) },
@@ -100,7 +103,11 @@ export interface Created {
 
 /** Our stack: dev Temporal (SQLite WAL, synchronous of the durability class), worker, serve; plus a raw client. */
 export async function startOurs(cleanup: Cleanup, cfg: PeerConfig): Promise<Stack> {
-  const infra = await startInfra(cleanup, { pollIntervalMs: ADVISED_POLL_MS, sqliteSynchronous: cfg.durability.sqliteSynchronous });
+  const infra = await startInfra(cleanup, {
+    pollIntervalMs: ADVISED_POLL_MS,
+    sqliteSynchronous: cfg.durability.sqliteSynchronous,
+    profileDir: serverProfileDir(),
+  });
   const ctx = { cfg, mcp: mcpTasks(infra.url), client: await connectRaw(cleanup, infra.address), live: new Set<string>() };
   return {
     ...temporalBackedStack(ctx, { ...infra.pids }, () => infra.startWorker()),

@@ -114,9 +114,7 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
   const fetch = async (request: Request, context?: { authInfo?: AuthInfo }) => {
     const startedAt = performance.now();
     const seen = { method: request.method };
-    const response = await serve(request, context, seen);
-    void recordRequest(seen.method, response, startedAt);
-    return response;
+    return recordRequest(seen.method, await serve(request, context, seen), startedAt);
   };
   const serve = async (request: Request, context: { authInfo?: AuthInfo } | undefined, seen: { method: string }) => {
     const refused = hostOrOriginRefused(request);
@@ -184,8 +182,8 @@ export async function listenHttp(endpoint: McpEndpoint, opts: ListenOptions): Pr
     const admission = await admitFromHeaders(endpoint, req);
     // refused: answered at once; a body still on its way is not read, and the connection closes
     if (admission instanceof Response) {
-      void recordRequest(String(req.headers['mcp-method'] ?? req.method), admission, startedAt);
-      return sendResponse(res, admission, !req.complete);
+      const answer = await recordRequest(String(req.headers['mcp-method'] ?? req.method), admission, startedAt);
+      return sendResponse(res, answer, !req.complete);
     }
     // the SDK's adapter hands req.auth to fetch(), which takes it as admitted
     if (admission) Object.assign(req, { auth: admission });

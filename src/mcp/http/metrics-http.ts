@@ -53,20 +53,24 @@ export function methodOf(json: unknown, httpMethod: string): string {
 }
 
 /**
- * Records a request once its answer is known: an HTTP error status is `refused`, a JSON reply
- * that carries a JSON-RPC error is `error` (read from a copy: callers do not await it, so the
- * answer is not delayed), anything else (a stream included) `ok`. Latency is to the response's headers.
+ * Records a request once its answer is known and hands the answer on: an HTTP error status is
+ * `refused`, a JSON reply that carries a JSON-RPC error is `error`, anything else (a stream
+ * included) `ok`. A JSON reply is read once here and sent from that text (a copy of its body
+ * would cost each read a stream tee). Latency is to the response's headers.
  */
-export async function recordRequest(method: string, response: Response, startedAt: number): Promise<void> {
-  if (!metricsEnabled()) return;
+export async function recordRequest(method: string, response: Response, startedAt: number): Promise<Response> {
+  if (!metricsEnabled()) return response;
   const seconds = (performance.now() - startedAt) / 1000;
-  if (response.status >= 400) return metrics.request(method, 'refused', seconds);
-  if (!response.headers.get('content-type')?.includes('application/json')) return metrics.request(method, 'ok', seconds);
-  const text = await response
-    .clone()
-    .text()
-    .catch(() => '');
+  if (response.status >= 400) return recorded(method, 'refused', seconds, response);
+  if (!response.headers.get('content-type')?.includes('application/json')) return recorded(method, 'ok', seconds, response);
+  const text = await response.text();
   metrics.request(method, carriesError(text) ? 'error' : 'ok', seconds);
+  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function recorded(method: string, outcome: 'ok' | 'error' | 'refused', seconds: number, response: Response): Response {
+  metrics.request(method, outcome, seconds);
+  return response;
 }
 
 /** Whether a JSON-RPC reply (or any reply of a batch) is an error. */

@@ -82,3 +82,15 @@ test('recordRequest: an HTTP error is refused, a JSON-RPC error is error, a stre
   expect(await requests({ method: 'tools/list', outcome: 'error' })).toBe(before.error + 1);
   expect(await requests({ method: 'tools/list', outcome: 'ok' })).toBe(before.ok + 1);
 });
+
+test('recordRequest hands on the answer it read: the same status, headers and body', async () => {
+  const reply = { jsonrpc: '2.0', id: 7, result: { tools: [] } };
+  const sent = Response.json(reply, { status: 200, headers: { 'mcp-session-id': 's1' } });
+  const answer = await recordRequest('tools/list', sent, performance.now());
+  expect(answer.status).toBe(200);
+  expect(answer.headers.get('mcp-session-id')).toBe('s1');
+  expect(answer.headers.get('content-type')).toContain('application/json');
+  expect(await answer.json()).toEqual(reply);
+  const stream = new Response('data: {}\n\n', { headers: { 'content-type': 'text/event-stream' } });
+  expect(await recordRequest('tools/list', stream, performance.now())).toBe(stream); // a stream is not read
+});
