@@ -33,29 +33,34 @@ export interface InfraOptions {
 export async function startInfra(
   cleanup: Cleanup,
   { pollIntervalMs, profileDir, metricsPort, sqliteSynchronous, serveArgs = [], serveNodeArgs = [] }: InfraOptions,
-): Promise<ProcessStack> {
+): Promise<ProcessStack & { temporalPids: Record<string, number> }> {
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  return startProcessStack(cleanup, {
-    temporalAddress: await benchCluster(cleanup),
+  const cluster = await benchCluster(cleanup);
+  const stack = await startProcessStack(cleanup, {
+    temporalAddress: cluster?.address,
     toolsModule: BENCH_TOOLS,
     temporal: { ...(metricsPort ? { metricsPort } : {}), ...(sqliteSynchronous ? { sqliteSynchronous } : {}) },
     serveArgs: ['--poll-interval-ms', String(pollIntervalMs), '--max-running-tasks-per-caller', '0', ...serveArgs],
     serveNodeArgs: [...profiling, ...serveNodeArgs],
     keepOutput: 64 * 1024,
   });
+  // what the bench samples as Temporal: the dev server, or every process of the cluster
+  return { ...stack, temporalPids: cluster?.pids ?? { temporal: stack.pids.temporal } };
 }
 
 /**
  * BENCH_TEMPORAL=cluster: the stack on a Temporal cluster on PostgreSQL (test/support/temporal-cluster,
- * its processes stopped with the rest) instead of a dev server; its address, or undefined.
+ * its processes stopped with the rest) instead of a dev server: its address and its processes
+ * (`temporal-frontend`, `temporal-history-1`…, `temporal-postgres`), or undefined.
  */
-async function benchCluster(cleanup: Cleanup): Promise<string | undefined> {
+async function benchCluster(cleanup: Cleanup): Promise<{ address: string; pids: Record<string, number> } | undefined> {
   if (!process.env.BENCH_TEMPORAL) return undefined;
   if (process.env.BENCH_TEMPORAL !== 'cluster')
     throw new Error(`BENCH_TEMPORAL=${process.env.BENCH_TEMPORAL}: only "cluster" (or unset: a dev server)`);
   const tc = await startTestCluster((m) => console.error(`[cluster] ${m}`));
   cleanup.add('temporal cluster', undefined, () => tc.stop());
-  return tc.address;
+  const pids = Object.fromEntries([...tc.cluster.processes].map(([name, d]) => [`temporal-${name}`, d.pid]));
+  return { address: tc.address, pids: { ...pids, 'temporal-postgres': tc.cluster.postgres.daemon().pid } };
 }
 
 // ---- /proc sampling -------------------------------------------------------------------------

@@ -61,7 +61,7 @@ async function main(cleanup: Cleanup): Promise<void> {
   // the shared Temporal dev server is sampled once
   const all = startSampler(
     Object.fromEntries(
-      stacks.flatMap((s) => Object.entries(s.pids).map(([n, pid]) => [n === 'temporal' ? 'temporal' : `${s.key}.${n}`, pid])),
+      stacks.flatMap((s) => Object.entries(s.pids).map(([n, pid]) => [n.startsWith('temporal') ? n : `${s.key}.${n}`, pid])),
     ),
   );
   const cpu0 = all.cpuSnapshot();
@@ -103,7 +103,7 @@ async function main(cleanup: Cleanup): Promise<void> {
   const cpu1 = all.cpuSnapshot();
   const wall = (now() - t0) / 1000;
   const ownCpu = Object.keys(cpu1)
-    .filter((k) => k.includes('.') || k === 'bench' || k === 'temporal')
+    .filter((k) => k.includes('.') || k === 'bench' || k.startsWith('temporal'))
     .reduce((a, k) => a + (cpu1[k] - cpu0[k] || 0), 0);
   r.othersCpuPercent = (100 * (cpu1.machine - cpu0.machine - ownCpu)) / wall;
   all.stop();

@@ -110,7 +110,7 @@ export async function startOurs(cleanup: Cleanup, cfg: PeerConfig): Promise<Stac
   });
   const ctx = { cfg, mcp: mcpTasks(infra.url), client: await connectRaw(cleanup, infra.address), live: new Set<string>() };
   return {
-    ...temporalBackedStack(ctx, { ...infra.pids }, () => infra.startWorker()),
+    ...temporalBackedStack(ctx, { server: infra.pids.server, worker: infra.pids.worker, ...infra.temporalPids }, () => infra.startWorker()),
     key: 'ours',
     label: infra.dbFile
       ? `ours (Temporal SQLite WAL, synchronous=${cfg.durability.sqliteSynchronous})`
@@ -201,7 +201,8 @@ export async function startMcpAgent(cleanup: Cleanup, installed: Installed, cfg:
     await worker.waitFor(/mcp-agent worker running/);
     return worker;
   };
-  const pids = { server: server.pid, worker: (await startWorker()).pid, temporal: ours.pids.temporal };
+  const temporal = Object.fromEntries(Object.entries(ours.pids).filter(([name]) => name.startsWith('temporal')));
+  const pids = { server: server.pid, worker: (await startWorker()).pid, ...temporal };
   // the raw client is ours (same server): terminating, settling and reading histories
   const ctx: PeerContext = { cfg, mcp: mcpAgentTasks(`http://${HOST}:${port}/mcp`), client: ours.ctx.client, live: new Set<string>() };
   await waitAnswering(ctx, server);
