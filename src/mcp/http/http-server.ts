@@ -114,7 +114,8 @@ export function createMcpEndpoint(factory: McpServerFactory, opts: EndpointOptio
   const fetch = async (request: Request, context?: { authInfo?: AuthInfo }) => {
     const startedAt = performance.now();
     const seen = { method: request.method };
-    return recordRequest(seen.method, await serve(request, context, seen), startedAt);
+    const response = await serve(request, context, seen); // sets seen.method: read it after
+    return recordRequest(seen.method, response, startedAt);
   };
   const serve = async (request: Request, context: { authInfo?: AuthInfo } | undefined, seen: { method: string }) => {
     const refused = hostOrOriginRefused(request);
