@@ -238,3 +238,16 @@ export async function machineBusyPercent(ms = 2000): Promise<number> {
   await new Promise((r) => setTimeout(r, ms));
   return (100 * (readMachineBusySeconds() - before)) / (ms / 1000);
 }
+
+/**
+ * Waits until the machine is quiet again (under `percent` of one core over 2 s), at most
+ * `maxMs`: a section that follows a heavy one (1,000 tasks cancelled) then does not pay for
+ * Temporal's work on the one before. Resolves with the busy % last seen.
+ */
+export async function untilQuiet(percent = 30, maxMs = 60_000): Promise<number> {
+  const deadline = Date.now() + maxMs;
+  for (;;) {
+    const busy = await machineBusyPercent();
+    if (busy < percent || Date.now() > deadline) return busy;
+  }
+}

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { ROOT } from '../../test/support/paths';
 import type { Cleanup } from '../../test/support/processes';
 import * as bench from '../clients';
-import { machineAtStart, startSampler } from '../infra';
+import { machineAtStart, startSampler, untilQuiet } from '../infra';
 import { measure } from '../measure';
 import { log, now, runBench, writeResults } from '../script';
 import { ensurePeer } from './install';
@@ -85,7 +85,10 @@ async function main(cleanup: Cleanup): Promise<void> {
   if (sections.has('create')) r.create = await scenarioCreate(stacks, ours, cfg);
   if (sections.has('get')) r.get = await scenarioGet(stacks, ours, cfg);
   if (sections.has('poll')) r.poll = await abba(stacks, (s) => pollLoad(s, cfg));
-  if (sections.has('e2e')) r.e2e = await abba(stacks, (s) => e2e(s, cfg, ours, () => all.cpuSnapshot()));
+  if (sections.has('e2e')) {
+    log(`e2e: the machine quiet first (${(await untilQuiet()).toFixed(0)}% of a core busy)`);
+    r.e2e = await abba(stacks, (s) => e2e(s, cfg, ours, () => all.cpuSnapshot()));
+  }
   if (sections.has('kill')) {
     // last: it replaces the workers; once per stack (a count, not a timing)
     r.kill = {};
