@@ -8,6 +8,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { call, inRealmFetch, PROTOCOL } from '../support/mcp';
 import { useStack } from '../support/stack';
+import { waitFor } from '../support/wait';
 
 /** Short handles for calls without progress; a call with progress may be held a minute. */
 const stack = useStack({ config: { handleWaitMs: 1000, progressWaitMs: 60_000 } });
@@ -102,6 +103,49 @@ describe.each([
     });
     expect(text(result)).toBe('Environment p provisioned in 3 steps.');
     expect(seen.map((p) => p.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^step 2\/3: provisioning database/)]));
+    await client.close();
+  });
+});
+
+describe('edges of a task_wait held with a progressToken (v2 plain Client)', () => {
+  test('a cancel from another call while it is held: the held call ends with the cancelled task at once', async () => {
+    const client = await v2Client();
+    const handle = await client.callTool({ name: 'provision_environment', arguments: { name: 'race', steps: 8, stepMs: 1500 } });
+    const { taskId } = handle.structuredContent;
+    const seen: Progress[] = [];
+    const held = client.callTool({ name: 'task_wait', arguments: { taskId } }, undefined, {
+      onprogress: (p) => seen.push(p),
+      resetTimeoutOnProgress: true,
+      timeout: 30_000,
+    });
+    await waitFor(async () => (seen.length > 0 ? true : undefined), 10_000);
+    const canceller = await v2Client();
+    const asked = Date.now();
+    await canceller.callTool({ name: 'task_cancel', arguments: { taskId } });
+    const result = await held;
+    // well before the 8 × 1.5 s run would have ended, and long before --progress-wait-ms (60 s)
+    expect(Date.now() - asked).toBeLessThan(8_000);
+    expect(result.structuredContent).toMatchObject({ taskId, status: 'cancelled' });
+    await Promise.all([client.close(), canceller.close()]);
+  });
+
+  test("waitMs bounds a call held with a progressToken: the caller's shorter bound wins, with progress until then", async () => {
+    const client = await v2Client();
+    const handle = await client.callTool({ name: 'export_report', arguments: { rows: 6000, msPerChunk: 1000 } });
+    const { taskId } = handle.structuredContent;
+    const seen: Progress[] = [];
+    const started = Date.now();
+    const result = await client.callTool({ name: 'task_wait', arguments: { taskId, waitMs: 2_000 } }, undefined, {
+      onprogress: (p) => seen.push(p),
+      resetTimeoutOnProgress: true,
+      timeout: 30_000,
+    });
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(1_900);
+    expect(took).toBeLessThan(5_000); // not the 60 s the progress token alone would allow
+    expect(result.structuredContent).toMatchObject({ taskId, status: 'working' });
+    expect(seen.length).toBeGreaterThan(0);
+    await client.callTool({ name: 'task_cancel', arguments: { taskId } });
     await client.close();
   });
 });
