@@ -57,3 +57,25 @@ test('a question: in full when new; a wait while it is pending repeats it in a l
   while (done.structuredContent?.status === 'working') done = await callTool('task_wait', { taskId: handle.taskId });
   expect(text(done)).toBe('Expense of 3 for "short handles" was approved.');
 });
+
+test('a wait that lands on another replica gets the full handle there (what was said is per replica), then short ones', async () => {
+  const other = await stack.serve({ config: { handleWaitMs: 1000 } });
+  const onOther = (name: string, args: Record<string, unknown>) =>
+    call(other.url, 'tools/call', { name, arguments: args }, { capabilities: {} });
+  const first = await callTool('provision_environment', { name: 'replicas', steps: 4, stepMs: 1500 });
+  const { taskId } = TaskHandleSchema.parse(first.structuredContent);
+  const short = await callTool('task_wait', { taskId });
+  expect(TaskHandleSchema.parse(short.structuredContent).instructions).toBeUndefined();
+  const there = await onOther('task_wait', { taskId });
+  expect(TaskHandleSchema.parse(there.structuredContent)).toMatchObject({
+    taskId,
+    tool: 'provision_environment',
+    next: 'task_wait',
+    instructions: expect.stringContaining('task_wait'),
+  });
+  const thereAgain = await onOther('task_wait', { taskId });
+  expect(TaskHandleSchema.parse(thereAgain.structuredContent).instructions).toBeUndefined(); // about 3 s into a 6 s run
+  let end = thereAgain;
+  while (end.structuredContent?.status === 'working') end = await onOther('task_wait', { taskId });
+  expect(text(end)).toBe('Environment replicas provisioned in 4 steps.');
+});
