@@ -83,6 +83,7 @@ describe('what only the Python example has', () => {
     // the Go and Java examples' approvals share the workflow type (on this shared server): Python's queue only
     expect(await listed(`WorkflowType = "ApproveDeploymentWorkflow" AND TaskQueue = "python-tools"`)).toEqual([]);
   });
+
   test("tools/list has the TypeScript tools and the tools file's side by side", async () => {
     const { tools } = await call(url, 'tools/list');
     const byName = Object.fromEntries(tools.map((t: any) => [t.name, t]));
@@ -90,6 +91,7 @@ describe('what only the Python example has', () => {
     expect(byName.greet_python).toMatchObject({ title: 'Greet (Python)', inputSchema: { type: 'object', required: ['name'] } });
     expect(byName.approve_deployment.outputSchema).toMatchObject({ type: 'object', required: ['service', 'version', 'deployed'] });
   });
+
   test('a plain Python workflow (knows nothing of MCP) runs as a task: status from Temporal, string → text', async () => {
     const { session, close } = await taskSession(url);
     try {
@@ -115,6 +117,7 @@ describe('what only the Python example has', () => {
       await close();
     }
   });
+
   test("a result that does not match the tool's outputSchema fails the task with -32603 saying so", async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-tools-')), 'tools.json');
     const greet = JSON.parse(fs.readFileSync(TOOLS_FILE, 'utf8')).tools[0];
@@ -138,6 +141,7 @@ describe('what only the Python example has', () => {
       await other.close();
     }
   });
+
   test('a bad tools file stops the server (exit 2) with a message naming the tool and the field', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mtt-tools-'));
     const bad = path.join(dir, 'tools.json');
