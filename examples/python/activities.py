@@ -26,6 +26,12 @@ def _recorded(event: str, task_id: str, **fields) -> bool:
     return any(e["event"] == event and e["taskId"] == task_id and all(e.get(k) == v for k, v in fields.items()) for e in entries)
 
 
+def _record_once(event: str, task_id: str, **fields) -> None:
+    """Records the event unless it is there already: a retried attempt applies its effect once."""
+    if not _recorded(event, task_id, **fields):
+        _record(event, task_id, **fields)
+
+
 def slot_name(task_id: str, service: str) -> str:
     # derived, not stored: the release (registered before the reservation runs) knows it in advance
     return f"slot-{service}-{task_id[-6:]}"
@@ -48,8 +54,7 @@ async def release_slot(task_id: str, service: str) -> None:
 async def deploy(task_id: str, service: str, version: str, watch_seconds: float = 0.0) -> None:
     """Deploys, then watches the rollout for `watch_seconds`, reporting progress (a heartbeat: a
     cancel reaches the activity through one and stops the watch; the deploy stays until undone)."""
-    if not _recorded("deploy", task_id, service=service, version=version):  # a retry deploys once
-        _record("deploy", task_id, service=service, version=version)
+    _record_once("deploy", task_id, service=service, version=version)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + watch_seconds
     while (left := deadline - loop.time()) > 0:
@@ -67,8 +72,9 @@ async def undeploy(task_id: str, service: str, version: str) -> None:
 @activity.defn
 async def provision_step(task_id: str, step: int, seconds: float, fail: bool) -> None:
     """Works for `seconds`, reporting its progress (a heartbeat: a cancel reaches an activity only
-    through one), then applies its effect; cancelled before that, it applies nothing. The task's
-    statusMessage reads e.g. "step 2: provisioning (40 of 100)" meanwhile."""
+    through one), then applies its effect once (a retry after a worker died does not apply it
+    twice); cancelled before that, it applies nothing. The task's statusMessage reads e.g.
+    "step 2: provisioning (40 of 100)" meanwhile."""
     loop = asyncio.get_running_loop()
     start = loop.time()
     deadline = start + seconds
@@ -77,7 +83,7 @@ async def provision_step(task_id: str, step: int, seconds: float, fail: bool) ->
         await asyncio.sleep(min(left, 0.2))
     if fail:
         raise ApplicationError(f"step {step} failed", non_retryable=True)
-    _record("provision", task_id, step=step)
+    _record_once("provision", task_id, step=step)
 
 
 @activity.defn

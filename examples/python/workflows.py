@@ -65,29 +65,34 @@ class ApproveDeploymentWorkflow:
 
 
 # A cancel reaches a step through its heartbeats; the workflow waits for the step to settle so
-# its undo never runs before it. One attempt: a failed step fails the task (and undoes the rest).
+# its undo never runs before it. Three attempts: a worker that dies mid-step (its heartbeats stop)
+# hands the step to another; the step's own failure is non-retryable and fails the task.
 PROVISION = {
     "start_to_close_timeout": timedelta(minutes=10),
     "heartbeat_timeout": timedelta(seconds=1),
     "cancellation_type": ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    "retry_policy": RetryPolicy(maximum_attempts=1),
+    "retry_policy": RetryPolicy(maximum_attempts=3),
 }
 
 
 @workflow.defn(name="ProvisionWorkflow")
 class ProvisionWorkflow:
     """Provisions an environment in steps, each with its undo: a cancel or a failure undoes every
-    step done or in flight, newest first. `failStep` and `refuseUndo` show what failures do."""
+    step done or in flight, newest first, also those of earlier runs. `failStep` and `refuseUndo`
+    show what failures do; `stepsPerRun` continues as new after that many steps."""
 
     @workflow.run
-    async def run(self, args: dict) -> dict:
-        task = McpTask()
+    async def run(self, args: dict, carry: dict | None = None) -> dict:
+        task = McpTask(carry)  # the server starts it with `args` alone; a continued run gets the carry too
         return await task.run(lambda: self.provision(task, args))
 
     async def provision(self, task: McpTask, args: dict) -> dict:
         task_id = workflow.info().workflow_id
         name, steps, seconds = args["name"], args.get("steps", 3), args.get("stepSeconds", 1.0)
-        for step in range(1, steps + 1):
+        done, per_run = args.get("done", 0), args.get("stepsPerRun")  # done: the steps of earlier runs
+        for step in range(done + 1, steps + 1):
+            if per_run and step > done + per_run:
+                task.continue_as_new({**args, "done": step - 1})  # raises: the undos go along in the carry
             task.set_status_message(f"step {step}/{steps}: provisioning {name}")
             forward = partial(workflow.execute_activity, provision_step, args=[task_id, step, seconds, step == args.get("failStep")], **PROVISION)
             await task.step(forward, Undo("deprovision_step", [task_id, step, step in args.get("refuseUndo", [])], step=f"step {step} of {name}"))

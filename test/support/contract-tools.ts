@@ -1,13 +1,14 @@
 /**
- * The tests every example of docs/contract.md in another language passes (issue 36: Go and Java;
- * examples/python has its own file): `serve` exposes the language's tools file, that language's
- * own worker runs the workflows, and the test reads tasks/get, Temporal and the effects ledger.
- * The tools are `approve_deployment_<lang>` and `provision_<lang>` on task queue `<lang>-tools`.
+ * The tests every example of docs/contract.md in another language passes (issue 36: Go, Java and
+ * Python): `serve` exposes the language's tools file, that language's own worker runs the
+ * workflows, and the test reads tasks/get, Temporal and the effects ledger. The tools are
+ * `approve_deployment_<lang>` (unless `approveTool` names it otherwise) and `provision_<lang>`.
  */
 import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { TASK_RUNTIME_REVISION } from '../../src/contract';
 import { toolsFromFile } from '../../src/mcp/workflow-tools';
 import { call, taskSession } from './mcp';
 import type { ChildHandle } from './processes';
@@ -21,12 +22,25 @@ export interface ContractToolsOptions {
   prepare: () => void;
   /** Starts one worker process and resolves once it polls. */
   startWorker: (address: string, ledger: string) => Promise<ChildHandle>;
+  /** Default `approve_deployment_<lang>`. */
+  approveTool?: string;
+  /**
+   * What a failed undo's reason has before the activity's own message (default none). Python's
+   * helper keeps the SDK's ActivityError message ("Activity task failed: "), as TypeScript does.
+   */
+  undoReasonPrefix?: string;
 }
 
 type LedgerLine = { event: string; taskId: string; step?: number; applied?: boolean };
 
-export function contractToolSuite({ lang, toolsFile, prepare, startWorker }: ContractToolsOptions): void {
-  const approve = `approve_deployment_${lang}`;
+export function contractToolSuite({
+  lang,
+  toolsFile,
+  prepare,
+  startWorker,
+  approveTool: approve = `approve_deployment_${lang}`,
+  undoReasonPrefix = '',
+}: ContractToolsOptions): void {
   const provision = `provision_${lang}`;
   const ledger = path.join(fs.mkdtempSync(path.join(os.tmpdir(), `mtt-ledger-${lang}-`)), 'ledger.jsonl');
   const stack = useStack({ noWorker: true, noServer: true });
@@ -41,22 +55,18 @@ export function contractToolSuite({ lang, toolsFile, prepare, startWorker }: Con
   // the worker is ours: stopped by its pid
   afterAll(() => worker?.stop('SIGTERM', 10_000));
 
-  const ledgerLines = (): LedgerLine[] =>
+  /** The task's ledger lines, in the order its activities ran. */
+  const ledgerOf = (taskId: string): LedgerLine[] =>
     fs.existsSync(ledger)
       ? fs
           .readFileSync(ledger, 'utf8')
           .split('\n')
           .filter(Boolean)
           .map((l) => JSON.parse(l))
+          .filter((l) => l.taskId === taskId)
       : [];
-  const eventsOf = (taskId: string) =>
-    ledgerLines()
-      .filter((l) => l.taskId === taskId)
-      .map((l) => l.event);
-  const stepsOf = (taskId: string) =>
-    ledgerLines()
-      .filter((l) => l.taskId === taskId)
-      .map((l) => [l.event, l.step, l.applied]);
+  const eventsOf = (taskId: string) => ledgerOf(taskId).map((l) => l.event);
+  const stepsOf = (taskId: string) => ledgerOf(taskId).map((l) => [l.event, l.step, l.applied]);
   const closed = (taskId: string) =>
     waitFor(async () => {
       const d = await stack.temporal.client.workflow.getHandle(taskId).describe();
@@ -81,11 +91,14 @@ export function contractToolSuite({ lang, toolsFile, prepare, startWorker }: Con
       expect(seen[0].task).toMatchObject({ status: 'input_required', statusMessage: 'waiting for approval to deploy billing 2.4.1' });
       expect(seen[0].task.inputRequests.approval.params.requestedSchema.required).toEqual(['approved']);
       expect(result.structuredContent).toMatchObject({ service: 'billing', version: '2.4.1', deployed: true, comment: 'ship it' });
+      expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
       expect(eventsOf(taskId)).toEqual(['reserve', 'deploy']);
       const described = await closed(taskId);
       expect(described.status.name).toBe('COMPLETED');
       expect(described.searchAttributes.McpTaskStatus).toEqual(['completed']);
       expect(described.memo?.mcpProgress).toMatchObject({ status: 'working', statusMessage: 'deploying billing 2.4.1', inputRequests: {} });
+      // started at the TypeScript runtime's revision like every task; the other languages' helpers ignore the field
+      expect(described.memo?.mcpTask).toMatchObject({ runtime: TASK_RUNTIME_REVISION });
     } finally {
       await close();
     }
@@ -155,6 +168,26 @@ export function contractToolSuite({ lang, toolsFile, prepare, startWorker }: Con
     }
   });
 
+  test(`cancelling a ${lang} deployment while it watches the rollout undoes the deploy, then releases the slot`, async () => {
+    const { session, close } = await taskSession(url, async () => ({ action: 'accept', content: { approved: true } }) as any);
+    try {
+      const execution = await session.callTool(approve, { service: 'ledger', version: '3.1', watchSeconds: 30 });
+      const taskId = (execution as any).handle.taskId as string;
+      const settled = execution.settle();
+      await waitFor(async () => (eventsOf(taskId).includes('deploy') ? true : undefined)); // the deploy activity watches, heartbeating
+      await execution.cancel();
+      expect((await settled).outcome).toMatchObject({ status: 'cancelled' });
+      const described = await closed(taskId); // the session settles on its own cancel: the undos may still run
+      expect(described.status.name).toBe('CANCELLED');
+      expect(described.searchAttributes.McpTaskStatus).toEqual(['cancelled']);
+      expect((await call(url, 'tasks/get', { taskId })).status).toBe('cancelled');
+      // newest first: the deploy is undone before the slot is released
+      expect(eventsOf(taskId)).toEqual(['reserve', 'deploy', 'undeploy', 'release']);
+    } finally {
+      await close();
+    }
+  });
+
   test(`a ${lang} elicitation that times out reads as the client's cancel: the request is withdrawn and the tool decides`, async () => {
     let asked = 0;
     const { session, close } = await taskSession(url, (request: any, context: any) => {
@@ -191,8 +224,8 @@ export function contractToolSuite({ lang, toolsFile, prepare, startWorker }: Con
       const task = await call(url, 'tasks/get', { taskId });
       expect(task).toMatchObject({ status: 'failed', error: { code: -32603 } });
       expect(task.error.message).toBe(
-        '2 step(s) could not be undone: step 3 of prod (step 3 is locked and cannot be deprovisioned); ' +
-          'step 1 of prod (step 1 is locked and cannot be deprovisioned)',
+        `2 step(s) could not be undone: step 3 of prod (${undoReasonPrefix}step 3 is locked and cannot be deprovisioned); ` +
+          `step 1 of prod (${undoReasonPrefix}step 1 is locked and cannot be deprovisioned)`,
       );
       expect(task.error.data.undoFailures.map((f: any) => f.step)).toEqual(['step 3 of prod', 'step 1 of prod']);
       expect(stepsOf(taskId)).toEqual([
