@@ -18,6 +18,7 @@ import type { ProcessStack } from '../test/support/servers';
 import { sleep } from '../test/support/wait';
 import { machineBusyPercent, machineInfo, type Sampler, startInfra, startSampler } from './infra';
 import { logger, runBench, writeResults } from './script';
+import { callsBetween, type Counts, temporalCalls } from './temporal-calls';
 import { fmt, markdownTable, summarize } from './stats';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -31,24 +32,10 @@ const READS = ['DescribeWorkflowExecution', 'GetWorkflowExecutionHistory', 'GetW
 const RESULTS_FILE = path.join(ROOT, 'bench', 'results', 'subscriptions.json');
 const log = logger('bench:subscriptions');
 
-/** Frontend requests per operation, from Temporal's Prometheus endpoint. */
-type Counts = Record<string, number>;
-
-async function temporalCalls(metricsUrl: string): Promise<Counts> {
-  const text = await (await fetch(metricsUrl)).text();
-  const counts: Counts = {};
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('service_requests{')) continue;
-    const op = line.match(/operation="([^"]+)"/)?.[1];
-    if (!op || !READS.includes(op) || /service_name="(?!frontend)/.test(line)) continue;
-    counts[op] = (counts[op] ?? 0) + Number(line.split(' ').pop());
-  }
-  return counts;
-}
-
 function callsPerSecond(before: Counts, after: Counts, seconds: number) {
-  const total = READS.reduce((sum, op) => sum + ((after[op] ?? 0) - (before[op] ?? 0)), 0);
-  const byOp = READS.map((op): [string, number] => [op, ((after[op] ?? 0) - (before[op] ?? 0)) / seconds]).filter(([, v]) => v > 0);
+  const moved = callsBetween(before, after);
+  const total = READS.reduce((sum, op) => sum + (moved[op] ?? 0), 0);
+  const byOp = READS.map((op): [string, number] => [op, (moved[op] ?? 0) / seconds]).filter(([, v]) => v > 0);
   return { total: total / seconds, byOp: Object.fromEntries(byOp) };
 }
 

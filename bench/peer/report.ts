@@ -3,6 +3,7 @@ import type { MachineInfo } from '../infra';
 import { renderHistory } from '../measurements/history';
 import { atLeast, atMost, judge, markdownTable, ratio, type Target } from '../stats';
 import type { CreateRow } from './scenarios';
+import { e2eCallsTable } from './calls-report';
 
 const HISTORY_WORKS = { timer: 'a 1 s durable timer', input: 'one input round answered' };
 const HISTORY_STACKS = { ours: 'ours', 'mcp-agent': 'mcp-agent', raw: 'raw workflow' };
@@ -214,6 +215,7 @@ export function render(r: PeerResults, machine: MachineInfo & { backgroundCpuPer
         })
         .join('; ')
     : undefined;
+  const calls = e2eCallsTable(r.e2e);
   return [
     `## Peer comparison: ours vs mcp-agent ${agent['mcp-agent']} (mcp ${agent.mcp}, temporalio ${agent.temporalio}; same Temporal dev server) and FastMCP ${r.peer.packages.fastmcp} + fastmcp-tasks ${r.peer.packages['fastmcp-tasks']} (Docket, ${r.peer.redis})`,
     '',
@@ -253,6 +255,14 @@ export function render(r: PeerResults, machine: MachineInfo & { backgroundCpuPer
           '## Temporal history per task (exact counts from the histories, fetched after the work ran)',
           '',
           renderHistory(r.history, { works: HISTORY_WORKS, stacks: HISTORY_STACKS }),
+          '',
+        ]
+      : []),
+    ...(calls
+      ? [
+          "## Temporal calls per task in the end-to-end batches (its dev server's `service_requests`, the workers' polls included)",
+          '',
+          calls,
           '',
         ]
       : []),

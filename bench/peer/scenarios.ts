@@ -9,6 +9,7 @@ import { killPhases } from './kill-phases';
 import { awaitClosed, type HistoryCounts, historyCounts } from '../measurements/history';
 import { log, now } from '../script';
 import { summarize } from '../stats';
+import { callsBetween, type Counts, temporalCalls } from '../temporal-calls';
 import type { Created, PeerConfig, Stack } from './stacks';
 
 /** Runs fn(stack) for each stack, then again in reverse order: against drift. */
@@ -127,36 +128,43 @@ export async function pollLoad(s: Stack, cfg: PeerConfig) {
  */
 /** CPU seconds per process while fn ran (the sampler's names: temporal, ours.serve, mcp-agent.worker, bench, machine). */
 export type CpuSnapshot = () => Record<string, number>;
-async function withCpu<T extends object>(cpu: CpuSnapshot, fn: () => Promise<T>): Promise<T & { cpuS: Record<string, number> }> {
+/** What a batch cost: CPU seconds per process, and Temporal's frontend requests per operation where its metrics are read. */
+export interface BatchCost {
+  cpuS: Record<string, number>;
+  temporalCalls?: Counts;
+}
+async function withCost<T extends object>(cpu: CpuSnapshot, metricsUrl: string | undefined, fn: () => Promise<T>): Promise<T & BatchCost> {
+  const calls = metricsUrl ? await temporalCalls(metricsUrl) : undefined;
   const before = cpu();
   const r = await fn();
   const after = cpu();
   const cpuS = Object.fromEntries(Object.keys(after).map((k) => [k, Math.round((after[k] - (before[k] ?? 0)) * 100) / 100]));
-  return { ...r, cpuS };
+  if (!metricsUrl || !calls) return { ...r, cpuS };
+  return { ...r, cpuS, temporalCalls: callsBetween(calls, await temporalCalls(metricsUrl)) };
 }
 
 export async function e2e(s: Stack, cfg: PeerConfig, ours: Stack, cpu: CpuSnapshot) {
   const { tasks, seconds, pollMs } = cfg.e2e;
   log(`e2e: ${s.key}: ${tasks} tasks of ${seconds} s, polled every ${pollMs} ms (open loop)`);
-  const { ids: batchIds, ...batch } = await withCpu(cpu, () => batchE2e(s.ctx));
+  const { ids: batchIds, ...batch } = await withCost(cpu, ours.metricsUrl, () => batchE2e(s.ctx));
   // what a short sticky schedule-to-start timeout costs a busy live worker: workflow tasks that timed out and replayed elsewhere
   const workflowTaskTimeouts = await s.workflowTaskTimeouts?.(batchIds.map((taskId) => ({ taskId, text: '' })));
   const r: typeof batch & {
     workflowTaskTimeouts?: number;
-    subscribed?: Awaited<ReturnType<typeof subscribedBatchE2e>> & { cpuS: Record<string, number> };
-    rawPolled?: Awaited<ReturnType<typeof rawPolledBatchE2e>> & { cpuS: Record<string, number> };
-    raw?: Awaited<ReturnType<typeof rawBatchE2e>> & { cpuS: Record<string, number> };
+    subscribed?: Awaited<ReturnType<typeof subscribedBatchE2e>> & BatchCost;
+    rawPolled?: Awaited<ReturnType<typeof rawPolledBatchE2e>> & BatchCost;
+    raw?: Awaited<ReturnType<typeof rawBatchE2e>> & BatchCost;
   } = { ...batch, workflowTaskTimeouts };
   await s.clearLive();
   if (s === ours) {
     log(`e2e: ours: ${tasks} tasks followed by subscriptions/listen`);
-    r.subscribed = await withCpu(cpu, () => subscribedBatchE2e(s.ctx, s.url!));
+    r.subscribed = await withCost(cpu, ours.metricsUrl, () => subscribedBatchE2e(s.ctx, s.url!));
     await s.clearLive();
     log(`e2e: raw: ${tasks} raw plainTimer starts polled with describe() every ${pollMs} ms`);
-    r.rawPolled = await withCpu(cpu, () => rawPolledBatchE2e(s.ctx, pollMs));
+    r.rawPolled = await withCost(cpu, ours.metricsUrl, () => rawPolledBatchE2e(s.ctx, pollMs));
     await s.clearLive();
     log(`e2e: raw: ${tasks} raw plainTimer starts + result()`);
-    r.raw = await withCpu(cpu, () => rawBatchE2e(s.ctx, 'plainTimer'));
+    r.raw = await withCost(cpu, ours.metricsUrl, () => rawBatchE2e(s.ctx, 'plainTimer'));
     await s.clearLive();
   }
   return r;

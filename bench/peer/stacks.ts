@@ -85,6 +85,8 @@ export interface Stack {
   address?: string;
   /** The MCP endpoint (ours: subscriptions/listen goes there). */
   url?: string;
+  /** Temporal's Prometheus endpoint, where this stack runs its dev server (the stacks on it share it). */
+  metricsUrl?: string;
   clearLive(): Promise<unknown>;
   endLive(): Promise<unknown>;
   settle(ids: string[]): Promise<unknown>;
@@ -103,8 +105,10 @@ export interface Created {
 
 /** Our stack: dev Temporal (SQLite WAL, synchronous of the durability class), worker, serve; plus a raw client. */
 export async function startOurs(cleanup: Cleanup, cfg: PeerConfig): Promise<Stack> {
+  const metricsPort = process.env.BENCH_TEMPORAL ? undefined : await freePort();
   const infra = await startInfra(cleanup, {
     pollIntervalMs: ADVISED_POLL_MS,
+    metricsPort,
     sqliteSynchronous: cfg.durability.sqliteSynchronous,
     profileDir: serverProfileDir(),
   });
@@ -117,6 +121,7 @@ export async function startOurs(cleanup: Cleanup, cfg: PeerConfig): Promise<Stac
       : 'ours (Temporal cluster on PostgreSQL)',
     address: infra.address,
     url: infra.url,
+    metricsUrl: metricsPort ? `http://${HOST}:${metricsPort}/metrics` : undefined,
   };
 }
 

@@ -43,7 +43,7 @@ const tasksEnded = new Counter({
 });
 const taskReads = new Counter({
   name: 'mcp_tasks_task_reads_total',
-  help: 'Task reads (tasks/get, handles, streams) by where they were served from: watch, finished_cache or temporal',
+  help: "Task reads (tasks/get, handles, streams) by where they were served from: watch, finished_cache, temporal or history (a watched run's completion event)",
   labelNames: ['source'],
   registers: [registry],
 });
@@ -140,7 +140,7 @@ export const metrics = {
   taskEnded(tool: string, state: string): void {
     if (enabled) tasksEnded.inc({ tool, state });
   },
-  taskRead(source: 'watch' | 'finished_cache' | 'temporal'): void {
+  taskRead(source: 'watch' | 'finished_cache' | 'temporal' | 'history'): void {
     if (enabled) taskReads.inc({ source });
   },
   watchHeld(kind: WatchKind, delta: number): void {

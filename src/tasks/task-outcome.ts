@@ -43,7 +43,12 @@ export async function endOf(handle: WorkflowHandle, closeStatus: string, spec: T
   if (status === undefined) throw new Error(`the workflow ${handle.workflowId} has not closed (${closeStatus})`);
   if (status === 'cancelled') return { status };
   if (status === 'failed') return { status, error: failureToError(await failureOf(handle)) };
-  const result = toCallToolResult(await handle.result(), spec?.result);
+  return completedEnd(await handle.result(), spec);
+}
+
+/** The end of a task whose workflow completed with `value`: its result, or failed when it does not fit the tool's outputSchema. */
+export async function completedEnd(value: unknown, spec: ToolResultSpec | undefined): Promise<EndState> {
+  const result = toCallToolResult(value, spec?.result);
   const mismatch = spec?.outputSchema && !result.isError ? await outputMismatch(spec.outputSchema, result) : undefined;
   if (mismatch)
     return { status: 'failed', error: { code: -32603, message: `The tool's result does not match its outputSchema: ${mismatch}` } };

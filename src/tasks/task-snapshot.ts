@@ -9,6 +9,8 @@ export interface TaskSnapshot {
   createdAt: string;
   lastUpdatedAt: string;
   ttlMs: number;
+  /** The ttl the task was started with (TaskMemo.ttlMs), from which ttlMs is counted. */
+  startTtlMs: number;
   owner?: string;
   statusMessage?: string;
   state: TaskState;

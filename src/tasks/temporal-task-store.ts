@@ -9,6 +9,7 @@ import { OwnerHasher, TaskWrites, TemporalCalls } from './store-parts';
 import type { ToolResultSpec } from './task-outcome';
 import { isTerminal, type TaskSnapshot } from './task-snapshot';
 import { linkToTask } from './trace-context';
+import type { HistoryEvent } from './watch/history-long-poll';
 
 /**
  * All task state lives in Temporal: this is the one place that knows both vocabularies. A
@@ -65,6 +66,11 @@ export class TemporalTaskStore {
     const task = await this.reads.read(taskId, principal);
     linkToTask(task); // the request reading it joins the task's trace by a link
     return task;
+  }
+
+  /** The end of a watched task from its run's completion event, or undefined (TaskReads.completedFrom). */
+  completedFrom(last: TaskSnapshot, completion: HistoryEvent): Promise<TaskSnapshot | undefined> {
+    return this.reads.completedFrom(last, completion);
   }
 
   /**

@@ -265,3 +265,40 @@ test("a watch's history long-polls leave no listener on its abort signal (the cl
   expect(getEventListeners(watch.signal, 'abort')).toHaveLength(0);
   await call(stack.url, 'tasks/cancel', { taskId }, alice);
 });
+
+describe("a watched task's end, from its run's completion event", () => {
+  /** The completion event of a closed task's run, as the watch's long-poll gets it. */
+  async function completionOf(taskId: string) {
+    const events = await stack.temporal.client.workflow.getHandle(taskId).fetchHistory();
+    return events.events!.at(-1)!;
+  }
+
+  test('polls of a watched task that completes: no describe() from the watch answering to the end, and the same end as a fresh read', async () => {
+    const taskId = await createTask(stack.url, 'wait_and_echo', { text: 'from the event', seconds: 3 }, alice);
+    await untilWatchAnswers(() => get(taskId));
+    const describes = countDescribes();
+    const done = await pollTask(stack.url, taskId, undefined, 30_000, { ...alice, intervalMs: 50 });
+    expect(done).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'from the event' }] } });
+    expect(describes.of(taskId)).toBe(0);
+    const other = await stack.serve({ tokens: 'alice:tok-alice-0123456789' });
+    const fresh = await other.server.store.read(taskId, ALICE);
+    expect(await stack.server!.server.store.read(taskId, ALICE)).toEqual(fresh);
+    expect(await get(taskId)).toEqual(await get(taskId, alice, other.url));
+  });
+
+  test('where the event does not say it all, nothing is answered from it (the task is read from Temporal)', async () => {
+    const taskId = await createTask(stack.url, 'wait_and_echo', { text: 'x', seconds: 0 }, alice);
+    const running = (await stack.server!.server.store.read(taskId, ALICE))!;
+    await pollTask(stack.url, taskId, undefined, 30_000, alice);
+    const completion = await completionOf(taskId);
+    const store = stack.server!.server.store;
+    expect(await store.completedFrom({ ...running, cancelRequested: true }, completion)).toBeUndefined();
+    const next = { ...completion.workflowExecutionCompletedEventAttributes!, newExecutionRunId: 'a-next-run' };
+    expect(await store.completedFrom(running, { ...completion, workflowExecutionCompletedEventAttributes: next })).toBeUndefined();
+    const timer = (await stack.temporal.client.workflow.getHandle(taskId).fetchHistory()).events!.find(
+      (e) => e.timerStartedEventAttributes,
+    );
+    expect(await store.completedFrom(running, timer ?? { eventId: 1 })).toBeUndefined();
+    expect(await store.completedFrom(running, completion)).toMatchObject({ state: { status: 'completed' } });
+  });
+});

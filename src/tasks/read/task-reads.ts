@@ -4,15 +4,21 @@
  * stuck; a closed one's from its end (task-outcome), then kept (finished tasks never change).
  */
 import { type WorkflowExecutionDescription, type WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
+import type { WorkflowSerializationContext } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import { tsToMs } from '@temporalio/common/lib/time';
 import { TASK_MEMO_KEY, type TaskMemo } from '../../contract';
 import { logger } from '../logging';
 import { metrics } from '../metrics';
 import type { OwnerHasher, TaskWrites, TemporalCalls } from '../store-parts';
-import { endOf, endStatusOf, type ToolResultSpec } from '../task-outcome';
+import { completedEnd, endOf, endStatusOf, type EndState, type ToolResultSpec } from '../task-outcome';
 import type { TaskSnapshot, TaskState } from '../task-snapshot';
+import type { HistoryEvent } from '../watch/history-long-poll';
 import { activityRunning, freshestActivityProgress, readProgress, retryingActivity } from './progress';
 import { BoundedSet, StuckTasks, STUCK_CANCEL_REASON } from './stuck-tasks';
+
+/** What a task is whatever its state: who started it, when, with which tool and ttl. */
+type TaskBase = Pick<TaskSnapshot, 'taskId' | 'tool' | 'runId' | 'createdAt' | 'owner' | 'startTtlMs' | 'traceparent'>;
 
 /** What tasks/get shows while a requested cancel is being carried out by the workflow. */
 export const CANCELLING_MESSAGE = 'cancelling: the task stops and undoes the steps that took effect';
@@ -62,37 +68,64 @@ export class TaskReads {
     if (!description) return undefined;
     const memo = description.memo?.[TASK_MEMO_KEY] as TaskMemo | undefined;
     if (!memo || memo.owner !== owner) return undefined; // not a task of ours, or not this caller's
-    const base = {
+    const base: TaskBase = {
       taskId,
       tool: memo.tool,
       runId: description.runId,
       createdAt: memo.createdAt,
       owner: memo.owner,
+      startTtlMs: memo.ttlMs,
       ...(memo.traceparent ? { traceparent: memo.traceparent } : {}),
     };
-    // not closed (running, or paused by an operator): the task goes on
-    const running = endStatusOf(description.status.name) === undefined;
-    // ttlMs counts from createdAt (the wire's rule): a running task stays readable for ttlMs from
-    // now, a finished one for ttlMs after it finished (Temporal keeps it for the retention, which caps ttlMs)
-    const closedAt = running ? undefined : (description.closeTime ?? new Date()).getTime();
-    const ttlMs = Math.max(memo.ttlMs, (closedAt ?? Date.now()) - Date.parse(memo.createdAt) + memo.ttlMs);
-    if (!running && Date.now() > Date.parse(memo.createdAt) + ttlMs) return undefined;
     // a cancel requested while the task runs is not its end: the workflow still has to stop and
     // undo its steps (or may have completed first), so what is read is what Temporal says
     const cancelRequested = description.raw.workflowExtendedInfo?.cancelRequested === true;
-    if (running) return this.readRunning(description, { ...base, ttlMs }, cancelRequested);
+    // not closed (running, or paused by an operator): the task goes on
+    if (endStatusOf(description.status.name) === undefined)
+      return this.readRunning(description, { ...base, ttlMs: runningTtlMs(base) }, cancelRequested);
+    const closedAt = (description.closeTime ?? new Date()).getTime();
+    if (Date.now() > Date.parse(base.createdAt) + endedTtlMs(base, closedAt)) return undefined;
     const state = await this.calls.bounded(() => endOf(handle, description.status.name, this.tools?.get(memo.tool)));
+    return this.ended(base, closedAt, state, cancelRequested);
+  }
+
+  /**
+   * The end of a task whose watch saw its run complete (HistoryWait.completion), from that event
+   * alone: what a read would answer then, with no further call to Temporal. `last` is the watch's
+   * latest read of the task, running. Undefined where the event does not say it all (a cancel
+   * was requested: the 2025-11-25 revision reports it; the run goes on as another; payloads
+   * stored outside the history).
+   */
+  async completedFrom(last: TaskSnapshot, event: HistoryEvent): Promise<TaskSnapshot | undefined> {
+    const completion = event.workflowExecutionCompletedEventAttributes;
+    const converter = this.calls.client.options.loadedDataConverter;
+    if (!completion || completion.newExecutionRunId || !event.eventTime || last.cancelRequested || converter.externalStorage)
+      return undefined;
+    const context: WorkflowSerializationContext = {
+      type: 'workflow',
+      namespace: this.calls.client.options.namespace,
+      workflowId: last.taskId,
+    };
+    const value = await decodeFromPayloadsAtIndex(converter, 0, completion.result?.payloads, context);
+    const state = await completedEnd(value, this.tools?.get(last.tool));
+    metrics.taskRead('history');
+    return this.ended(baseOf(last), tsToMs(event.eventTime), state, false);
+  }
+
+  /** A closed task's snapshot, kept: terminal snapshots never change, so the next poll needs no Temporal call. */
+  private ended(base: TaskBase, closedAt: number, state: EndState, cancelRequested: boolean): TaskSnapshot {
     const statusMessage = state.status === 'failed' ? state.error.message : undefined;
-    const lastUpdatedAt = new Date(closedAt ?? Date.now()).toISOString();
+    const lastUpdatedAt = new Date(closedAt).toISOString();
+    const ttlMs = endedTtlMs(base, closedAt);
     const task: TaskSnapshot = { ...base, ttlMs, lastUpdatedAt, statusMessage, state, ...(cancelRequested ? { cancelRequested } : {}) };
-    this.countEnd(taskId, memo.tool, state.status);
-    this.finished.put(task); // terminal snapshots never change: the next poll needs no Temporal call
+    this.countEnd(base.taskId, base.tool, state.status);
+    this.finished.put(task);
     return task;
   }
 
   private async readRunning(
     description: WorkflowExecutionDescription,
-    base: Pick<TaskSnapshot, 'taskId' | 'tool' | 'runId' | 'createdAt' | 'owner' | 'ttlMs'>,
+    base: TaskBase & Pick<TaskSnapshot, 'ttlMs'>,
     cancelRequested: boolean,
   ): Promise<TaskSnapshot | undefined> {
     const progress = await readProgress(this.calls.client, this.calls.bounded, description);
@@ -159,6 +192,24 @@ export class TaskReads {
       return undefined;
     }
   }
+}
+
+/**
+ * ttlMs counts from createdAt (the wire's rule): a running task stays readable for its ttl from
+ * now, a finished one for its ttl after it finished (Temporal keeps it for the retention, which
+ * caps the ttl).
+ */
+function runningTtlMs(base: TaskBase): number {
+  return endedTtlMs(base, Date.now());
+}
+
+function endedTtlMs(base: TaskBase, closedAt: number): number {
+  return Math.max(base.startTtlMs, closedAt - Date.parse(base.createdAt) + base.startTtlMs);
+}
+
+function baseOf(task: TaskSnapshot): TaskBase {
+  const { taskId, tool, runId, createdAt, owner, startTtlMs, traceparent } = task;
+  return { taskId, tool, runId, createdAt, owner, startTtlMs, ...(traceparent ? { traceparent } : {}) };
 }
 
 /**

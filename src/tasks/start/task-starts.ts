@@ -116,6 +116,7 @@ export class TaskStarts {
         createdAt: memo.createdAt,
         lastUpdatedAt: memo.createdAt,
         ttlMs: memo.ttlMs,
+        startTtlMs: memo.ttlMs,
         owner,
         state: { status: 'working' },
         ...(traceparent ? { traceparent } : {}),

@@ -1,7 +1,7 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 
 type HistoryPage = Awaited<ReturnType<Client['workflowService']['getWorkflowExecutionHistory']>>;
-type HistoryEvent = NonNullable<NonNullable<HistoryPage['history']>['events']>[number];
+export type HistoryEvent = NonNullable<NonNullable<HistoryPage['history']>['events']>[number];
 
 /** Where a watch stands in a workflow's history: Temporal's continuation token of the run it follows. */
 export interface HistoryCursor {
@@ -16,6 +16,11 @@ export interface HistoryCursor {
  */
 export interface HistoryWait {
   cursor: HistoryCursor;
+  /**
+   * The run's completion, when the page that woke ends with it and holds no cancel request: the
+   * task's end is then known from the event itself (TaskReads.completedFrom), with no further call.
+   */
+  completion?: HistoryEvent;
 }
 
 /** Longer than the server's own long-poll period (20 s), so the server answers first. */
@@ -47,7 +52,7 @@ export async function waitForTaskEvent(
     if (!page) continue; // the deadline passed before the server answered: nothing happened
     const next = page.nextPageToken && page.nextPageToken.length > 0 ? page.nextPageToken : undefined;
     const events = page.history?.events ?? [];
-    if (!next) return { cursor: { workflowId: cursor.workflowId } };
+    if (!next) return { cursor: { workflowId: cursor.workflowId }, completion: completionOf(events) };
     // the catch-up (the history so far) is answered at once: the caller reads the task after it
     if (catchUp || events.some(changesWhatReadersSee)) return { cursor: { workflowId: cursor.workflowId, token: next } };
     token = next;
@@ -82,6 +87,12 @@ async function longPoll(client: Client, workflowId: string, token: Uint8Array | 
   } finally {
     signal.removeEventListener('abort', abort);
   }
+}
+
+function completionOf(events: HistoryEvent[]): HistoryEvent | undefined {
+  const last = events.at(-1);
+  if (!last?.workflowExecutionCompletedEventAttributes) return undefined;
+  return events.some((e) => e.workflowExecutionCancelRequestedEventAttributes) ? undefined : last;
 }
 
 function changesWhatReadersSee(event: HistoryEvent): boolean {

@@ -18,6 +18,7 @@ const task = (over: Partial<TaskSnapshot> = {}): TaskSnapshot => ({
   createdAt: '2026-01-01T00:00:00.000Z',
   lastUpdatedAt: '2026-01-01T00:00:00.000Z',
   ttlMs: 60_000,
+  startTtlMs: 60_000,
   state: { status: 'working' },
   ...over,
 });

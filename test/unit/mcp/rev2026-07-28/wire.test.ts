@@ -9,6 +9,7 @@ const base = (state: TaskState, statusMessage?: string): TaskSnapshot => ({
   createdAt: '2026-12-01T10:00:00.000Z',
   lastUpdatedAt: '2026-12-01T10:00:01.000Z',
   ttlMs: 60_000,
+  startTtlMs: 60_000,
   statusMessage,
   state,
 });

@@ -9,6 +9,7 @@ const base: Omit<TaskSnapshot, 'state'> = {
   createdAt: '2026-01-01T00:00:00Z',
   lastUpdatedAt: '2026-01-01T00:00:00Z',
   ttlMs: 1000,
+  startTtlMs: 1000,
 };
 
 test('the handle: text and structuredContent say the same, questions come with their schema', () => {

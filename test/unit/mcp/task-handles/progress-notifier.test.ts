@@ -8,6 +8,7 @@ const base: TaskSnapshot = {
   createdAt: '2026-01-01T00:00:00Z',
   lastUpdatedAt: '2026-01-01T00:00:00Z',
   ttlMs: 1000,
+  startTtlMs: 1000,
   state: { status: 'working' },
 };
 const at = (statusMessage?: string, progress?: TaskSnapshot['progress']): TaskSnapshot => ({ ...base, statusMessage, progress });

@@ -8,6 +8,7 @@ const task = (taskId: string, text = 'x'): TaskSnapshot => ({
   createdAt: '2026-12-01T00:00:00.000Z',
   lastUpdatedAt: '2026-12-01T00:00:01.000Z',
   ttlMs: 1000,
+  startTtlMs: 1000,
   state: { status: 'completed', result: { content: [{ type: 'text', text }] } },
 });
 
@@ -28,6 +29,7 @@ const failed = (taskId: string, message: string): TaskSnapshot => ({
   createdAt: '2026-12-01T00:00:00.000Z',
   lastUpdatedAt: '2026-12-01T00:00:01.000Z',
   ttlMs: 1000,
+  startTtlMs: 1000,
   state: { status: 'failed', error: { code: -32603, message } },
   statusMessage: message,
 });
