@@ -26,6 +26,8 @@ export interface TaskSnapshot {
    * statusMessage without a history event, so a watch re-reads the task at an interval.
    */
   activityRunning?: boolean;
+  /** A running task's history length when read (events in its current run): whether it moved between two reads. */
+  historyLength?: number;
   /** The trace of the task's start (TaskMemo.traceparent), when it was traced. */
   traceparent?: string;
   /** The counts of the activity whose report is the statusMessage (done of total), where it gave them. */

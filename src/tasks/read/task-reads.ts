@@ -157,6 +157,7 @@ export class TaskReads {
       ...(cancelRequested ? { cancelRequested } : {}),
       ...(stuck ? { stuck: true } : {}),
       ...(activityRunning(pending) ? { activityRunning: true } : {}),
+      historyLength: description.historyLength,
       ...(fromActivity?.done !== undefined && statusMessage === fromActivity.message
         ? { progress: { done: fromActivity.done, ...(fromActivity.total !== undefined ? { total: fromActivity.total } : {}) } }
         : {}),

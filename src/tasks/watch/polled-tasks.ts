@@ -2,9 +2,11 @@
  * tasks/get of a task that a client polls. Each poll of a running task is a describe() in
  * Temporal: 200 tasks polled every 250 ms are 800 describes a second, which on a small cluster
  * slows the very workflows being polled. So from the second read of a running task within
- * `keepMs`, this replica watches it (TaskWatcher: the history long-poll that subscriptions use,
- * and one read per change) and answers the caller's later reads from the watch's latest read,
- * until no read came for `keepMs`. A poll then costs Temporal nothing.
+ * `keepMs` whose history did not move since the read before, this replica watches it
+ * (TaskWatcher: the history long-poll that subscriptions use, and one read per change) and
+ * answers the caller's later reads from the watch's latest read, until no read came for
+ * `keepMs`. A poll then costs Temporal nothing. A task whose history moves between polls is not
+ * watched until it stands still: its watch would wake, and cost a call, about once per poll.
  *
  * The answer is what a describe() would say: a watch reads the task again at every history
  * event, and this replica's own answers and cancels make the next read go to Temporal. Served
@@ -24,6 +26,8 @@ import { metrics } from '../metrics';
 interface Polled {
   readonly taskId: string;
   lastReadAt: number;
+  /** The history length of the last read from Temporal. */
+  historyLength?: number;
   watching?: { watch?: TaskWatch; release: Release };
 }
 
@@ -81,8 +85,12 @@ export class PolledTasks implements TaskReader {
       this.drop(key);
       return task;
     }
-    if (!entry) this.polled.set(key, { taskId, lastReadAt: now });
-    else if (!entry.watching) this.watch(key, entry, principal);
+    if (!entry) this.polled.set(key, { taskId, lastReadAt: now, historyLength: task.historyLength });
+    else if (!entry.watching) {
+      // a task whose history moved since the last read would wake a watch about as often as it is polled
+      if (task.historyLength === entry.historyLength) this.watch(key, entry, principal);
+      entry.historyLength = task.historyLength;
+    }
     return task;
   }
 
