@@ -76,7 +76,7 @@ export const ServerConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ and - (1..40)')
     .default('task_'),
-  /** A task read again within 10 s on this replica is watched there, and its polls are answered from the watch (src/tasks/watch/polled-tasks.ts). */
+  /** A task read again within 10 s on this replica, its history unchanged, is watched there, and its polls are answered from the watch (src/tasks/watch/polled-tasks.ts). */
   watchPolledTasks: z.boolean().default(true),
   /** Keep answering -32021 for `required` tools to callers that do not declare Tasks (today's behaviour). */
   requiredToolsNeedTasks: z.boolean().default(false),
