@@ -9,7 +9,7 @@ import { killPhases } from './kill-phases';
 import { awaitClosed, type HistoryCounts, historyCounts } from '../measurements/history';
 import { log, now } from '../script';
 import { summarize } from '../stats';
-import { callsBetween, type Counts, temporalCalls } from '../temporal-calls';
+import { type BatchCost, type CpuSnapshot, withCost } from './batch-cost';
 import type { Created, PeerConfig, Stack } from './stacks';
 
 /** Runs fn(stack) for each stack, then again in reverse order: against drift. */
@@ -126,23 +126,6 @@ export async function pollLoad(s: Stack, cfg: PeerConfig) {
  * followed by subscription, and the same batch of raw starts polled with describe() at that
  * interval and awaited with result() (the same timer, no task runtime, on the same worker).
  */
-/** CPU seconds per process while fn ran (the sampler's names: temporal, ours.serve, mcp-agent.worker, bench, machine). */
-export type CpuSnapshot = () => Record<string, number>;
-/** What a batch cost: CPU seconds per process, and Temporal's frontend requests per operation where its metrics are read. */
-export interface BatchCost {
-  cpuS: Record<string, number>;
-  temporalCalls?: Counts;
-}
-async function withCost<T extends object>(cpu: CpuSnapshot, metricsUrl: string | undefined, fn: () => Promise<T>): Promise<T & BatchCost> {
-  const calls = metricsUrl ? await temporalCalls(metricsUrl) : undefined;
-  const before = cpu();
-  const r = await fn();
-  const after = cpu();
-  const cpuS = Object.fromEntries(Object.keys(after).map((k) => [k, Math.round((after[k] - (before[k] ?? 0)) * 100) / 100]));
-  if (!metricsUrl || !calls) return { ...r, cpuS };
-  return { ...r, cpuS, temporalCalls: callsBetween(calls, await temporalCalls(metricsUrl)) };
-}
-
 export async function e2e(s: Stack, cfg: PeerConfig, ours: Stack, cpu: CpuSnapshot) {
   const { tasks, seconds, pollMs } = cfg.e2e;
   log(`e2e: ${s.key}: ${tasks} tasks of ${seconds} s, polled every ${pollMs} ms (open loop)`);

@@ -1,5 +1,6 @@
 /** What a read keeps: finished tasks' snapshots (TerminalTaskCache), and the pacing of describes for tasks the server does not know (MissPacing). */
-import { MissPacing, TerminalTaskCache } from '../../../../src/tasks/read/task-reads';
+import { MissPacing } from '../../../../src/tasks/read/miss-pacing';
+import { TerminalTaskCache } from '../../../../src/tasks/read/task-reads';
 import type { TaskSnapshot } from '../../../../src/tasks/task-snapshot';
 
 const task = (taskId: string, text = 'x'): TaskSnapshot => ({
