@@ -134,3 +134,27 @@ describe('bench:peer table', () => {
     expect(row(peerRows(run(1, { kill: { completed: 20, reexecutions: 1 } })), '— re-executions')[MET_AGENT]).toBe('not met');
   });
 });
+
+describe("the end-to-end batches' Temporal calls per task", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+  const { e2eCallsTable } = require('../../bench/peer/calls-report') as { e2eCallsTable: (e: unknown) => string | undefined };
+  const batch = (calls: Record<string, number>) => ({ tasks: 100, temporalCalls: calls });
+
+  test('per task, averaged over the runs, a column per batch, operations by their largest count, and a total', () => {
+    const ours = [
+      { ...batch({ DescribeWorkflowExecution: 400, StartWorkflowExecution: 100 }), subscribed: batch({ DescribeWorkflowExecution: 200 }) },
+      { ...batch({ DescribeWorkflowExecution: 600, StartWorkflowExecution: 100 }), subscribed: batch({ DescribeWorkflowExecution: 200 }) },
+    ];
+    const table = e2eCallsTable({ ours, 'mcp-agent': [batch({ DescribeWorkflowExecution: 300, StartWorkflowExecution: 100 })] })!;
+    const lines = table.split('\n');
+    expect(lines[0]).toBe('| Temporal frontend calls per task | ours polled | ours subscribed | mcp-agent polled |');
+    expect(lines[2]).toBe('| DescribeWorkflowExecution | 5.00 | 2.00 | 3.00 |');
+    expect(lines[3]).toBe('| StartWorkflowExecution | 1.00 | 0.00 | 1.00 |');
+    expect(lines[4]).toBe('| all | 6.00 | 2.00 | 4.00 |');
+  });
+
+  test('no table where no batch counted its calls (a run on the cluster, or without the e2e section)', () => {
+    expect(e2eCallsTable(undefined)).toBeUndefined();
+    expect(e2eCallsTable({ ours: [{ tasks: 100 }] })).toBeUndefined();
+  });
+});
