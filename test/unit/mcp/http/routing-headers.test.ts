@@ -1,5 +1,5 @@
 /** The HTTP server's pure parts: the Mcp-Name header value. */
-import { mcpNameHeaderValue } from '../../../../src/mcp/http/http-server';
+import { mcpNameHeaderValue } from '../../../../src/mcp/http/routing-headers';
 
 describe('Mcp-Name taken from the body', () => {
   test('plain ASCII names are used as they are', () => {
