@@ -129,6 +129,22 @@ describe('edges of a task_wait held with a progressToken (v2 plain Client)', () 
     await Promise.all([client.close(), canceller.close()]);
   });
 
+  test('task_wait held with a progressToken on another replica than the one that started the task: its progress and result there', async () => {
+    const other = await stack.serve({ config: { handleWaitMs: 1000, progressWaitMs: 60_000 } });
+    const starter = await v2Client();
+    const handle = await starter.callTool({ name: 'provision_environment', arguments: { name: 'b', steps: 3, stepMs: 1500 } });
+    const follower = await v2Client(other.url);
+    const seen: Progress[] = [];
+    const result = await follower.callTool({ name: 'task_wait', arguments: { taskId: handle.structuredContent.taskId } }, undefined, {
+      onprogress: (p) => seen.push(p),
+      resetTimeoutOnProgress: true,
+      timeout: 30_000,
+    });
+    expect(text(result)).toBe('Environment b provisioned in 3 steps.');
+    expect(seen.map((p) => p.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^step 3\/3/)]));
+    await Promise.all([starter.close(), follower.close()]);
+  });
+
   test("waitMs bounds a call held with a progressToken: the caller's shorter bound wins, with progress until then", async () => {
     const client = await v2Client();
     const handle = await client.callTool({ name: 'export_report', arguments: { rows: 6000, msPerChunk: 1000 } });
