@@ -18,6 +18,6 @@ export async function withCost<T extends object>(
   const r = await fn();
   const after = cpu();
   const cpuS = Object.fromEntries(Object.keys(after).map((k) => [k, Math.round((after[k] - (before[k] ?? 0)) * 100) / 100]));
-  if (!metricsUrl || !calls) return { ...r, cpuS };
-  return { ...r, cpuS, temporalCalls: callsBetween(calls, await temporalCalls(metricsUrl)) };
+  if (!calls) return { ...r, cpuS };
+  return { ...r, cpuS, temporalCalls: callsBetween(calls, await temporalCalls(metricsUrl!)) };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { call, pollTask } from '../support/mcp';
 import { ROOT } from '../support/processes';
 import { useStack } from '../support/stack';
+import { waitFor } from '../support/wait';
 
 // the worker and the server load the codec module as `worker` and `serve` do (loadDataConverter reads these)
 const env = {
@@ -29,4 +30,22 @@ test('with TEMPORAL_PAYLOAD_CODEC set, tasks work and history holds only ciphert
   const everything = JSON.stringify(events, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v));
   expect(everything).not.toContain(secret);
   expect(everything).not.toContain(Buffer.from(secret).toString('base64'));
+});
+
+test("a watched task's end read from its completion event is decoded with the codec", async () => {
+  const { url } = stack;
+  const secret = 'the-watched-secret';
+  const { taskId } = await call(url, 'tools/call', { name: 'wait_and_echo', arguments: { text: secret, seconds: 3 } });
+  // polled while its timer runs, until the watch answers (a read makes no describe()); then no describe() to its end
+  const describes = jest.spyOn(stack.server!.client.workflowService, 'describeWorkflowExecution');
+  await waitFor(async () => {
+    describes.mockClear();
+    expect((await call(url, 'tasks/get', { taskId })).status).toBe('working');
+    return describes.mock.calls.length === 0 || undefined;
+  });
+  describes.mockClear();
+  const done = await pollTask(url, taskId, undefined, 30_000, { intervalMs: 50 });
+  expect(done.result.content[0].text).toBe(secret);
+  expect(describes.mock.calls.filter(([r]) => r.execution?.workflowId === taskId)).toHaveLength(0);
+  describes.mockRestore();
 });

@@ -44,6 +44,26 @@ async function v1Client(): Promise<AnyClient> {
   return { callTool: (p, _s, o) => client.callTool(p, undefined, o), close: () => client.close() };
 }
 
+/** Call options that collect the call's progress into `seen` and keep it alive while progress comes. */
+const collecting = (seen: Progress[], timeout = 30_000): Options => ({
+  onprogress: (p) => seen.push(p),
+  resetTimeoutOnProgress: true,
+  timeout,
+});
+
+/** A 3-step provision started through `starter`, followed by `follower`'s task_wait with a progressToken. */
+async function provisionFollowed(starter: AnyClient, follower: AnyClient, name: string) {
+  const handle = await starter.callTool({ name: 'provision_environment', arguments: { name, steps: 3, stepMs: 1500 } });
+  expect(handle.structuredContent).toMatchObject({ status: 'working' });
+  const seen: Progress[] = [];
+  const result = await follower.callTool(
+    { name: 'task_wait', arguments: { taskId: handle.structuredContent.taskId } },
+    undefined,
+    collecting(seen),
+  );
+  return { result, messages: seen.map((p) => p.message) };
+}
+
 const text = (result: any): string => result.content.map((c: any) => c.text).join('\n');
 
 describe.each([
@@ -53,11 +73,12 @@ describe.each([
   test('one call follows a task longer than its own timeout: progress grows, with the statusMessage and done/total', async () => {
     const client = await connect();
     const seen: Progress[] = [];
-    const result = await client.callTool({ name: 'export_report', arguments: { rows: 6000, msPerChunk: 1000 } }, undefined, {
-      onprogress: (p) => seen.push(p),
-      resetTimeoutOnProgress: true,
-      timeout: 3000, // the task takes about 6 s: only progress keeps this call alive
-    });
+    // the task takes about 6 s: only progress keeps this 3 s call alive
+    const result = await client.callTool(
+      { name: 'export_report', arguments: { rows: 6000, msPerChunk: 1000 } },
+      undefined,
+      collecting(seen, 3000),
+    );
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent?.taskId).toBeUndefined(); // the tool's own result, not a handle
     expect(seen.length).toBeGreaterThan(1);
@@ -93,16 +114,9 @@ describe.each([
 
   test('task_wait with a progressToken is held past --handle-wait-ms, up to the task', async () => {
     const client = await connect();
-    const handle = await client.callTool({ name: 'provision_environment', arguments: { name: 'p', steps: 3, stepMs: 1500 } });
-    expect(handle.structuredContent).toMatchObject({ status: 'working' });
-    const seen: Progress[] = [];
-    const result = await client.callTool({ name: 'task_wait', arguments: { taskId: handle.structuredContent.taskId } }, undefined, {
-      onprogress: (p) => seen.push(p),
-      resetTimeoutOnProgress: true,
-      timeout: 30_000,
-    });
+    const { result, messages } = await provisionFollowed(client, client, 'p');
     expect(text(result)).toBe('Environment p provisioned in 3 steps.');
-    expect(seen.map((p) => p.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^step 2\/3: provisioning database/)]));
+    expect(messages).toEqual(expect.arrayContaining([expect.stringMatching(/^step 2\/3: provisioning database/)]));
     await client.close();
   });
 });
@@ -113,11 +127,7 @@ describe('edges of a task_wait held with a progressToken (v2 plain Client)', () 
     const handle = await client.callTool({ name: 'provision_environment', arguments: { name: 'race', steps: 8, stepMs: 1500 } });
     const { taskId } = handle.structuredContent;
     const seen: Progress[] = [];
-    const held = client.callTool({ name: 'task_wait', arguments: { taskId } }, undefined, {
-      onprogress: (p) => seen.push(p),
-      resetTimeoutOnProgress: true,
-      timeout: 30_000,
-    });
+    const held = client.callTool({ name: 'task_wait', arguments: { taskId } }, undefined, collecting(seen));
     await waitFor(async () => (seen.length > 0 ? true : undefined), 10_000);
     const canceller = await v2Client();
     const asked = Date.now();
@@ -132,16 +142,10 @@ describe('edges of a task_wait held with a progressToken (v2 plain Client)', () 
   test('task_wait held with a progressToken on another replica than the one that started the task: its progress and result there', async () => {
     const other = await stack.serve({ config: { handleWaitMs: 1000, progressWaitMs: 60_000 } });
     const starter = await v2Client();
-    const handle = await starter.callTool({ name: 'provision_environment', arguments: { name: 'b', steps: 3, stepMs: 1500 } });
     const follower = await v2Client(other.url);
-    const seen: Progress[] = [];
-    const result = await follower.callTool({ name: 'task_wait', arguments: { taskId: handle.structuredContent.taskId } }, undefined, {
-      onprogress: (p) => seen.push(p),
-      resetTimeoutOnProgress: true,
-      timeout: 30_000,
-    });
+    const { result, messages } = await provisionFollowed(starter, follower, 'b');
     expect(text(result)).toBe('Environment b provisioned in 3 steps.');
-    expect(seen.map((p) => p.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^step 3\/3/)]));
+    expect(messages).toEqual(expect.arrayContaining([expect.stringMatching(/^step 3\/3/)]));
     await Promise.all([starter.close(), follower.close()]);
   });
 
@@ -151,11 +155,7 @@ describe('edges of a task_wait held with a progressToken (v2 plain Client)', () 
     const { taskId } = handle.structuredContent;
     const seen: Progress[] = [];
     const started = Date.now();
-    const result = await client.callTool({ name: 'task_wait', arguments: { taskId, waitMs: 2_000 } }, undefined, {
-      onprogress: (p) => seen.push(p),
-      resetTimeoutOnProgress: true,
-      timeout: 30_000,
-    });
+    const result = await client.callTool({ name: 'task_wait', arguments: { taskId, waitMs: 2_000 } }, undefined, collecting(seen));
     const took = Date.now() - started;
     expect(took).toBeGreaterThanOrEqual(1_900);
     expect(took).toBeLessThan(5_000); // not the 60 s the progress token alone would allow
@@ -170,11 +170,11 @@ describe('a held synchronous call (--no-task-handles) with a progressToken', () 
   test('gets progress while its run goes on, past its own timeout, and then its result', async () => {
     const client = await v2Client(heldUrl);
     const seen: Progress[] = [];
-    const result = await client.callTool({ name: 'export_report', arguments: { rows: 5000, msPerChunk: 1000 } }, undefined, {
-      onprogress: (p) => seen.push(p),
-      resetTimeoutOnProgress: true,
-      timeout: 3000,
-    });
+    const result = await client.callTool(
+      { name: 'export_report', arguments: { rows: 5000, msPerChunk: 1000 } },
+      undefined,
+      collecting(seen, 3000),
+    );
     expect(result.isError).toBeFalsy();
     expect(seen.some((p) => p.total === 5000)).toBe(true);
     await client.close();

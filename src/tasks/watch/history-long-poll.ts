@@ -89,7 +89,8 @@ async function longPoll(client: Client, workflowId: string, token: Uint8Array | 
   }
 }
 
-function completionOf(events: HistoryEvent[]): HistoryEvent | undefined {
+/** The completion a final page ends with, unless the page also holds a cancel request (then readers must see it). */
+export function completionOf(events: HistoryEvent[]): HistoryEvent | undefined {
   const last = events.at(-1);
   if (!last?.workflowExecutionCompletedEventAttributes) return undefined;
   return events.some((e) => e.workflowExecutionCancelRequestedEventAttributes) ? undefined : last;
