@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { call, pollTask, subscribe } from '../support/mcp';
+import { startInProcessWorker, uniqueTaskQueue } from '../support/in-process';
 import { useStack } from '../support/stack';
 import type { TestTemporal } from '../support/temporal';
 import { waitFor } from '../support/wait';
@@ -118,4 +119,34 @@ test('a cancel during a heartbeating() activity aborts its AbortSignal; the comp
     .map((e) => (e.activityTaskCanceledEventAttributes ? 'step cancelled' : 'undo scheduled'));
   expect(order).toEqual(['step cancelled', 'undo scheduled']);
   console.log(`cancel to cancelled: ${Date.now() - cancelledAt} ms`);
+});
+
+test('an activity that starts after the task was read: its progress still reaches tasks/get and a subscription', async () => {
+  // its queue has no worker yet: the activity stays scheduled, and its start and heartbeats write no event
+  const queue = uniqueTaskQueue('later');
+  const taskId = await start('queued_job', { ms: 3_000, taskQueue: queue });
+  const sub = await subscribe(url, [taskId]);
+  await sub.next(); // the ack
+  const handle = temporal.client.workflow.getHandle(taskId);
+  await waitFor(async () => ((await handle.describe()).raw.pendingActivities?.length ? true : undefined), 15_000);
+  // the second read of a polled task starts its watch; the reads after it may be answered by the watch
+  for (let i = 0; i < 3; i++) expect((await call(url, 'tasks/get', { taskId })).status).toBe('working');
+
+  const worker = await startInProcessWorker(temporal, { taskQueue: queue });
+  try {
+    const COUNTING = /^counting \(/;
+    const polled = await pollTask(url, taskId, (t) => COUNTING.test(t.statusMessage ?? ''), 10_000, { intervalMs: 250 });
+    expect(polled.status).toBe('working');
+    const messages: string[] = [];
+    for (;;) {
+      const m = await sub.next(20_000);
+      if (!m || m.method !== 'notifications/tasks' || m.params.status === 'completed') break;
+      if (m.params.statusMessage) messages.push(m.params.statusMessage);
+    }
+    expect(messages.some((m) => COUNTING.test(m))).toBe(true);
+    expect((await pollTask(url, taskId)).status).toBe('completed');
+  } finally {
+    sub.close();
+    await worker.stop();
+  }
 });

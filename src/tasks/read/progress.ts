@@ -63,6 +63,7 @@ async function answersNotYetApplied(client: Client, bounded: Bounded, descriptio
 type PendingActivity = temporal.api.workflow.v1.IPendingActivityInfo;
 type Payloads = NonNullable<PendingActivity['heartbeatDetails']>['payloads'];
 
+const SCHEDULED = temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_SCHEDULED;
 /** Pending activity states in which an attempt is running (and may heartbeat). */
 const RUNNING = new Set<number>([
   temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED,
@@ -70,11 +71,12 @@ const RUNNING = new Set<number>([
 ]);
 
 /**
- * An activity attempt is running, or an activity is being retried: its progress, or its attempt
- * count and last failure, may change with no history event (heartbeats and retries write none).
+ * An activity is scheduled, running, or being retried: its progress, or its attempt count and
+ * last failure, may change with no history event (an attempt's start, heartbeats and retries
+ * write none).
  */
 export function activityRunning(pending: PendingActivity[] | null | undefined): boolean {
-  return (pending ?? []).some((a) => RUNNING.has(a.state ?? 0) || (a.attempt ?? 1) > 1);
+  return (pending ?? []).some((a) => a.state === SCHEDULED || RUNNING.has(a.state ?? 0) || (a.attempt ?? 1) > 1);
 }
 
 /**

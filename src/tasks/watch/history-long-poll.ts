@@ -32,7 +32,8 @@ const GRPC_NOT_FOUND = 5;
 /**
  * Waits until Temporal records an event after which a reader may see the task differently: a
  * progress update (memo), an answer (signal), a cancel request, a failed workflow task (the
- * task may be stuck), or the end of the run. It is
+ * task may be stuck), an activity scheduled (its progress comes with no event), or the end of
+ * the run. It is
  * Temporal's history long-poll, so an idle task costs one call per long-poll period and no
  * worker: the server answers when the history grows. Other events (timers, activities,
  * workflow tasks) are skipped here without any further call. Throws WorkflowNotFoundError for
@@ -102,6 +103,7 @@ function changesWhatReadersSee(event: HistoryEvent): boolean {
     event.workflowExecutionSignaledEventAttributes ||
     event.workflowExecutionCancelRequestedEventAttributes ||
     event.workflowTaskFailedEventAttributes || // the task may be stuck (tasks/get says so)
+    event.activityTaskScheduledEventAttributes || // its start and heartbeats write no event: readers re-read while it runs
     event.workflowExecutionCompletedEventAttributes ||
     event.workflowExecutionFailedEventAttributes ||
     event.workflowExecutionCanceledEventAttributes ||

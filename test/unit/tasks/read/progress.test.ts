@@ -39,9 +39,10 @@ describe('the server reads several activities: the most recently heartbeated run
     expect(await freshestActivityProgress(undefined, decode)).toBeUndefined();
   });
 
-  test('a watch re-reads while an attempt runs, not while activities only wait', () => {
+  test('a watch re-reads while an activity is scheduled or runs (its start and heartbeats write no event), not without one', () => {
     expect(activityRunning([{ state: STARTED }])).toBe(true);
-    expect(activityRunning([{ state: SCHEDULED }])).toBe(false);
+    expect(activityRunning([{ state: SCHEDULED }])).toBe(true);
+    expect(activityRunning([])).toBe(false);
     expect(activityRunning(undefined)).toBe(false);
   });
 });
