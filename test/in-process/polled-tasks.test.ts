@@ -191,8 +191,44 @@ describe("PolledTasks on its own (the server's store and a watcher of its own)",
       maxSubscribedTasks: opts.max ?? 100,
       maxSubscribedTasksPerCaller: opts.max ?? 100,
     });
-    return { polled, close: () => (polled.close(), watcher.stopAll()) };
+    return { polled, watcher, close: () => (polled.close(), watcher.stopAll()) };
   };
+
+  test("the watch a poll starts begins from that poll's read: no describe() of its own when nothing happened in between", async () => {
+    const taskId = await waitingForApproval();
+    const { polled, watcher, close } = polledTasks();
+    const watches = jest.spyOn(watcher, 'watch');
+    try {
+      const describes = countDescribes();
+      await polled.read(taskId, ALICE);
+      const second = await polled.read(taskId, ALICE);
+      expect(watches).toHaveBeenCalledTimes(1);
+      const watch = await watches.mock.results[0].value;
+      expect(watch.current()?.task).toBe(second);
+      expect(describes.of(taskId)).toBe(2); // the two reads; the watch's catch-up found nothing past the second
+      expect(await polled.read(taskId, ALICE)).toEqual({ ...second, ttlMs: expect.any(Number) });
+      expect(describes.of(taskId)).toBe(2);
+    } finally {
+      close();
+      await call(stack.url, 'tasks/cancel', { taskId }, alice);
+    }
+  });
+
+  test('a seed older than the history the watch catches up with is not taken: the watch reads the task itself', async () => {
+    const taskId = await waitingForApproval();
+    const { watcher, close } = polledTasks();
+    try {
+      const read = (await stack.server!.server.store.read(taskId, ALICE))!;
+      const older = { ...read, historyLength: read.historyLength! - 1, statusMessage: 'before the last event' };
+      const describes = countDescribes();
+      const watch = await watcher.watch(taskId, ALICE, () => undefined, { task: older, readStartedAt: performance.now() });
+      expect(describes.of(taskId)).toBe(1);
+      expect(watch.current()?.task).toEqual({ ...read, ttlMs: expect.any(Number) });
+    } finally {
+      close();
+      await call(stack.url, 'tasks/cancel', { taskId }, alice);
+    }
+  });
 
   test('a watch nobody reads for keepMs is dropped; past the bound tasks are read from Temporal', async () => {
     const [a, b] = [await waitingForApproval(), await waitingForApproval()];

@@ -21,6 +21,8 @@ export interface HistoryWait {
    * task's end is then known from the event itself (TaskReads.completedFrom), with no further call.
    */
   completion?: HistoryEvent;
+  /** The id of the last event of the page that woke it: the history's length when that page reached its end. */
+  lastEventId?: number;
 }
 
 /** Longer than the server's own long-poll period (20 s), so the server answers first. */
@@ -53,9 +55,10 @@ export async function waitForTaskEvent(
     if (!page) continue; // the deadline passed before the server answered: nothing happened
     const next = page.nextPageToken && page.nextPageToken.length > 0 ? page.nextPageToken : undefined;
     const events = page.history?.events ?? [];
-    if (!next) return { cursor: { workflowId: cursor.workflowId }, completion: completionOf(events) };
+    const lastEventId = events.length > 0 ? Number(events.at(-1)!.eventId) : undefined;
+    if (!next) return { cursor: { workflowId: cursor.workflowId }, completion: completionOf(events), lastEventId };
     // the catch-up (the history so far) is answered at once: the caller reads the task after it
-    if (catchUp || events.some(changesWhatReadersSee)) return { cursor: { workflowId: cursor.workflowId, token: next } };
+    if (catchUp || events.some(changesWhatReadersSee)) return { cursor: { workflowId: cursor.workflowId, token: next }, lastEventId };
     token = next;
   }
 }

@@ -18,7 +18,7 @@
 import { performance } from 'node:perf_hooks';
 import { isTerminal, type TaskSnapshot } from '../task-snapshot';
 import type { TemporalTaskStore } from '../temporal-task-store';
-import type { TaskWatch, TaskWatcher } from './task-watcher';
+import type { TaskRead, TaskWatch, TaskWatcher } from './task-watcher';
 import { type Release, WatchLimits } from './watch-limits';
 import { linkToTask } from '../trace-context';
 import { metrics } from '../metrics';
@@ -88,7 +88,7 @@ export class PolledTasks implements TaskReader {
     if (!entry) this.polled.set(key, { taskId, lastReadAt: now, historyLength: task.historyLength });
     else if (!entry.watching) {
       // a task whose history moved since the last read would wake a watch about as often as it is polled
-      if (task.historyLength === entry.historyLength) this.watch(key, entry, principal);
+      if (task.historyLength === entry.historyLength) this.watch(key, entry, principal, { task, readStartedAt: now });
       entry.historyLength = task.historyLength;
     }
     return task;
@@ -99,7 +99,8 @@ export class PolledTasks implements TaskReader {
     for (const key of [...this.polled.keys()]) this.drop(key);
   }
 
-  private watch(key: string, entry: Polled, principal: string | undefined): void {
+  /** Watches the task from `read`, this poll's own read (no second read when nothing happened since). */
+  private watch(key: string, entry: Polled, principal: string | undefined, read: TaskRead): void {
     let release: Release;
     try {
       release = this.limits.reserve(principal, 1, 'polled');
@@ -109,7 +110,7 @@ export class PolledTasks implements TaskReader {
     const watching: NonNullable<Polled['watching']> = { release };
     entry.watching = watching;
     const ended = (task: TaskSnapshot | undefined) => (!task || isTerminal(task)) && this.drop(key);
-    this.watcher.watch(entry.taskId, principal, ended).then(
+    this.watcher.watch(entry.taskId, principal, ended, read).then(
       (watch) => {
         if (entry.watching === watching && this.polled.get(key) === entry) watching.watch = watch;
         else watch.stop(); // dropped while the watch started

@@ -8,6 +8,12 @@ import type { TemporalTaskStore } from '../temporal-task-store';
 /** Called with each new state of a task; the last call is its terminal state, or undefined once it is gone. */
 export type TaskListener = (task: TaskSnapshot | undefined) => void;
 
+/** A read of the task its caller just made (TemporalTaskStore.read), and when it started (performance.now()). */
+export interface TaskRead {
+  task: TaskSnapshot;
+  readStartedAt: number;
+}
+
 export interface TaskWatch {
   /** The task as it is now; undefined when it is unknown, expired or another caller's (then nothing is watched). */
   initial: TaskSnapshot | undefined;
@@ -17,7 +23,7 @@ export interface TaskWatch {
    * The watch's latest read of the task and when that read started (performance.now()), while
    * the watch follows the task; undefined once it ended, or while its Temporal calls fail.
    */
-  current(): { task: TaskSnapshot; readStartedAt: number } | undefined;
+  current(): TaskRead | undefined;
 }
 
 const RETRY_MIN_MS = 500;
@@ -49,7 +55,12 @@ export class TaskWatcher {
     private readonly activityPollMs = ACTIVITY_PROGRESS_POLL_MS,
   ) {}
 
-  async watch(taskId: string, principal: string | undefined, listener: TaskListener): Promise<TaskWatch> {
+  /**
+   * `seed`: the caller's own read of the task, just made. A new watch starts from it, with no
+   * read of its own, when its catch-up finds the history as long as that read did (nothing
+   * happened in between).
+   */
+  async watch(taskId: string, principal: string | undefined, listener: TaskListener, seed?: TaskRead): Promise<TaskWatch> {
     const key = `${principal ?? ''}\u0000${taskId}`;
     let shared = this.watches.get(key);
     if (!shared) {
@@ -58,6 +69,7 @@ export class TaskWatcher {
         taskId,
         principal,
         () => this.watches.delete(key),
+        seed,
       );
       this.watches.set(key, shared);
     }
@@ -85,8 +97,9 @@ class SharedWatch {
     private readonly taskId: string,
     private readonly principal: string | undefined,
     private readonly onClose: () => void,
+    seed?: TaskRead,
   ) {
-    this.started = this.start();
+    this.started = this.start(seed);
   }
 
   async add(listener: TaskListener): Promise<TaskWatch> {
@@ -102,7 +115,7 @@ class SharedWatch {
     return { initial: this.last, stop: () => this.remove(listener), current: () => this.current() };
   }
 
-  private current(): { task: TaskSnapshot; readStartedAt: number } | undefined {
+  private current(): TaskRead | undefined {
     return this.closed || this.failing || this.behind || !this.last
       ? undefined
       : { task: this.last, readStartedAt: this.lastReadStartedAt };
@@ -119,16 +132,23 @@ class SharedWatch {
     return task;
   }
 
-  /** Catch up with the history first, then read: a change in between is then seen by the long-poll. */
-  private async start(): Promise<TaskSnapshot | undefined> {
-    let cursor: HistoryCursor;
+  /**
+   * Catch up with the history first, then read: a change in between is then seen by the
+   * long-poll. A seed read before a catch-up that found no event past it is as current as a read.
+   */
+  private async start(seed?: TaskRead): Promise<TaskSnapshot | undefined> {
+    let caughtUp: HistoryWait;
     try {
-      ({ cursor } = await this.wait({ workflowId: this.taskId }));
+      caughtUp = await this.wait({ workflowId: this.taskId });
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return this.end(undefined);
       throw err;
     }
-    this.last = await this.read();
+    const { cursor } = caughtUp;
+    if (seed && seed.task.historyLength !== undefined && seed.task.historyLength === caughtUp.lastEventId) {
+      this.last = seed.task;
+      this.lastReadStartedAt = seed.readStartedAt;
+    } else this.last = await this.read();
     if (!this.last || isTerminal(this.last)) return this.end(this.last);
     void this.follow(cursor);
     return this.last;
