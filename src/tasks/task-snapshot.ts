@@ -22,8 +22,8 @@ export interface TaskSnapshot {
   /** Its workflow task keeps failing (statusMessage says why): no workflow code runs. */
   stuck?: boolean;
   /**
-   * An activity attempt is running: its reported progress (heartbeat details) can change the
-   * statusMessage without a history event, so a watch re-reads the task at an interval.
+   * An activity is scheduled, running or retried: its reported progress (heartbeat details) can
+   * change the statusMessage without a history event, so a watch re-reads the task at an interval.
    */
   activityRunning?: boolean;
   /** A running task's history length when read (events in its current run): whether it moved between two reads. */

@@ -9,7 +9,7 @@ import { OwnerHasher, TaskWrites, TemporalCalls } from './store-parts';
 import type { ToolResultSpec } from './task-outcome';
 import { isTerminal, type TaskSnapshot } from './task-snapshot';
 import { linkToTask } from './trace-context';
-import type { HistoryEvent } from './watch/history-long-poll';
+import type { HistoryWait } from './watch/history-long-poll';
 
 /**
  * All task state lives in Temporal: this is the one place that knows both vocabularies. A
@@ -68,9 +68,9 @@ export class TemporalTaskStore {
     return task;
   }
 
-  /** The end of a watched task from its run's completion event, or undefined (TaskReads.completedFrom). */
-  completedFrom(last: TaskSnapshot, completion: HistoryEvent): Promise<TaskSnapshot | undefined> {
-    return this.reads.completedFrom(last, completion);
+  /** A watched task from the events that woke its watch, or undefined (TaskReads.fromHistory). */
+  fromHistory(last: TaskSnapshot, wake: HistoryWait): Promise<TaskSnapshot | undefined> {
+    return this.reads.fromHistory(last, wake);
   }
 
   /**

@@ -49,3 +49,24 @@ test("a watched task's end read from its completion event is decoded with the co
   expect(describes.mock.calls.filter(([r]) => r.execution?.workflowId === taskId)).toHaveLength(0);
   describes.mockRestore();
 });
+
+test("a watched task's progress read from its memo event is decoded with the codec", async () => {
+  const { temporal, url } = stack;
+  const { taskId } = await call(url, 'tools/call', { name: 'stepped_job', arguments: { steps: 4, ms: 1_000 } });
+  const describes = jest.spyOn(stack.server!.client.workflowService, 'describeWorkflowExecution');
+  await waitFor(async () => {
+    describes.mockClear();
+    await call(url, 'tasks/get', { taskId });
+    return describes.mock.calls.length === 0 || undefined;
+  });
+  describes.mockClear();
+  const messages = new Set<string>();
+  await pollTask(url, taskId, (t) => (messages.add(t.statusMessage), t.status === 'completed'), 30_000, { intervalMs: 50 });
+  expect([...messages]).toEqual(expect.arrayContaining(['step 3 of 4', 'step 4 of 4']));
+  expect(describes.mock.calls.filter(([r]) => r.execution?.workflowId === taskId)).toHaveLength(0);
+  describes.mockRestore();
+  // the progress the watch decoded is ciphertext in the history
+  const { events } = await temporal.client.workflow.getHandle(taskId).fetchHistory();
+  const memo = events!.find((e) => e.workflowPropertiesModifiedEventAttributes)!.workflowPropertiesModifiedEventAttributes!.upsertedMemo!;
+  expect(Buffer.from(memo.fields!.mcpProgress.metadata!.encoding!).toString()).toBe('binary/encrypted');
+});

@@ -10,6 +10,7 @@ import { inputResponsesSignal } from '../../src/contract';
 import { PolledTasks } from '../../src/tasks/watch/polled-tasks';
 import { waitForTaskEvent } from '../../src/tasks/watch/history-long-poll';
 import { TaskWatcher } from '../../src/tasks/watch/task-watcher';
+import { countDescribes as countDescribesOf, untilWatchAnswers as untilWatchAnswersOf } from '../support/describes';
 import { call, createTask, pollTask, rpc } from '../support/mcp';
 import { useStack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -20,31 +21,10 @@ const bob = { headers: { authorization: 'Bearer tok-bob-0123456789' } };
 /** alice's principal, as the server names a static token's owner. */
 const ALICE = 'client:alice';
 
-/** Counts the describe() calls a server's Temporal client makes (the real calls go through). */
-function countDescribes(client = stack.server!.client) {
-  const spy = jest.spyOn(client.workflowService, 'describeWorkflowExecution');
-  return {
-    get count() {
-      return spy.mock.calls.length;
-    },
-    of: (taskId: string) => spy.mock.calls.filter(([request]) => request.execution?.workflowId === taskId).length,
-    reset: () => spy.mockClear(),
-  };
-}
-
 const get = (taskId: string, opts = alice, url = stack.url) => call(url, 'tasks/get', { taskId }, opts);
 
-/** Reads the task twice (the second read starts the watch), then until a read makes no describe(): the watch answers. */
-async function untilWatchAnswers(read: () => Promise<unknown>, client = stack.server!.client): Promise<void> {
-  await read();
-  await read();
-  const describes = countDescribes(client);
-  await waitFor(async () => {
-    describes.reset();
-    await read();
-    return describes.count === 0 || undefined;
-  });
-}
+const countDescribes = (client = stack.server!.client) => countDescribesOf(client);
+const untilWatchAnswers = (read: () => Promise<unknown>, client = stack.server!.client) => untilWatchAnswersOf(read, client);
 const approval = (approved: boolean) => ({ approval: { action: 'accept', content: { approved } } });
 
 async function waitingForApproval(opts = alice, url = stack.url): Promise<string> {
@@ -300,39 +280,4 @@ test("a watch's history long-polls leave no listener on its abort signal (the cl
   for (let i = 0; i < 20; i++) await waitForTaskEvent(stack.server!.client, { workflowId: taskId }, watch.signal, 5_000);
   expect(getEventListeners(watch.signal, 'abort')).toHaveLength(0);
   await call(stack.url, 'tasks/cancel', { taskId }, alice);
-});
-
-describe("a watched task's end, from its run's completion event", () => {
-  /** The completion event of a closed task's run, as the watch's long-poll gets it. */
-  async function completionOf(taskId: string) {
-    const events = await stack.temporal.client.workflow.getHandle(taskId).fetchHistory();
-    return events.events!.at(-1)!;
-  }
-
-  test('polls of a watched task that completes: no describe() from the watch answering to the end, and the same end as a fresh read', async () => {
-    const taskId = await createTask(stack.url, 'wait_and_echo', { text: 'from the event', seconds: 3 }, alice);
-    await untilWatchAnswers(() => get(taskId));
-    const describes = countDescribes();
-    const done = await pollTask(stack.url, taskId, undefined, 30_000, { ...alice, intervalMs: 50 });
-    expect(done).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'from the event' }] } });
-    expect(describes.of(taskId)).toBe(0);
-    const other = await stack.serve({ tokens: 'alice:tok-alice-0123456789' });
-    const fresh = await other.server.store.read(taskId, ALICE);
-    expect(await stack.server!.server.store.read(taskId, ALICE)).toEqual(fresh);
-    expect(await get(taskId)).toEqual(await get(taskId, alice, other.url));
-  });
-
-  test('where the event does not say it all, nothing is answered from it (the task is read from Temporal)', async () => {
-    const taskId = await createTask(stack.url, 'wait_and_echo', { text: 'x', seconds: 0 }, alice);
-    const running = (await stack.server!.server.store.read(taskId, ALICE))!;
-    await pollTask(stack.url, taskId, undefined, 30_000, alice);
-    const completion = await completionOf(taskId);
-    const store = stack.server!.server.store;
-    expect(await store.completedFrom({ ...running, cancelRequested: true }, completion)).toBeUndefined();
-    const next = { ...completion.workflowExecutionCompletedEventAttributes!, newExecutionRunId: 'a-next-run' };
-    expect(await store.completedFrom(running, { ...completion, workflowExecutionCompletedEventAttributes: next })).toBeUndefined();
-    const started = (await stack.temporal.client.workflow.getHandle(taskId).fetchHistory()).events![0];
-    expect(await store.completedFrom(running, started)).toBeUndefined();
-    expect(await store.completedFrom(running, completion)).toMatchObject({ state: { status: 'completed' } });
-  });
 });

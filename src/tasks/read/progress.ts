@@ -3,6 +3,7 @@
  * yet, and what its running activities reported (heartbeat details).
  */
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
@@ -14,8 +15,35 @@ import {
   PROGRESS_MEMO_KEY,
   type TaskProgress,
 } from '../../contract';
-import type { ProgressCounts } from '../task-snapshot';
+import { isTerminal, type ProgressCounts, type TaskSnapshot } from '../task-snapshot';
+import type { HistoryEvent } from '../watch/history-long-poll';
 import type { Bounded } from '../store-parts';
+
+/**
+ * A running task after a progress update, from that update's memo event alone (HistoryWait.progress:
+ * no other event since `last` changes what readers see), as readRunning would answer, but for its
+ * ttlMs. Undefined where `last` depends on more than the memo: an activity pending (its
+ * heartbeats), a stuck workflow task, a cancel requested.
+ */
+export async function progressFrom(
+  last: TaskSnapshot,
+  event: HistoryEvent,
+  historyLength: number,
+  decode: (payload: Payload) => Promise<unknown>,
+): Promise<TaskSnapshot | undefined> {
+  const payload = event.workflowPropertiesModifiedEventAttributes?.upsertedMemo?.fields?.[PROGRESS_MEMO_KEY];
+  if (!payload || isTerminal(last) || last.activityRunning || last.stuck || last.cancelRequested) return undefined;
+  const progress = (await decode(payload)) as TaskProgress;
+  const { progress: _counts, ...rest } = last; // counts come with an activity's report only
+  return {
+    ...rest,
+    lastUpdatedAt: progress.lastUpdatedAt,
+    statusMessage: progress.statusMessage,
+    state:
+      progress.status === 'input_required' ? { status: 'input_required', inputRequests: progress.inputRequests } : { status: 'working' },
+    historyLength,
+  };
+}
 
 /** Events read back from a history's end for answers not yet applied (a few signals at most). */
 const ANSWERS_PAGE = 50;

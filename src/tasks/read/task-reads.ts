@@ -5,16 +5,16 @@
  */
 import { type WorkflowExecutionDescription, type WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
 import type { WorkflowSerializationContext } from '@temporalio/common';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import { decodeFromPayloadsAtIndex, decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { tsToMs } from '@temporalio/common/lib/time';
-import { TASK_MEMO_KEY, type TaskMemo } from '../../contract';
+import { PROGRESS_MEMO_KEY, TASK_MEMO_KEY, type TaskMemo } from '../../contract';
 import { logger } from '../logging';
 import { metrics } from '../metrics';
 import type { OwnerHasher, TaskWrites, TemporalCalls } from '../store-parts';
 import { completedEnd, endOf, endStatusOf, type EndState, type ToolResultSpec } from '../task-outcome';
 import type { TaskSnapshot, TaskState } from '../task-snapshot';
-import type { HistoryEvent } from '../watch/history-long-poll';
-import { activityRunning, freshestActivityProgress, readProgress, retryingActivity } from './progress';
+import type { HistoryEvent, HistoryWait } from '../watch/history-long-poll';
+import { activityRunning, freshestActivityProgress, progressFrom, readProgress, retryingActivity } from './progress';
 import { MissPacing } from './miss-pacing';
 import { BoundedSet, StuckTasks, STUCK_CANCEL_REASON } from './stuck-tasks';
 
@@ -91,23 +91,36 @@ export class TaskReads {
   }
 
   /**
-   * The end of a task whose watch saw its run complete (HistoryWait.completion), from that event
-   * alone: what a read would answer then, with no further call to Temporal. `last` is the watch's
-   * latest read of the task, running. Undefined where the event does not say it all (a cancel
-   * was requested: the 2025-11-25 revision reports it; the run goes on as another; payloads
-   * stored outside the history).
+   * The task as a watch that woke at `wake` would read it, from the events that woke it alone (its
+   * run's completion, or a progress update), with no further call to Temporal. `last` is the
+   * watch's latest read of the task, running. Undefined where the events do not say it all: the
+   * watch reads the task instead.
    */
-  async completedFrom(last: TaskSnapshot, event: HistoryEvent): Promise<TaskSnapshot | undefined> {
-    const completion = event.workflowExecutionCompletedEventAttributes;
+  async fromHistory(last: TaskSnapshot, wake: HistoryWait): Promise<TaskSnapshot | undefined> {
     const converter = this.calls.client.options.loadedDataConverter;
-    if (!completion || completion.newExecutionRunId || !event.eventTime || last.cancelRequested || converter.externalStorage)
-      return undefined;
+    if (converter.externalStorage) return undefined; // payloads stored outside the history
     const context: WorkflowSerializationContext = {
       type: 'workflow',
       namespace: this.calls.client.options.namespace,
       workflowId: last.taskId,
     };
-    const value = await decodeFromPayloadsAtIndex(converter, 0, completion.result?.payloads, context);
+    if (wake.completion) return this.completedFrom(last, wake.completion, context);
+    if (!wake.progress || wake.lastEventId === undefined) return undefined;
+    const task = await progressFrom(last, wake.progress, wake.lastEventId, (payload) =>
+      decodeMapFromPayloads(converter, { [PROGRESS_MEMO_KEY]: payload }, context).then((memo) => memo?.[PROGRESS_MEMO_KEY]),
+    );
+    if (task) metrics.taskRead('history');
+    return task && { ...task, ttlMs: runningTtlMs(baseOf(last)) };
+  }
+
+  /**
+   * The end of a task whose run completed, from its completion event. Undefined where it does not
+   * say it all: a cancel was requested (the 2025-11-25 revision reports it), the run goes on as another.
+   */
+  private async completedFrom(last: TaskSnapshot, event: HistoryEvent, context: WorkflowSerializationContext) {
+    const completion = event.workflowExecutionCompletedEventAttributes;
+    if (!completion || completion.newExecutionRunId || !event.eventTime || last.cancelRequested) return undefined;
+    const value = await decodeFromPayloadsAtIndex(this.calls.client.options.loadedDataConverter, 0, completion.result?.payloads, context);
     const state = await completedEnd(value, this.tools?.get(last.tool));
     metrics.taskRead('history');
     return this.ended(baseOf(last), tsToMs(event.eventTime), state, false);

@@ -1,4 +1,5 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import { performance } from 'node:perf_hooks';
 
 type HistoryPage = Awaited<ReturnType<Client['workflowService']['getWorkflowExecutionHistory']>>;
 export type HistoryEvent = NonNullable<NonNullable<HistoryPage['history']>['events']>[number];
@@ -23,6 +24,14 @@ export interface HistoryWait {
   completion?: HistoryEvent;
   /** The id of the last event of the page that woke it: the history's length when that page reached its end. */
   lastEventId?: number;
+  /**
+   * The last progress update (its memo event) since the cursor, when every other event since is
+   * one that leaves the rest of what readers see alone: a running task is then known from it
+   * (TaskReads.fromHistory), with no further call.
+   */
+  progress?: HistoryEvent;
+  /** When the call whose page woke it was made (performance.now()): what the page says is no older. */
+  polledAt: number;
 }
 
 /** Longer than the server's own long-poll period (20 s), so the server answers first. */
@@ -48,17 +57,23 @@ export async function waitForTaskEvent(
   catchUpTimeoutMs: number,
 ): Promise<HistoryWait> {
   let token = cursor.token;
+  let skippedAlone = true; // the pages skipped so far held only events that leave readers' view alone
   for (;;) {
     const catchUp = token === undefined;
+    const polledAt = performance.now();
     // the catch-up answers at once, so it gets the bound of any other call
     const page = await longPoll(client, cursor.workflowId, token, signal, catchUp ? catchUpTimeoutMs : LONG_POLL_DEADLINE_MS);
     if (!page) continue; // the deadline passed before the server answered: nothing happened
     const next = page.nextPageToken && page.nextPageToken.length > 0 ? page.nextPageToken : undefined;
     const events = page.history?.events ?? [];
-    const lastEventId = events.length > 0 ? Number(events.at(-1)!.eventId) : undefined;
-    if (!next) return { cursor: { workflowId: cursor.workflowId }, completion: completionOf(events), lastEventId };
+    const seen = { lastEventId: events.length > 0 ? Number(events.at(-1)!.eventId) : undefined, polledAt };
+    if (!next) return { cursor: { workflowId: cursor.workflowId }, completion: completionOf(events), ...seen };
     // the catch-up (the history so far) is answered at once: the caller reads the task after it
-    if (catchUp || events.some(changesWhatReadersSee)) return { cursor: { workflowId: cursor.workflowId, token: next }, lastEventId };
+    if (catchUp || events.some(changesWhatReadersSee)) {
+      const progress = skippedAlone && !catchUp ? progressAlone(events) : undefined;
+      return { cursor: { workflowId: cursor.workflowId, token: next }, ...seen, ...(progress ? { progress } : {}) };
+    }
+    skippedAlone &&= events.every(leavesReadersViewAlone);
     token = next;
   }
 }
@@ -98,6 +113,33 @@ export function completionOf(events: HistoryEvent[]): HistoryEvent | undefined {
   const last = events.at(-1);
   if (!last?.workflowExecutionCompletedEventAttributes) return undefined;
   return events.some((e) => e.workflowExecutionCancelRequestedEventAttributes) ? undefined : last;
+}
+
+/** The page's last progress update (memo event), when every other event in it leaves what readers see alone. */
+export function progressAlone(events: HistoryEvent[]): HistoryEvent | undefined {
+  let progress: HistoryEvent | undefined;
+  for (const event of events) {
+    if (event.workflowPropertiesModifiedEventAttributes) progress = event;
+    else if (!leavesReadersViewAlone(event)) return undefined;
+  }
+  return progress;
+}
+
+/**
+ * Events after which what a reader sees of a running task changes by its progress memo alone:
+ * workflow tasks that completed, timers, search attributes, markers (patches, local activities).
+ */
+function leavesReadersViewAlone(event: HistoryEvent): boolean {
+  return !!(
+    event.workflowTaskScheduledEventAttributes ||
+    event.workflowTaskStartedEventAttributes ||
+    event.workflowTaskCompletedEventAttributes ||
+    event.timerStartedEventAttributes ||
+    event.timerFiredEventAttributes ||
+    event.timerCanceledEventAttributes ||
+    event.upsertWorkflowSearchAttributesEventAttributes ||
+    event.markerRecordedEventAttributes
+  );
 }
 
 function changesWhatReadersSee(event: HistoryEvent): boolean {

@@ -1,7 +1,7 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { performance } from 'node:perf_hooks';
 import { logger } from '../logging';
-import { type HistoryCursor, type HistoryEvent, type HistoryWait, waitForTaskEvent } from './history-long-poll';
+import { type HistoryCursor, type HistoryWait, waitForTaskEvent } from './history-long-poll';
 import { isTerminal, type TaskSnapshot } from '../task-snapshot';
 import type { TemporalTaskStore } from '../temporal-task-store';
 
@@ -121,11 +121,11 @@ class SharedWatch {
       : { task: this.last, readStartedAt: this.lastReadStartedAt };
   }
 
-  /** Reads the task; after its run's completion event, from that event where it says it all (no Temporal call). */
-  private async read(completion?: HistoryEvent): Promise<TaskSnapshot | undefined> {
-    const startedAt = performance.now();
-    const ended = completion && this.last ? await this.temporal.store.completedFrom(this.last, completion) : undefined;
-    const task = ended ?? (await this.temporal.store.read(this.taskId, this.principal));
+  /** Reads the task; after a wake, from the events that woke it where they say it all (no Temporal call). */
+  private async read(wake?: HistoryWait): Promise<TaskSnapshot | undefined> {
+    const known = wake && this.last ? await this.temporal.store.fromHistory(this.last, wake) : undefined;
+    const startedAt = known ? wake!.polledAt : performance.now();
+    const task = known ?? (await this.temporal.store.read(this.taskId, this.principal));
     this.lastReadStartedAt = startedAt;
     this.failing = false;
     this.behind = false;
@@ -177,7 +177,7 @@ class SharedWatch {
         }
         if (this.closed) return;
         reading = true;
-        const task = await this.read(woke?.completion);
+        const task = await this.read(woke);
         retry = RETRY_MIN_MS;
         if (!task || isTerminal(task)) return void this.end(task, true);
         if (changed(this.last, task)) this.deliver(task);

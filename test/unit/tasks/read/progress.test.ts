@@ -1,7 +1,9 @@
 /** The server's rule for reading several activities' progress. */
 import { temporal } from '@temporalio/proto';
 import Long from 'long';
-import { activityRunning, freshestActivityProgress } from '../../../../src/tasks/read/progress';
+import { activityRunning, freshestActivityProgress, progressFrom } from '../../../../src/tasks/read/progress';
+import type { TaskSnapshot } from '../../../../src/tasks/task-snapshot';
+import type { HistoryEvent } from '../../../../src/tasks/watch/history-long-poll';
 
 describe('the server reads several activities: the most recently heartbeated running one speaks', () => {
   const {
@@ -44,5 +46,54 @@ describe('the server reads several activities: the most recently heartbeated run
     expect(activityRunning([{ state: SCHEDULED }])).toBe(true);
     expect(activityRunning([])).toBe(false);
     expect(activityRunning(undefined)).toBe(false);
+  });
+});
+
+describe("a watched task's progress update, from its memo event (progressFrom)", () => {
+  const progress = {
+    status: 'input_required',
+    statusMessage: 'asking',
+    lastUpdatedAt: '2026-12-06T10:00:01.000Z',
+    inputRequests: { q: { method: 'elicitation/create' } },
+  };
+  const event = {
+    workflowPropertiesModifiedEventAttributes: { upsertedMemo: { fields: { mcpProgress: progress as any } } },
+  } as HistoryEvent;
+  // the payload stands for its decoded value here
+  const decode = async (payload: unknown) => payload;
+  const last: TaskSnapshot = {
+    taskId: 't',
+    tool: 'x',
+    createdAt: '2026-12-06T10:00:00.000Z',
+    lastUpdatedAt: '2026-12-06T10:00:00.500Z',
+    ttlMs: 1000,
+    startTtlMs: 1000,
+    statusMessage: 'working on it',
+    state: { status: 'working' },
+    historyLength: 8,
+    progress: { done: 1, total: 2 },
+  };
+
+  test('the running task as a read would answer it: state, message and time from the memo, the history length of the page', async () => {
+    expect(await progressFrom(last, event, 11, decode)).toEqual({
+      ...last,
+      progress: undefined,
+      statusMessage: 'asking',
+      lastUpdatedAt: progress.lastUpdatedAt,
+      state: { status: 'input_required', inputRequests: progress.inputRequests },
+      historyLength: 11,
+    });
+    const working = {
+      ...event,
+      workflowPropertiesModifiedEventAttributes: { upsertedMemo: { fields: { mcpProgress: { ...progress, status: 'working' } as any } } },
+    };
+    expect((await progressFrom(last, working as HistoryEvent, 11, decode))?.state).toEqual({ status: 'working' });
+  });
+
+  test('none where the task depends on more than its memo, has ended, or the event holds no progress', async () => {
+    for (const more of [{ activityRunning: true }, { stuck: true }, { cancelRequested: true }, { state: { status: 'cancelled' } as const }])
+      expect(await progressFrom({ ...last, ...more }, event, 11, decode)).toBeUndefined();
+    const other = { workflowPropertiesModifiedEventAttributes: { upsertedMemo: { fields: { somethingElse: {} as any } } } } as HistoryEvent;
+    expect(await progressFrom(last, other, 11, decode)).toBeUndefined();
   });
 });
