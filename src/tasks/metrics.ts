@@ -43,7 +43,7 @@ const tasksEnded = new Counter({
 });
 const taskReads = new Counter({
   name: 'mcp_tasks_task_reads_total',
-  help: "Task reads (tasks/get, handles, streams) by where they were served from: watch, finished_cache, temporal or history (a watched run's completion event)",
+  help: "Task reads (tasks/get, handles, streams) by where they were served from: watch, finished_cache, temporal or history (the events that woke a watch: a run's completion, a progress update)",
   labelNames: ['source'],
   registers: [registry],
 });
