@@ -19,7 +19,7 @@ export interface HistoryWait {
   cursor: HistoryCursor;
   /**
    * The run's completion, when the page that woke ends with it and holds no cancel request: the
-   * task's end is then known from the event itself (TaskReads.completedFrom), with no further call.
+   * task's end is then known from the event itself (TaskReads.fromHistory), with no further call.
    */
   completion?: HistoryEvent;
   /** The id of the last event of the page that woke it: the history's length when that page reached its end. */
