@@ -28,8 +28,6 @@ export interface TaskSnapshot {
   activityRunning?: boolean;
   /** A running task's history length when read (events in its current run): whether it moved between two reads. */
   historyLength?: number;
-  /** A workflow task was scheduled or running when read: the history is about to move (its start, then its outcome). */
-  workflowTaskPending?: boolean;
   /** The trace of the task's start (TaskMemo.traceparent), when it was traced. */
   traceparent?: string;
   /** The counts of the activity whose report is the statusMessage (done of total), where it gave them. */

@@ -34,8 +34,7 @@ export async function progressFrom(
   const payload = event.workflowPropertiesModifiedEventAttributes?.upsertedMemo?.fields?.[PROGRESS_MEMO_KEY];
   if (!payload || isTerminal(last) || last.activityRunning || last.stuck || last.cancelRequested) return undefined;
   const progress = (await decode(payload)) as TaskProgress;
-  // counts come with an activity's report only; the workflow task that wrote the memo has completed
-  const { progress: _counts, workflowTaskPending: _pending, ...rest } = last;
+  const { progress: _counts, ...rest } = last; // counts come with an activity's report only
   return {
     ...rest,
     lastUpdatedAt: progress.lastUpdatedAt,

@@ -172,7 +172,6 @@ export class TaskReads {
       ...(stuck ? { stuck: true } : {}),
       ...(activityRunning(pending) ? { activityRunning: true } : {}),
       historyLength: description.historyLength,
-      ...(description.raw.pendingWorkflowTask ? { workflowTaskPending: true } : {}),
       ...(fromActivity?.done !== undefined && statusMessage === fromActivity.message
         ? { progress: { done: fromActivity.done, ...(fromActivity.total !== undefined ? { total: fromActivity.total } : {}) } }
         : {}),

@@ -5,9 +5,8 @@
  * `keepMs` whose history did not move since the read before, this replica watches it
  * (TaskWatcher: the history long-poll that subscriptions use, and one read per change) and
  * answers the caller's later reads from the watch's latest read, until no read came for
- * `keepMs`. A poll then costs Temporal nothing. A task whose history moves between polls, or
- * has a workflow task pending (its start and outcome are events to come), is not watched until
- * it stands still: its watch would wake, and cost a call, about once per poll.
+ * `keepMs`. A poll then costs Temporal nothing. A task whose history moves between polls is not
+ * watched until it stands still: its watch would wake, and cost a call, about once per poll.
  *
  * The answer is what a describe() would say: a watch reads the task again at every history
  * event, and this replica's own answers and cancels make the next read go to Temporal. Served
@@ -88,10 +87,8 @@ export class PolledTasks implements TaskReader {
     }
     if (!entry) this.polled.set(key, { taskId, lastReadAt: now, historyLength: task.historyLength });
     else if (!entry.watching) {
-      // a task whose history moved since the last read, or is about to (a workflow task pending),
-      // would wake a watch about as often as it is polled
-      if (task.historyLength === entry.historyLength && !task.workflowTaskPending)
-        this.watch(key, entry, principal, { task, readStartedAt: now });
+      // a task whose history moved since the last read would wake a watch about as often as it is polled
+      if (task.historyLength === entry.historyLength) this.watch(key, entry, principal, { task, readStartedAt: now });
       entry.historyLength = task.historyLength;
     }
     return task;

@@ -4,7 +4,7 @@ import type { TaskSnapshot } from '../../../../src/tasks/task-snapshot';
 import { PolledTasks } from '../../../../src/tasks/watch/polled-tasks';
 import type { TaskWatcher } from '../../../../src/tasks/watch/task-watcher';
 
-const running = (historyLength: number, workflowTaskPending?: boolean): TaskSnapshot => ({
+const running = (historyLength: number): TaskSnapshot => ({
   taskId: 't1',
   tool: 'wait_and_echo',
   createdAt: '2026-12-01T00:00:00.000Z',
@@ -13,19 +13,11 @@ const running = (historyLength: number, workflowTaskPending?: boolean): TaskSnap
   startTtlMs: 60_000,
   state: { status: 'working' },
   historyLength,
-  ...(workflowTaskPending ? { workflowTaskPending } : {}),
 });
 
 /** PolledTasks over a store whose reads find these history lengths in turn, and a watcher that counts the watches asked for. */
-function polledOver(lengths: Array<number | [number, 'pending']>) {
-  const next = () => lengths.shift()!;
-  const store = {
-    writes: new TaskWrites(),
-    read: jest.fn(async () => {
-      const length = next();
-      return Array.isArray(length) ? running(length[0], true) : running(length);
-    }),
-  };
+function polledOver(lengths: number[]) {
+  const store = { writes: new TaskWrites(), read: jest.fn(async () => running(lengths.shift()!)) };
   const watched: string[] = [];
   const watcher = {
     watch: async (taskId: string) => {
@@ -49,15 +41,6 @@ test('a task whose history stood still between two reads is watched from the sec
 test('a task whose history moves at every read is not watched (its watch would wake at about every poll), until it stands still', async () => {
   const { polled, watched, close } = polledOver([5, 8, 11, 14, 14]);
   for (let i = 0; i < 4; i++) await polled.read('t1', undefined);
-  expect(watched).toEqual([]);
-  await polled.read('t1', undefined);
-  expect(watched).toEqual(['t1']);
-  close();
-});
-
-test('a task with a workflow task pending is not watched (its start and outcome are events to come), until none is', async () => {
-  const { polled, watched, close } = polledOver([2, [2, 'pending'], [2, 'pending'], 2]);
-  for (let i = 0; i < 3; i++) await polled.read('t1', undefined);
   expect(watched).toEqual([]);
   await polled.read('t1', undefined);
   expect(watched).toEqual(['t1']);
