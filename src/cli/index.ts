@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import path from 'node:path';
 import { loadToolsModule, type ToolsModule, ToolsModuleError } from './tools-module';
 import { ToolsFileError } from '../mcp/workflow-tools';
-import { releaseHeldMemory } from './memory';
+import { limitHeapGrowth, releaseHeldMemory } from './memory';
 import { addDevWorkerOptions, addWorkerConfigOptions, devWorkerTuning, hostPort, parseWorkerConfig, workerTuning } from './worker-config';
 import { addVersioningOptions, parseVersioning, setCurrentVersion } from './worker-versioning';
 import { checkWorkerHealth, startHealthServer } from './worker-health';
@@ -23,8 +23,14 @@ import { type ExtraMetrics, listenMetrics } from '../mcp/http/metrics-http';
 const program = new Command('mcp-temporal-tasks')
   .description('An MCP server whose tool calls are durable Temporal workflows')
   .addOption(new Option('--log-level <level>', 'JSON log level on stderr (MCP_LOG_LEVEL, default info)').choices(LOG_LEVELS))
+  .option(
+    '--heap-growth-percent <percent>',
+    "how far V8's heap may grow past its live objects before a full collection; 0: V8 decides, up to 4x (MCP_HEAP_GROWTH_PERCENT, default 30)",
+  )
   .hook('preAction', (cmd) => {
-    setLogLevel(parseCliSettings(cmd.opts()).logLevel);
+    const settings = parseCliSettings(cmd.opts());
+    setLogLevel(settings.logLevel);
+    limitHeapGrowth(settings.heapGrowthPercent); // before a worker starts its workflow threads
     releaseHeldMemory(); // long-running commands give back what a burst of load made V8 hold
   });
 

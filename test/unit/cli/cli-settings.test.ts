@@ -3,7 +3,7 @@ import { parseCliSettings } from '../../../src/cli/cli-settings';
 import { parseVersioning } from '../../../src/cli/worker-versioning';
 
 test('the CLI settings take the environment, and a flag wins over it', () => {
-  expect(parseCliSettings({}, {})).toEqual({ logLevel: 'info', versioningBehavior: 'PINNED', setCurrent: false });
+  expect(parseCliSettings({}, {})).toEqual({ logLevel: 'info', heapGrowthPercent: 30, versioningBehavior: 'PINNED', setCurrent: false });
   const env = { MCP_LOG_LEVEL: 'debug', MCP_TOOLS_MODULE: 'env.js', MCP_TOOLS_FILE: 'tools.json', MCP_AUTH_TOKENS: 'alice:t1' };
   expect(parseCliSettings({}, env)).toMatchObject({
     logLevel: 'debug',
@@ -15,9 +15,17 @@ test('the CLI settings take the environment, and a flag wins over it', () => {
   // an empty variable is unset, like every other setting
   expect(parseCliSettings({}, { MCP_LOG_LEVEL: '', MCP_TOOLS_MODULE: '' })).toEqual({
     logLevel: 'info',
+    heapGrowthPercent: 30,
     versioningBehavior: 'PINNED',
     setCurrent: false,
   });
+});
+
+test('the heap growth is a whole percent from 0 (V8 decides) up; the flag wins over MCP_HEAP_GROWTH_PERCENT', () => {
+  expect(parseCliSettings({}, { MCP_HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
+  expect(parseCliSettings({ heapGrowthPercent: '50' }, { MCP_HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(50);
+  for (const bad of ['-1', '2.5', 'lots', '1001'])
+    expect(() => parseCliSettings({}, { MCP_HEAP_GROWTH_PERCENT: bad })).toThrow(/heapGrowthPercent \(--heap-growth-percent or MCP_HEAP_GROWTH_PERCENT\)/);
 });
 
 test('tokens come only from the environment, never from an option of the same name', () => {
