@@ -28,11 +28,12 @@ export interface InfraOptions {
   sqliteSynchronous?: DevServerOptions['sqliteSynchronous'];
   serveArgs?: string[];
   serveNodeArgs?: string[];
+  workerNodeArgs?: string[];
 }
 
 export async function startInfra(
   cleanup: Cleanup,
-  { pollIntervalMs, profileDir, metricsPort, sqliteSynchronous, serveArgs = [], serveNodeArgs = [] }: InfraOptions,
+  { pollIntervalMs, profileDir, metricsPort, sqliteSynchronous, serveArgs = [], serveNodeArgs = [], workerNodeArgs }: InfraOptions,
 ): Promise<ProcessStack & { temporalPids: Record<string, number> }> {
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   const cluster = await benchCluster(cleanup);
@@ -42,6 +43,7 @@ export async function startInfra(
     temporal: { ...(metricsPort ? { metricsPort } : {}), ...(sqliteSynchronous ? { sqliteSynchronous } : {}) },
     serveArgs: ['--poll-interval-ms', String(pollIntervalMs), '--max-running-tasks-per-caller', '0', ...serveArgs],
     serveNodeArgs: [...profiling, ...serveNodeArgs],
+    workerNodeArgs,
     keepOutput: 64 * 1024,
   });
   // what the bench samples as Temporal: the dev server, or every process of the cluster

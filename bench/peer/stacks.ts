@@ -10,7 +10,7 @@ import { type ChildHandle, type Cleanup, spawnProcess } from '../../test/support
 import { sleep } from '../../test/support/wait';
 import * as bench from '../clients';
 import { durabilityClass, loadConfig, quickOr } from '../config';
-import { serverProfileDir, serveNodeArgs } from '../config';
+import { serverProfileDir, serveNodeArgs, workerNodeArgs } from '../config';
 import { startInfra } from '../infra';
 import { forEachBounded } from '../measure';
 import { connectRaw, envInt, log } from '../script';
@@ -112,6 +112,7 @@ export async function startOurs(cleanup: Cleanup, cfg: PeerConfig): Promise<Stac
     sqliteSynchronous: cfg.durability.sqliteSynchronous,
     profileDir: serverProfileDir(),
     serveNodeArgs: serveNodeArgs(),
+    workerNodeArgs: workerNodeArgs(),
   });
   const ctx = { cfg, mcp: mcpTasks(infra.url), client: await connectRaw(cleanup, infra.address), live: new Set<string>() };
   return {

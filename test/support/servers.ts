@@ -47,6 +47,8 @@ export interface ProcessStackOptions {
   serveEnv?: NodeJS.ProcessEnv;
   /** Node flags of `serve` (--cpu-prof, --trace-gc…). */
   serveNodeArgs?: string[];
+  /** Node flags for every worker of the stack (e.g. --cpu-prof). */
+  workerNodeArgs?: string[];
   /** Options of the dev server (metricsPort…). */
   temporal?: Partial<DevServerOptions>;
   /** A running Temporal to use instead of a dev server of the stack's own (a cluster: ./temporal-cluster); pids.temporal is then 0. */
@@ -87,7 +89,7 @@ export async function startProcessStack(cleanup: Cleanup, opts: ProcessStackOpti
     : await ownDevServer(cleanup, opts.temporal);
   const env = { TEMPORAL_NAMESPACE: 'default', ...(opts.toolsModule ? { MCP_TOOLS_MODULE: opts.toolsModule } : {}), ...opts.env };
   const spawnOpts = { keepOutput: opts.keepOutput, cleanup };
-  const addWorker = () => startWorker(temporal.address, { ...env, ...opts.workerEnv }, [], spawnOpts);
+  const addWorker = () => startWorker(temporal.address, { ...env, ...opts.workerEnv }, [], { ...spawnOpts, nodeArgs: opts.workerNodeArgs });
   const worker = await addWorker();
   const { proc: serve, url } = await startServe(
     temporal.address,

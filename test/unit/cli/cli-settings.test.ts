@@ -25,7 +25,9 @@ test('the heap growth is a whole percent from 0 (V8 decides) up; the flag wins o
   expect(parseCliSettings({}, { MCP_HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
   expect(parseCliSettings({ heapGrowthPercent: '50' }, { MCP_HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(50);
   for (const bad of ['-1', '2.5', 'lots', '1001'])
-    expect(() => parseCliSettings({}, { MCP_HEAP_GROWTH_PERCENT: bad })).toThrow(/heapGrowthPercent \(--heap-growth-percent or MCP_HEAP_GROWTH_PERCENT\)/);
+    expect(() => parseCliSettings({}, { MCP_HEAP_GROWTH_PERCENT: bad })).toThrow(
+      /heapGrowthPercent \(--heap-growth-percent or MCP_HEAP_GROWTH_PERCENT\)/,
+    );
 });
 
 test('tokens come only from the environment, never from an option of the same name', () => {
