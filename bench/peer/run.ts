@@ -87,7 +87,7 @@ async function main(cleanup: Cleanup): Promise<void> {
   if (sections.has('poll')) r.poll = await abba(stacks, (s) => pollLoad(s, cfg));
   if (sections.has('e2e')) {
     log(`e2e: the machine quiet first (${(await untilQuiet()).toFixed(0)}% of a core busy)`);
-    r.e2e = await abba(stacks, (s) => e2e(s, cfg, ours, () => all.cpuSnapshot()));
+    r.e2e = await abba(stacks, (s) => e2e(s, cfg, ours, () => all.cpuSnapshot()), cfg.e2e.rounds);
   }
   if (sections.has('kill')) {
     // last: it replaces the workers; once per stack (a count, not a timing)

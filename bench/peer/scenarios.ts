@@ -13,11 +13,12 @@ import { type BatchCost, type CpuSnapshot, withCost } from './batch-cost';
 import type { Created, PeerConfig, Stack } from './stacks';
 
 /** Runs fn(stack) for each stack, then again in reverse order: against drift. */
-export async function abba<T>(stacks: Stack[], fn: (s: Stack) => Promise<T>): Promise<Record<string, T[]>> {
+export async function abba<T>(stacks: Stack[], fn: (s: Stack) => Promise<T>, rounds = 1): Promise<Record<string, T[]>> {
   const out = Object.fromEntries(stacks.map((s) => [s.key, [] as T[]]));
-  for (const order of [stacks, [...stacks].reverse()]) {
-    for (const s of order) out[s.key].push(await fn(s));
-  }
+  for (let round = 0; round < rounds; round++)
+    for (const order of [stacks, [...stacks].reverse()]) {
+      for (const s of order) out[s.key].push(await fn(s));
+    }
   return out;
 }
 

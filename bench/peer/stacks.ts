@@ -46,6 +46,7 @@ export function loadPeerConfig() {
       pollMs: ADVISED_POLL_MS,
       openLoop: true,
       timeoutMs: 180_000,
+      rounds: envInt('BENCH_E2E_ROUNDS', 1), // A/B/B/A rounds: the row is their mean
     },
     kill: {
       tasks: pick(20, 10),
