@@ -15,7 +15,7 @@ import {
   PROGRESS_MEMO_KEY,
   type TaskProgress,
 } from '../../contract';
-import { isTerminal, type ProgressCounts, type TaskSnapshot } from '../task-snapshot';
+import { isTerminal, type ProgressCounts, type TaskSnapshot, type TaskState } from '../task-snapshot';
 import type { HistoryEvent } from '../watch/history-long-poll';
 import type { Bounded } from '../store-parts';
 
@@ -39,10 +39,16 @@ export async function progressFrom(
     ...rest,
     lastUpdatedAt: progress.lastUpdatedAt,
     statusMessage: progress.statusMessage,
-    state:
-      progress.status === 'input_required' ? { status: 'input_required', inputRequests: progress.inputRequests } : { status: 'working' },
+    state: runningState(progress, false),
     historyLength,
   };
+}
+
+/** A running task's state from its progress: waiting for input, unless a cancel was asked for. */
+export function runningState(progress: TaskProgress, cancelRequested: boolean): TaskState {
+  return progress.status === 'input_required' && !cancelRequested
+    ? { status: 'input_required', inputRequests: progress.inputRequests }
+    : { status: 'working' };
 }
 
 /** Events read back from a history's end for answers not yet applied (a few signals at most). */

@@ -12,9 +12,9 @@ import { logger } from '../logging';
 import { metrics } from '../metrics';
 import type { OwnerHasher, TaskWrites, TemporalCalls } from '../store-parts';
 import { completedEnd, endOf, endStatusOf, type EndState, type ToolResultSpec } from '../task-outcome';
-import type { TaskSnapshot, TaskState } from '../task-snapshot';
+import type { TaskSnapshot } from '../task-snapshot';
 import type { HistoryEvent, HistoryWait } from '../watch/history-long-poll';
-import { activityRunning, freshestActivityProgress, progressFrom, readProgress, retryingActivity } from './progress';
+import { activityRunning, freshestActivityProgress, progressFrom, readProgress, retryingActivity, runningState } from './progress';
 import { MissPacing } from './miss-pacing';
 import { BoundedSet, StuckTasks, STUCK_CANCEL_REASON } from './stuck-tasks';
 
@@ -150,10 +150,7 @@ export class TaskReads {
       stuckReason && verdict?.at
         ? `${stuckReason}; cancel requested: it is terminated unless it runs again by ${verdict.at.toISOString()}`
         : stuckReason;
-    const state: TaskState =
-      progress.status === 'input_required' && !cancelRequested
-        ? { status: 'input_required', inputRequests: progress.inputRequests }
-        : { status: 'working' };
+    const state = runningState(progress, cancelRequested);
     const pending = description.raw.pendingActivities;
     const activity = await freshestActivityProgress(pending, (payloads) =>
       decodeFromPayloadsAtIndex(this.calls.client.options.loadedDataConverter, 0, payloads),

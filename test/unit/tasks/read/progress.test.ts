@@ -1,7 +1,7 @@
 /** The server's rule for reading several activities' progress. */
 import { temporal } from '@temporalio/proto';
 import Long from 'long';
-import { activityRunning, freshestActivityProgress, progressFrom } from '../../../../src/tasks/read/progress';
+import { activityRunning, freshestActivityProgress, progressFrom, runningState } from '../../../../src/tasks/read/progress';
 import type { TaskSnapshot } from '../../../../src/tasks/task-snapshot';
 import type { HistoryEvent } from '../../../../src/tasks/watch/history-long-poll';
 
@@ -95,5 +95,18 @@ describe("a watched task's progress update, from its memo event (progressFrom)",
       expect(await progressFrom({ ...last, ...more }, event, 11, decode)).toBeUndefined();
     const other = { workflowPropertiesModifiedEventAttributes: { upsertedMemo: { fields: { somethingElse: {} as any } } } } as HistoryEvent;
     expect(await progressFrom(last, other, 11, decode)).toBeUndefined();
+  });
+});
+
+describe("a running task's state from its progress (runningState, both reads)", () => {
+  const inputRequests = {
+    approval: { method: 'elicitation/create', params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } } },
+  };
+  const waiting = { status: 'input_required' as const, lastUpdatedAt: '2026-12-06T00:00:00.000Z', inputRequests };
+
+  it('waits for input while the workflow asks for it, and works once a cancel was asked for', () => {
+    expect(runningState(waiting, false)).toEqual({ status: 'input_required', inputRequests });
+    expect(runningState(waiting, true)).toEqual({ status: 'working' });
+    expect(runningState({ ...waiting, status: 'working', inputRequests: {} }, false)).toEqual({ status: 'working' });
   });
 });
