@@ -100,7 +100,7 @@ describe("a watched task's progress update, from its memo event (progressFrom)",
 
 describe("a running task's state from its progress (runningState, both reads)", () => {
   const inputRequests = {
-    approval: { method: 'elicitation/create', params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } } },
+    approval: { method: 'elicitation/create' as const, params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } } },
   };
   const waiting = { status: 'input_required' as const, lastUpdatedAt: '2026-12-06T00:00:00.000Z', inputRequests };
 
