@@ -21,7 +21,8 @@ import { log, now, runBench, writeResults } from '../script';
 import { ensurePeer } from './install';
 import { type PeerResults, render, STACKS } from './report';
 import { abba, e2e, pollLoad, scenarioCreate, scenarioGet, scenarioHistory, workerKill } from './scenarios';
-import { loadPeerConfig, startMcpAgent, startOurs, startPeer } from './stacks';
+import { loadPeerConfig } from './config';
+import { startMcpAgent, startOurs, startPeer } from './stacks';
 
 // the table, for its unit test (test/unit/bench-peer-table.test.ts)
 export { peerRows } from './report';

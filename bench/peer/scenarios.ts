@@ -10,7 +10,8 @@ import { awaitClosed, type HistoryCounts, historyCounts } from '../measurements/
 import { log, now } from '../script';
 import { summarize } from '../stats';
 import { type BatchCost, type CpuSnapshot, withCost } from './batch-cost';
-import type { Created, PeerConfig, Stack } from './stacks';
+import type { PeerConfig } from './config';
+import type { Created, Stack } from './stacks';
 
 /** Runs fn(stack) for each stack, then again in reverse order: against drift. */
 export async function abba<T>(stacks: Stack[], fn: (s: Stack) => Promise<T>, rounds = 1): Promise<Record<string, T[]>> {

@@ -101,6 +101,7 @@ test.each([
   [['serve'], { MCP_LOG_LEVEL: 'loud' }, /logLevel \(--log-level or MCP_LOG_LEVEL\)/],
   [['--heap-growth-percent', 'lots', 'worker'], {}, /heapGrowthPercent \(--heap-growth-percent or MCP_HEAP_GROWTH_PERCENT\)/],
   [['serve'], { MCP_HEAP_GROWTH_PERCENT: '-5' }, /heapGrowthPercent \(--heap-growth-percent or MCP_HEAP_GROWTH_PERCENT\)/],
+  [['serve', '--heap-growth-percent', '2.5'], {}, /heapGrowthPercent \(--heap-growth-percent or MCP_HEAP_GROWTH_PERCENT\)/],
   [
     ['worker', '--build-id', 'r1'],
     { MCP_VERSIONING_BEHAVIOR: 'SOMETIMES' },
