@@ -81,11 +81,14 @@ export function loadConfig() {
   };
 }
 
-/** BENCH_SERVE_NODE_ARGS: Node flags for ours' MCP server (e.g. `--max-semi-space-size=4`), space-separated. */
-export const serveNodeArgs = () => process.env.BENCH_SERVE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+/** Node flags from a space-separated variable. */
+const nodeArgsFrom = (variable: string) => process.env[variable]?.split(' ').filter(Boolean) ?? [];
 
-/** BENCH_WORKER_NODE_ARGS: Node flags for ours' worker (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`), space-separated. */
-export const workerNodeArgs = () => process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+/** BENCH_SERVE_NODE_ARGS: Node flags for ours' MCP server (e.g. `--max-semi-space-size=4`). */
+export const serveNodeArgs = () => nodeArgsFrom('BENCH_SERVE_NODE_ARGS');
+
+/** BENCH_WORKER_NODE_ARGS: Node flags for ours' worker (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`). */
+export const workerNodeArgs = () => nodeArgsFrom('BENCH_WORKER_NODE_ARGS');
 
 /** BENCH_PROFILE_SERVER=1: the MCP server runs under --cpu-prof (skews its latencies a little) and writes here. */
 export const serverProfileDir = () =>

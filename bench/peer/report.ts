@@ -88,6 +88,10 @@ export function peerRows(r: PeerResults): unknown[][] {
       );
     add('— median completion seen − created − 1 s (ms)', (k) => mean2(e[k], (x: any) => x.medianObservedMinusTaskMs));
     add('— status reads answered per task', (k) => mean2(e[k], (x: any) => x.readsPerTask));
+    // where a task's time went, from its history: the same Temporal server and timer for every stack
+    add('— median start → first workflow task picked up (ms)', (k) => mean2(e[k], (x: any) => x.phases?.firstTaskPickup.p50));
+    add('— median first workflow task run (ms)', (k) => mean2(e[k], (x: any) => x.phases?.firstTaskRun.p50));
+    add('— median close − start − 1 s (ms)', (k) => mean2(e[k], (x: any) => x.phases?.total.p50));
     add('— completed', (k) => Math.min(...e[k].map((x: any) => x.completed)));
     add('— workflow tasks timed out (a sticky queue not polled in time), per run', (k) => mean2(e[k], (x: any) => x.workflowTaskTimeouts));
   }

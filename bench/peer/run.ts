@@ -20,7 +20,8 @@ import { measure } from '../measure';
 import { log, now, runBench, writeResults } from '../script';
 import { ensurePeer } from './install';
 import { type PeerResults, render, STACKS } from './report';
-import { abba, e2e, pollLoad, scenarioCreate, scenarioGet, scenarioHistory, workerKill } from './scenarios';
+import { abba, e2e, pollLoad, scenarioCreate, scenarioGet, scenarioHistory } from './scenarios';
+import { workerKill } from './worker-kill';
 import { loadPeerConfig } from './config';
 import { startMcpAgent, startOurs, startPeer } from './stacks';
 

@@ -43,6 +43,9 @@ export interface Stack {
   reexecutions(created: Created[]): Promise<number>;
   workflowTaskTimeouts?(created: Created[]): Promise<number>;
 }
+/** The stacks whose tasks are Temporal workflows on ours' server (their histories can be read). */
+export const onTemporal = (s: Stack) => s.key === 'ours' || s.key === 'mcp-agent';
+
 /** A task the worker-kill scenario created, and the text that marks its runs. */
 export interface Created {
   taskId: string;
