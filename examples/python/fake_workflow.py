@@ -63,7 +63,7 @@ class FakeWorkflow:
         if name in self.failing:
             raise ApplicationError(f"{name} refused", non_retryable=True)
 
-    async def wait_condition(self, fn, timeout=None):
+    async def wait_condition(self, fn, timeout=None, timeout_summary=None):
         async def until():
             while not fn():
                 await asyncio.sleep(0)

@@ -22,7 +22,7 @@ details are {"mcpProgress": {...}}, docs/contract.md "Progress from activities")
 `run` ends the task as docs/contract.md's table says ("The end of a task"), decided
 in one place (`McpTask._end`): a cancel Temporal delivered undoes every registered step, newest
 first, and ends the task cancelled; a failure, or a cancellation or timeout nobody requested,
-undoes them too and fails it; a bug retries the workflow task and undoes nothing; continue-as-new
+undoes them too and fails it, as does a task nobody claimed in time (claim_guard.py); a bug retries the workflow task and undoes nothing; continue-as-new
 undoes nothing (the undo list travels to the next run).
 """
 from __future__ import annotations
@@ -36,6 +36,10 @@ from temporalio import activity, workflow
 from temporalio.common import RetryPolicy, SearchAttributeKey
 from temporalio.exceptions import ApplicationError, FailureError, is_cancelled_exception
 
+from claim_guard import ClaimGuard
+from mcp_failures import (MCP_PROTOCOL_ERROR, TOOL_CANCELLATION, UNANSWERED, InputTimeout,  # noqa: F401 (re-exported)
+                          compensation_failed, is_bug, protocol_error, tool_cancellation, unanswered_input)
+
 T = TypeVar("T")
 
 CONTRACT_VERSION = 1
@@ -44,13 +48,11 @@ PROGRESS_MEMO_KEY = "mcpProgress"  # {status, statusMessage?, lastUpdatedAt, inp
 INPUT_RESPONSES_SIGNAL = "mcp.inputResponses"  # payload {key: response}
 TASK_PROGRESS_QUERY = "mcp.taskProgress"  # answers the progress object
 MCP_TASK_STATUS = SearchAttributeKey.for_keyword("McpTaskStatus")
-MCP_PROTOCOL_ERROR = "McpProtocolError"
 ACTIVITY_PROGRESS_KEY = "mcpProgress"  # first heartbeat detail {mcpProgress: {message, done?, total?}}
 # The end decided by McpTask._end (issue 31). Runs started by an older helper replay the end
 # they had (_end_before_one_end): their histories hold its commands.
 ONE_END_PATCH = "mcp-tasks.one-end"
 ANSWER_DEADLINE_PATCH = "mcp-tasks.answer-deadline"
-UNANSWERED = "McpTaskUnanswered"
 
 
 def report_progress(message: str, done: float | None = None, total: float | None = None) -> None:
@@ -68,26 +70,6 @@ def report_progress(message: str, done: float | None = None, total: float | None
     activity.heartbeat({ACTIVITY_PROGRESS_KEY: progress})
 
 
-def protocol_error(code: int, message: str, data: Any = None) -> ApplicationError:
-    """Raise it to end the task `failed` with this JSON-RPC error."""
-    details = {"code": code} if data is None else {"code": code, "data": data}
-    return ApplicationError(message, details, type=MCP_PROTOCOL_ERROR, non_retryable=True)
-
-
-class InputTimeout(ApplicationError):
-    """No answer for these input keys in time; they were withdrawn. Non-retryable: uncaught, it fails the task."""
-
-    def __init__(self, keys: Sequence[str]) -> None:
-        super().__init__(f"no answer for {', '.join(keys)} in time", type="InputTimeout", non_retryable=True)
-        self.keys = list(keys)
-
-
-def unanswered_input(keys: Sequence[str], limit_s: float) -> ApplicationError:
-    """Nobody answered within the server's limit (memo answerWithinMs): the task ends failed, its undos run."""
-    message = f"nobody answered {', '.join(keys)} within {round(limit_s * 1000)} ms: the task ends, as nobody is left to answer it"
-    return ApplicationError(message, type=UNANSWERED, non_retryable=True)
-
-
 @dataclass(frozen=True)
 class Undo:
     """A compensating activity. Data, not a function, so the undo list can travel through
@@ -99,34 +81,6 @@ class Undo:
     step: str = ""  # what the step did: named in the failure when this undo fails
     start_to_close_seconds: float = 60.0
     maximum_attempts: int = 3  # then the undo counts as failed: a compensation must end
-
-
-def compensation_failed(failures: Sequence[tuple[str, BaseException]]) -> ApplicationError:
-    """The task's error when undos failed: -32603 naming every step left in place."""
-    reasons = [{"step": step, "error": _reason(err)} for step, err in failures]
-    listed = "; ".join(f"{r['step']} ({r['error']})" for r in reasons)
-    return protocol_error(-32603, f"{len(reasons)} step(s) could not be undone: {listed}", {"undoFailures": reasons})
-
-
-TOOL_CANCELLATION = "ToolCancellation"
-
-
-def tool_cancellation(err: BaseException) -> ApplicationError:
-    """The task's error when the tool's own cancellation or timeout ended it, not tasks/cancel
-    (worded as the TypeScript runtime words it)."""
-    what = "a timeout" if isinstance(err, asyncio.TimeoutError) else "an inner task"
-    message = f"the tool's own cancellation scope was cancelled ({what}), not tasks/cancel: {str(err) or type(err).__name__}"
-    return ApplicationError(message, type=TOOL_CANCELLATION, non_retryable=True)
-
-
-def _is_bug(err: BaseException) -> bool:
-    # what the SDK fails the workflow task for: any Exception that is not a Temporal failure or a timeout
-    return isinstance(err, Exception) and not isinstance(err, (FailureError, asyncio.TimeoutError))
-
-
-def _reason(err: BaseException) -> str:
-    # an ActivityError says only "Activity task failed": the activity's own error is its cause
-    return f"{err}: {err.__cause__}" if err.__cause__ else str(err)
 
 
 class McpTask:
@@ -142,6 +96,7 @@ class McpTask:
         self._undos: list[Undo] = [Undo(**u) for u in carry.get("undos") or []]
         wf.set_signal_handler(INPUT_RESPONSES_SIGNAL, self._on_responses)
         wf.set_query_handler(TASK_PROGRESS_QUERY, lambda: self.progress)
+        self._guard = ClaimGuard(wf, wf.memo_value(TASK_MEMO_KEY, None) or {}, carry)
 
     def _on_responses(self, responses: Any) -> None:
         if not isinstance(responses, Mapping):  # not the contract's shape: raising here would fail every workflow task
@@ -223,9 +178,10 @@ class McpTask:
         self._undos.insert(0, undo)
         return await forward()
 
-    async def compensate(self) -> None:
+    async def compensate(self, after: str = "") -> None:
         """Undoes every registered step now, newest first, and forgets them. Every undo is attempted
-        even when one fails, and a cancel cannot interrupt them; failures raise compensation_failed."""
+        even when one fails, and a cancel cannot interrupt them; failures raise compensation_failed
+        (`after`: why the task undoes them, named in its message)."""
         undos, self._undos = self._undos, []
         if not undos:
             return
@@ -254,7 +210,7 @@ class McpTask:
         undoing.result()
         if failures:  # said where people look: tasks/get's statusMessage and the UI's current details
             self.set_status_message("could not undo: " + ", ".join(step for step, _ in failures))
-            raise compensation_failed(failures)
+            raise compensation_failed(failures, after)
 
     async def run(self, body: Callable[[], Awaitable[Any]]) -> Any:
         """Runs the workflow's body and ends the task as docs/contract.md's table says (`_end`):
@@ -262,12 +218,14 @@ class McpTask:
           every step is undone, the task ends cancelled (Temporal CANCELED);
         - a failure, or a cancellation or timeout nobody requested (asyncio.wait_for, an inner task
           cancelled): every step is undone, the task ends failed with the tool's message;
+        - nobody claimed the task in time (claim_guard): the body is cancelled, every step is undone,
+          the task ends failed (McpTaskUnclaimed);
         - an undo that fails turns either into failed, -32603 naming each step not undone;
         - a bug (an exception that is not a Temporal failure): nothing is undone or recorded, the
           workflow task fails and Temporal retries it until a build that fixes it runs;
         - continue-as-new undoes nothing: the steps go along in the carry."""
         try:
-            result = await body()
+            result = await self._guard.around(body)
             if self._cancel_requested():  # the cancel came too late to interrupt the body
                 raise asyncio.CancelledError()
         except workflow.ContinueAsNewError:
@@ -284,16 +242,20 @@ class McpTask:
             raise err  # the SDK's own BaseException (the worker evicting the run): nothing to decide
         if not self._wf.patched(ONE_END_PATCH):
             await self._end_before_one_end(err)
-        cancelled = self._cancel_requested()
-        if _is_bug(err):
+        unclaimed = self._guard.fired  # before a cancel that came after it: the guard's end
+        cancelled = self._cancel_requested() and not unclaimed
+        if is_bug(err):
             raise err  # no end: the workflow task fails and is retried until a fixed build runs it
         # Should an eviction ever arrive as a plain asyncio.CancelledError, the first command
         # below raises the SDK's eviction error and nothing is decided either.
         try:
-            await self.compensate()
+            await self.compensate(self._guard.reason() if unclaimed else "")
         except ApplicationError as failed:
             self.record_status("failed")
             raise failed from err
+        if unclaimed:
+            self.record_status("failed")
+            raise self._guard.failure() from err
         if cancelled:
             self.record_status("cancelled")
             if is_cancelled_exception(err):
@@ -329,12 +291,13 @@ class McpTask:
     def carry(self) -> dict:
         """What the next run needs (pass it as the last argument of continue-as-new)."""
         return {"progress": self.progress, "responses": self._responses, "usedKeys": sorted(self._used),
-                "undos": [{**asdict(u), "args": list(u.args)} for u in self._undos]}
+                "undos": [{**asdict(u), "args": list(u.args)} for u in self._undos], **self._guard.carry()}
 
     def continue_as_new(self, *args: Any) -> None:
         """Continues as new with `args` plus the carry, keeping memo and search attributes. A cancel
-        already requested is not dropped at the boundary: the task ends cancelled instead."""
-        if self._cancel_requested():
+        already requested is not dropped at the boundary: the task ends cancelled instead (failed,
+        unclaimed, once the claim guard fired)."""
+        if self._cancel_requested() or self._guard.fired:
             raise asyncio.CancelledError()
         memo = {TASK_MEMO_KEY: self._wf.memo_value(TASK_MEMO_KEY, None), PROGRESS_MEMO_KEY: self.progress}
         self._wf.continue_as_new(args=[*args, self.carry()], memo=memo, search_attributes=self._wf.info().typed_search_attributes)

@@ -33,6 +33,8 @@ contractToolSuite({
 
 test("the Java contract helper's own unit test passes (Temporal's in-memory test server)", () => {
   runMaven(['test']); // throws with Maven's output when a test fails
-  const report = fs.readFileSync(path.join(JAVA_DIR, 'target', 'surefire-reports', 'TEST-mcptasks.McpTaskTest.xml'), 'utf8');
-  expect(report).toMatch(/tests="8" errors="0" skipped="0" failures="0"/);
+  const report = (suite: string) =>
+    fs.readFileSync(path.join(JAVA_DIR, 'target', 'surefire-reports', `TEST-mcptasks.${suite}.xml`), 'utf8');
+  expect(report('McpTaskTest')).toMatch(/tests="8" errors="0" skipped="0" failures="0"/);
+  expect(report('ClaimGuardTest')).toMatch(/tests="5" errors="0" skipped="0" failures="0"/);
 }, 600_000);

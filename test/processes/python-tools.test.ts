@@ -169,7 +169,9 @@ describe('the contract suite', () => {
 
 test("the Python contract helper's own unit test passes", async () => {
   prepareVenv();
-  const unittest = spawnProcess(python, ['-m', 'unittest', '-v', 'test_mcp_tasks', 'test_mcp_tasks_end'], { cwd: PYTHON_DIR });
+  const unittest = spawnProcess(python, ['-m', 'unittest', '-v', 'test_mcp_tasks', 'test_mcp_tasks_end', 'test_mcp_tasks_claim'], {
+    cwd: PYTHON_DIR,
+  });
   const code = await unittest.exited;
   expect(unittest.output()).toMatch(/OK/);
   expect(code).toBe(0);

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TASK_RUNTIME_REVISION } from '../../src/contract';
 import { toolsFromFile } from '../../src/mcp/workflow-tools';
+import { claimGuardTest } from './contract-claim';
 import { call, taskSession } from './mcp';
 import type { ChildHandle } from './processes';
 import { useStack } from './stack';
@@ -73,6 +74,7 @@ export function contractToolSuite({
       return d.status.name === 'RUNNING' ? undefined : d;
     }, 60_000);
   const textOf = (result: any) => result.content.map((c: any) => c.text).join('');
+  claimGuardTest({ lang, toolsFile, provision, stack, url: () => url, stepsOf, closed });
   const neverAnswered = (_request: any, context: any): Promise<any> =>
     new Promise((_resolve, reject) => context.signal?.addEventListener('abort', () => reject(context.signal.reason), { once: true }));
 

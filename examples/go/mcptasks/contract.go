@@ -1,7 +1,7 @@
 // Package mcptasks implements the MCP task runtime contract (docs/contract.md, version 1) for
 // Temporal Go workflows: statusMessage, input requests answered by tasks/update (partial answers
-// too), activity progress through heartbeat details, steps with undos, cooperative cancel and
-// continue-as-new carrying pending input and undos.
+// too), activity progress through heartbeat details, steps with undos, cooperative cancel, the
+// claim guard and continue-as-new carrying pending input, undos and the claim deadline.
 //
 //	func Deploy(ctx workflow.Context, args Args, carry mcptasks.Carry) (Result, error) {
 //		task, err := mcptasks.New(ctx, carry)
@@ -31,10 +31,12 @@ const (
 	ProgressMemoKey      = "mcpProgress" // {status, statusMessage?, lastUpdatedAt, inputRequests}
 	InputResponsesSignal = "mcp.inputResponses"
 	TaskProgressQuery    = "mcp.taskProgress"
+	ClaimedSignal        = "mcp.claimed" // no args: the task's handle reached its caller (memo mcpTask.claimWithinMs)
 	ActivityProgressKey  = "mcpProgress" // first heartbeat detail {mcpProgress: {message, done?, total?}}
 	ProtocolErrorType    = "McpProtocolError"
 	InputTimeoutType     = "InputTimeout"
 	UnansweredType       = "McpTaskUnanswered"
+	UnclaimedType        = "McpTaskUnclaimed"
 	ToolCancellationType = "ToolCancellation"
 )
 
@@ -88,12 +90,15 @@ type undoFailure struct {
 	Error string `json:"error"`
 }
 
-func compensationFailed(failures []undoFailure) error {
+func compensationFailed(failures []undoFailure, why string) error {
 	listed := make([]string, len(failures))
 	for i, f := range failures {
 		listed[i] = fmt.Sprintf("%s (%s)", f.Step, f.Error)
 	}
-	message := fmt.Sprintf("%d step(s) could not be undone: %s", len(failures), strings.Join(listed, "; "))
+	if why != "" {
+		why = " after " + why
+	}
+	message := fmt.Sprintf("%d step(s) could not be undone%s: %s", len(failures), why, strings.Join(listed, "; "))
 	return ProtocolError(-32603, message, map[string]any{"undoFailures": failures})
 }
 

@@ -31,6 +31,11 @@ func (t *Task) Step(ctx workflow.Context, undo Undo, forward func(workflow.Conte
 // Compensate undoes every registered step now, newest first, and forgets them. Every undo is
 // attempted even when one fails, on a context the task's cancel cannot reach.
 func (t *Task) Compensate(ctx workflow.Context) error {
+	return t.compensate(ctx, "")
+}
+
+// compensate is Compensate; an undo failure names why (when non-empty) the steps were undone.
+func (t *Task) compensate(ctx workflow.Context, why string) error {
 	undos := t.undos
 	t.undos = nil
 	shielded, _ := workflow.NewDisconnectedContext(ctx)
@@ -53,7 +58,7 @@ func (t *Task) Compensate(ctx workflow.Context) error {
 		steps[i] = f.Step
 	}
 	t.SetStatusMessage("could not undo: " + strings.Join(steps, ", "))
-	return compensationFailed(failures)
+	return compensationFailed(failures, why)
 }
 
 func runUndo(ctx workflow.Context, undo Undo) error {
@@ -76,16 +81,19 @@ func runUndo(ctx workflow.Context, undo Undo) error {
 //     every step is undone, the task ends cancelled (Temporal CANCELED);
 //   - a failure, or a cancellation nobody requested (a context the tool cancelled): every step is
 //     undone, the task ends failed (the latter as ToolCancellation);
-//   - an undo that fails turns either into failed, -32603 naming each step not undone;
+//   - the claim guard (memo mcpTask.claimWithinMs, claim.go) fired: every step is undone, the
+//     task ends failed as McpTaskUnclaimed, also with a cancel requested after it fired;
+//   - an undo that fails turns any of these into failed, -32603 naming each step not undone;
 //   - a panic (a bug) is no end: the workflow task fails and is retried, nothing is undone;
 //   - continue-as-new undoes nothing: the steps go along in the carry.
 func Run[T any](ctx workflow.Context, t *Task, body func(workflow.Context) (T, error)) (T, error) {
-	result, err := body(ctx)
+	result, err := body(t.guardBody(ctx))
+	unclaimed := t.settleClaimGuard()
 	var continued *workflow.ContinueAsNewError
-	if errors.As(err, &continued) && !t.cancelRequested() {
+	if errors.As(err, &continued) && !t.cancelRequested() && !unclaimed {
 		return result, err
 	}
-	if err == nil && !t.cancelRequested() {
+	if err == nil && !t.cancelRequested() && !unclaimed {
 		t.recordStatus("completed")
 		return result, nil
 	}
@@ -96,10 +104,19 @@ func Run[T any](ctx workflow.Context, t *Task, body func(workflow.Context) (T, e
 // end is the one place a task's end is decided: McpTaskStatus and the error returned (which
 // sets Temporal's close status) both come from it.
 func (t *Task) end(err error) error {
-	cancelled := t.cancelRequested()
-	if failed := t.Compensate(t.ctx); failed != nil {
+	unclaimed := t.claimGuardFired()
+	cancelled := t.cancelRequested() && !unclaimed
+	why := ""
+	if unclaimed {
+		why = t.unclaimedMessage()
+	}
+	if failed := t.compensate(t.ctx, why); failed != nil {
 		t.recordStatus("failed")
 		return failed
+	}
+	if unclaimed { // not a CanceledError: Go would close it CANCELED
+		t.recordStatus("failed")
+		return t.unclaimed()
 	}
 	if cancelled {
 		t.recordStatus("cancelled")

@@ -63,6 +63,11 @@ func helperWorkflow(ctx workflow.Context, mode string, carry Carry) (map[string]
 			return nil, workflow.Sleep(inner, time.Hour)
 		case "continue":
 			return nil, task.ContinueAsNew(ctx, "helperWorkflow", "ask")
+		case "later": // continues as new after a while
+			if err := workflow.Sleep(ctx, 10*time.Second); err != nil {
+				return nil, err
+			}
+			return nil, task.ContinueAsNew(ctx, "helperWorkflow", "ask")
 		}
 		return nil, temporal.NewApplicationError("the tool failed", "Boom")
 	})

@@ -23,6 +23,8 @@ type Carry struct {
 	Responses map[string]any `json:"responses,omitempty"` // answers received, not yet consumed
 	UsedKeys  []string       `json:"usedKeys,omitempty"`
 	Undos     []Undo         `json:"undos,omitempty"` // newest first, also those of earlier runs
+	// the claim guard's deadline (ms since the epoch, workflow time) while the task is unclaimed
+	ClaimDeadline int64 `json:"claimDeadline,omitempty"`
 }
 
 // Task is the contract inside one workflow run. Create it once per run, first thing, with New.
@@ -32,6 +34,7 @@ type Task struct {
 	responses map[string]any
 	used      map[string]bool
 	undos     []Undo
+	claim     *claimGuard // nil: no claim asked, claimed in an earlier run, or a run from before the guard
 }
 
 // New starts the contract in this run: the answers signal and the progress query are handled
@@ -65,6 +68,7 @@ func New(ctx workflow.Context, carry Carry) (*Task, error) {
 			t.onResponses(responses)
 		}
 	})
+	t.armClaimGuard(ctx, carry.ClaimDeadline)
 	return t, nil
 }
 
@@ -92,13 +96,13 @@ func (t *Task) SetStatusMessage(message string) {
 // Carry is what the next run needs; ContinueAsNew passes it.
 func (t *Task) Carry() Carry {
 	progress := t.progress
-	return Carry{Progress: &progress, Responses: t.responses, UsedKeys: sortedKeys(t.used), Undos: t.undos}
+	return Carry{Progress: &progress, Responses: t.responses, UsedKeys: sortedKeys(t.used), Undos: t.undos, ClaimDeadline: t.unclaimedDeadline()}
 }
 
 // ContinueAsNew returns the error that continues the task as new with args plus the carry; return
 // it from the body. The Go SDK copies the run's memo (upserts included: mcpTask, mcpProgress) and
 // search attributes into the command itself. Run ends the task cancelled instead when a cancel was
-// already requested.
+// already requested (failed, when the claim guard fired).
 func (t *Task) ContinueAsNew(ctx workflow.Context, wfn any, args ...any) error {
 	return workflow.NewContinueAsNewError(ctx, wfn, append(args, t.Carry())...)
 }

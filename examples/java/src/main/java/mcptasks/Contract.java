@@ -17,11 +17,13 @@ public final class Contract {
   public static final String TASK_MEMO_KEY = "mcpTask"; // written by the server at start: read it, never write it
   public static final String PROGRESS_MEMO_KEY = "mcpProgress";
   public static final String INPUT_RESPONSES_SIGNAL = "mcp.inputResponses";
+  public static final String CLAIMED_SIGNAL = "mcp.claimed";
   public static final String TASK_PROGRESS_QUERY = "mcp.taskProgress";
   public static final String ACTIVITY_PROGRESS_KEY = "mcpProgress";
   public static final String PROTOCOL_ERROR = "McpProtocolError";
   public static final String INPUT_TIMEOUT = "InputTimeout";
   public static final String UNANSWERED = "McpTaskUnanswered";
+  public static final String UNCLAIMED = "McpTaskUnclaimed";
   public static final String TOOL_CANCELLATION = "ToolCancellation";
   public static final SearchAttributeKey<String> TASK_STATUS = SearchAttributeKey.forKeyword("McpTaskStatus");
 

@@ -34,6 +34,7 @@ public final class McpTask {
   private final Map<String, Object> responses = new LinkedHashMap<>(); // received, not yet consumed
   private final Set<String> used = new TreeSet<>();
   private List<Undo> undos = new ArrayList<>(); // newest first, also those of earlier runs
+  private final ClaimGuard claim; // null: the task asks for none, or its handle was claimed in an earlier run
 
   /** @param carry what {@link #carry()} returned before a continue-as-new, or null */
   @SuppressWarnings("unchecked")
@@ -46,11 +47,17 @@ public final class McpTask {
     if (c.get("undos") != null) {
       for (Object u : (List<Object>) c.get("undos")) undos.add(Undo.fromMap((Map<String, Object>) u));
     }
+    claim = ClaimGuard.arm(root, taskMemo(), carry == null, c.get("claimDeadline"));
     Workflow.registerListener(
         new ContractHandlers() {
           @Override
           public void inputResponses(Object answers) {
             onResponses(answers);
+          }
+
+          @Override
+          public void claimed() {
+            if (claim != null) claim.claim();
           }
 
           @Override
@@ -165,6 +172,11 @@ public final class McpTask {
 
   /** Undoes every registered step now, newest first, where the task's cancel cannot reach; every undo is attempted. */
   public void compensate() {
+    compensate(null);
+  }
+
+  /** after: why the steps are undone, named when an undo fails (null: the failure says no more). */
+  private void compensate(String after) {
     List<Undo> pending = undos;
     undos = new ArrayList<>();
     List<Map<String, String>> failures = new ArrayList<>();
@@ -184,23 +196,26 @@ public final class McpTask {
     List<String> steps = failures.stream().map(f -> f.get("step")).toList();
     setStatusMessage("could not undo: " + String.join(", ", steps));
     List<String> listed = failures.stream().map(f -> f.get("step") + " (" + f.get("error") + ")").toList();
-    throw Contract.protocolError(-32603, failures.size() + " step(s) could not be undone: " + String.join("; ", listed),
+    String why = after == null ? "" : " after " + after;
+    throw Contract.protocolError(-32603, failures.size() + " step(s) could not be undone" + why + ": " + String.join("; ", listed),
         Map.of("undoFailures", failures));
   }
 
   /**
    * Runs the workflow's body and ends the task as docs/contract.md's table says: a cancel Temporal
    * delivered (also after the body returned) undoes every step and ends it cancelled; a failure, or a
-   * cancellation nobody requested (a scope the tool cancelled), undoes them and fails it; a failed
-   * undo turns either into failed, -32603 naming the steps; a bug (an exception that is not a
-   * TemporalFailure) is no end: the workflow task fails and is retried, nothing is undone;
-   * continue-as-new undoes nothing.
+   * cancellation nobody requested (a scope the tool cancelled), undoes them and fails it; the claim
+   * guard (memo claimWithinMs, see ClaimGuard) cancels the body, undoes them and fails it as
+   * McpTaskUnclaimed; a failed undo turns any of them into failed, -32603 naming the steps; a bug (an
+   * exception that is not a TemporalFailure) is no end: the workflow task fails and is retried,
+   * nothing is undone; continue-as-new undoes nothing.
    */
   public <T> T run(Supplier<T> body) {
     T result;
     try {
-      result = body.get();
+      result = claim == null ? body.get() : claim.guard(body);
       if (root.isCancelRequested()) throw new CanceledFailure("the cancel came after the body returned");
+      if (claim != null && claim.fired()) throw new CanceledFailure(claim.message());
     } catch (TemporalFailure err) {
       throw end(err);
     }
@@ -210,12 +225,17 @@ public final class McpTask {
 
   /** The one place a task's end is decided: McpTaskStatus and the failure thrown (Temporal's close status) come from it. */
   private TemporalFailure end(TemporalFailure err) {
+    boolean unclaimed = claim != null && claim.fired(); // it fired first: a cancel that came later does not take it over
     boolean cancelled = root.isCancelRequested();
     try {
-      compensate();
+      compensate(unclaimed ? claim.message() : null);
     } catch (ApplicationFailure failed) {
       recordStatus("failed");
       return failed;
+    }
+    if (unclaimed) {
+      recordStatus("failed");
+      return claim.failure();
     }
     if (cancelled) { // Java closes CANCELED for a CanceledFailure with a cancel requested, not for an ActivityFailure
       recordStatus("cancelled");
@@ -232,6 +252,8 @@ public final class McpTask {
     c.put("responses", responses);
     c.put("usedKeys", new ArrayList<>(used));
     c.put("undos", undos.stream().map(Undo::toMap).toList());
+    Long claimDeadline = claim == null ? null : claim.unclaimedDeadline();
+    if (claimDeadline != null) c.put("claimDeadline", claimDeadline); // the next run ends at the same moment
     return c;
   }
 
@@ -242,6 +264,7 @@ public final class McpTask {
    */
   public void continueAsNew(Object... args) {
     if (root.isCancelRequested()) throw new CanceledFailure("cancelled before continuing as new");
+    if (claim != null && claim.fired()) throw new CanceledFailure(claim.message());
     Object[] all = java.util.Arrays.copyOf(args, args.length + 1);
     all[args.length] = carry();
     Map<String, Object> memo = new LinkedHashMap<>();

@@ -65,6 +65,10 @@ public interface HelperWorkflow {
         case "continue":
           task.continueAsNew("ask");
           return null;
+        case "continue-later": // the first run takes 3 s of workflow time
+          Workflow.sleep(Duration.ofSeconds(3));
+          task.continueAsNew("ask");
+          return null;
         default:
           throw ApplicationFailure.newFailure("the tool failed", "Boom");
       }
