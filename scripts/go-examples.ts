@@ -10,12 +10,12 @@ import { ROOT } from '../test/support/paths';
 export const GO_DIR = path.join(ROOT, 'examples', 'go');
 export const GO_WORKER = path.join(GO_DIR, 'bin', 'worker');
 
-/** Runs `go <args>` in examples/go; throws with go's output when it fails or go is missing. */
-export function runGo(args: string[], timeoutMs = 900_000): string {
-  const r = spawnSync(process.env.GO ?? 'go', args, { cwd: GO_DIR, encoding: 'utf8', timeout: timeoutMs });
+/** Runs `go <args>` in examples/go (or dir: another copy of it); throws with go's output when it fails or go is missing. */
+export function runGo(args: string[], timeoutMs = 900_000, dir = GO_DIR): string {
+  const r = spawnSync(process.env.GO ?? 'go', args, { cwd: dir, encoding: 'utf8', timeout: timeoutMs });
   if (r.status !== 0) {
     throw new Error(
-      `go ${args.join(' ')} failed in ${GO_DIR} (is Go >= 1.26 installed and its module proxy reachable?):\n` +
+      `go ${args.join(' ')} failed in ${dir} (is Go >= 1.26 installed and its module proxy reachable?):\n` +
         `${(r.stdout ?? '').slice(-4000)}${(r.stderr ?? '').slice(-4000)}${r.error ? String(r.error) : ''}`,
     );
   }

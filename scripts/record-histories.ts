@@ -6,10 +6,7 @@
 // workflow to close and writes every run's history to
 // test/histories/<name>.json as { scenario, tool, workflowId, runId, history } where `history` is
 // Temporal's proto JSON (what the Temporal UI and `temporal workflow show -o json` give, and what
-// the SDK's historyToJSON writes). historyToJSON itself is not used: in this install
-// @temporalio/common and @temporalio/proto each carry their own copy of protobufjs 8, so its
-// `instanceof Type` check fails ("type must be a Type"); the same protojson from the copy that
-// @temporalio/proto uses works, whichever way npm lays the copies out.
+// the SDK's historyToJSON writes; ./history-runs says why historyToJSON itself is not used).
 //
 // `RECORD_MISSING=1 npm run record-histories` records only the scenarios that have no file yet;
 // `RECORD_ONLY=name,name` only those; `RECORD_OUT=dir` writes elsewhere (a trial run);
@@ -22,15 +19,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { patchProtobufRoot } from '@temporalio/proto/lib/patch-protobuf-root';
 import { isTerminal, mcpTasks } from '../test/support/mcp-client';
 import { fromDist, ROOT, TEST_TOOLS } from '../test/support/paths';
 import { Cleanup } from '../test/support/processes';
 import { startProcessStack } from '../test/support/servers';
 import { sleep } from '../test/support/wait';
-// the module object itself (protobufjs' root), not a namespace copy of its keys
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- protobufjs' root object, not a namespace copy
-import proto = require('@temporalio/proto');
+import { allRuns, closedRuns, type Run } from './history-runs';
 import { check, drive, type HistoryEvent, loadScenarios, matches, type Scenario } from './history-scenarios';
 
 const OUT = process.env.RECORD_OUT ? path.resolve(process.env.RECORD_OUT) : path.join(ROOT, 'test', 'histories');
@@ -43,11 +37,6 @@ const { TASK_RUNTIME_REVISION } = fromDist<typeof import('../dist/contract')>('c
  * revision in their memo, patch markers) stay beside them and keep replaying.
  */
 const REVISION = TASK_RUNTIME_REVISION >= 2 ? `.rev${TASK_RUNTIME_REVISION}` : '';
-
-interface Run {
-  runId: string;
-  json: string;
-}
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help')) {
@@ -174,32 +163,6 @@ async function workflowIdsOfType(client: Client, workflowType: string): Promise<
   return ids;
 }
 
-/**
- * Every run of the task's workflow, oldest first, once closed: the latest run, then back along
- * continuedExecutionRunId (continue-as-new keeps the workflow id = taskId).
- */
-async function closedRuns(client: Client, workflowId: string): Promise<Run[]> {
-  await client.workflow
-    .getHandle(workflowId)
-    .result()
-    .catch(() => undefined); // closed, however it ended
-  return allRuns(client, workflowId);
-}
-
-async function allRuns(client: Client, workflowId: string): Promise<Run[]> {
-  const runs: Run[] = [];
-  let runId: string | undefined = (await client.workflow.getHandle(workflowId).describe()).runId;
-  while (runId) {
-    const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-    runs.unshift({
-      runId,
-      json: JSON.stringify(protoJson.toJson(HISTORY_TYPE, proto.temporal.api.history.v1.History.fromObject(history))),
-    });
-    runId = history.events?.[0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
-  }
-  return runs;
-}
-
 /** The folder's index: every history in it, recorded now or kept from before. */
 function readme(): string {
   const lines = fs
@@ -242,17 +205,6 @@ function gitHead(): string {
     return 'unknown (no git)';
   }
 }
-
-/** protobufjs's protojson from the copy @temporalio/proto uses, and the History type of that copy. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const protoJson = require(
-  require.resolve('protobufjs/ext/protojson', { paths: [path.dirname(require.resolve('@temporalio/proto/package.json'))] }),
-) as {
-  toJson(type: unknown, message: unknown): unknown;
-};
-const HISTORY_TYPE = (patchProtobufRoot(proto) as unknown as { lookupType(name: string): unknown }).lookupType(
-  'temporal.api.history.v1.History',
-);
 
 main().catch((err) => {
   console.error(err);

@@ -137,6 +137,7 @@ export async function e2e(s: Stack, cfg: PeerConfig, ours: Stack, cpu: CpuSnapsh
   const phases = onTemporal(s) ? await historyBreakdown(ours.ctx, batchIds, seconds * 1000, batchIds.length) : undefined;
   const r: typeof batch & {
     workflowTaskTimeouts?: number;
+    phases?: Awaited<ReturnType<typeof historyBreakdown>>;
     subscribed?: Awaited<ReturnType<typeof subscribedBatchE2e>> & BatchCost;
     rawPolled?: Awaited<ReturnType<typeof rawPolledBatchE2e>> & BatchCost;
     raw?: Awaited<ReturnType<typeof rawBatchE2e>> & BatchCost;

@@ -29,7 +29,9 @@ contractToolSuite({
   },
 });
 
-test("the Go contract helper's own unit test passes", () => {
+test("the Go contract helper's own unit test passes, and the recorded Go histories replay", () => {
   const output = runGo(['test', './...']);
   expect(output).toMatch(/ok\s+github.com\/mcp-temporal-tasks\/examples\/go\/mcptasks/);
+  // and the recorded histories (examples/go/tools/testdata/histories) replay with the helper as it is now
+  expect(output).toMatch(/ok\s+github.com\/mcp-temporal-tasks\/examples\/go\/tools/);
 }, 600_000);

@@ -15,6 +15,10 @@ import (
 // TaskQueue is the queue the Go worker polls (tools.json's taskQueue).
 const TaskQueue = "go-tools"
 
+// Workflows are the example workflows by the type names tools.json starts them with: the worker
+// registers them so, and so does the replay test (a recorded history names its type).
+var Workflows = map[string]any{"ApproveDeploymentWorkflow": ApproveDeployment, "ProvisionWorkflow": Provision}
+
 var approvalSchema = map[string]any{
 	"type": "object",
 	"properties": map[string]any{

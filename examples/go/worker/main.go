@@ -31,8 +31,9 @@ func main() {
 	}
 	defer c.Close()
 	w := worker.New(c, queue, worker.Options{})
-	w.RegisterWorkflowWithOptions(tools.ApproveDeployment, workflow.RegisterOptions{Name: "ApproveDeploymentWorkflow"})
-	w.RegisterWorkflowWithOptions(tools.Provision, workflow.RegisterOptions{Name: "ProvisionWorkflow"})
+	for name, fn := range tools.Workflows {
+		w.RegisterWorkflowWithOptions(fn, workflow.RegisterOptions{Name: name})
+	}
 	for name, fn := range map[string]any{
 		"ReserveSlot": tools.ReserveSlot, "ReleaseSlot": tools.ReleaseSlot, "Deploy": tools.Deploy,
 		"Undeploy": tools.Undeploy, "ProvisionStep": tools.ProvisionStep, "DeprovisionStep": tools.DeprovisionStep,
