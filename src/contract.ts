@@ -37,6 +37,8 @@ export const taskProgressQuery = defineQuery<TaskProgress>('mcp.taskProgress');
 
 /** ApplicationFailure type whose details[0] `{code, data?}` make the task `failed` with that JSON-RPC error. */
 export const MCP_PROTOCOL_ERROR = 'McpProtocolError';
+/** The failure type of a task nobody claimed in time (its claim guard fired; docs/contract.md). */
+export const MCP_TASK_UNCLAIMED = 'McpTaskUnclaimed';
 
 /** Temporal refuses payloads over 2 MB: arguments and results above this are refused clearly. */
 export const MAX_ARGUMENT_BYTES = 1_500_000;

@@ -16,6 +16,7 @@
  */
 import { ApplicationFailure, CancelledFailure, isCancellation, TemporalFailure } from '@temporalio/workflow';
 import { cancellationOrigin, cancelRequested, endRequested } from './cancel-origin';
+import { MCP_TASK_UNCLAIMED } from '../contract';
 import { claimGuardFired, unclaimedMessage } from './claim-guard';
 import { compensate, isUndoFailure, reasonOf } from './compensation';
 import { applies, PATCHES } from './patches';
@@ -51,7 +52,7 @@ async function undoThen(status: 'cancelled' | 'failed', failure: unknown, cause:
 }
 
 function unclaimedFailure(): ApplicationFailure {
-  return ApplicationFailure.create({ type: 'McpTaskUnclaimed', message: `${unclaimedMessage()}: steps undone`, nonRetryable: true });
+  return ApplicationFailure.create({ type: MCP_TASK_UNCLAIMED, message: `${unclaimedMessage()}: steps undone`, nonRetryable: true });
 }
 
 /** A cancellation nobody requested (a CancellationScope.withTimeout that fired, an inner scope cancelled): the tool's own failure. */

@@ -5,10 +5,12 @@ import {
   ACTIVITY_PROGRESS_KEY,
   activityProgressOf,
   activityProgressText,
+  claimedSignal,
   CONTRACT_VERSION,
   inputResponsesSignal,
   MCP_PROTOCOL_ERROR,
   MCP_TASK_STATUS,
+  MCP_TASK_UNCLAIMED,
   PROGRESS_MEMO_KEY,
   TASK_MEMO_KEY,
   taskProgressQuery,
@@ -26,12 +28,17 @@ test('the progress reads "message (done of total)" on the wire, whatever languag
 });
 
 test.each([
-  ['Go', 'examples/go/mcptasks/contract.go', /ContractVersion\s*=\s*(\d+)/],
-  ['Java', 'examples/java/src/main/java/mcptasks/Contract.java', /int VERSION = (\d+);/],
-  ['Python', 'examples/python/mcp_tasks.py', /CONTRACT_VERSION = (\d+)/],
-])('the %s helper spells the contract names as src/contract.ts does', (_language, file, version) => {
-  const source = fs.readFileSync(path.resolve(__dirname, '..', '..', file), 'utf8');
+  ['Go', ['examples/go/mcptasks/contract.go'], /ContractVersion\s*=\s*(\d+)/],
+  ['Java', ['examples/java/src/main/java/mcptasks/Contract.java'], /int VERSION = (\d+);/],
+  [
+    'Python',
+    ['examples/python/mcp_tasks.py', 'examples/python/mcp_failures.py', 'examples/python/claim_guard.py'],
+    /CONTRACT_VERSION = (\d+)/,
+  ],
+])('the %s helper spells the contract names as src/contract.ts does', (_language, files, version) => {
+  const source = files.map((file) => fs.readFileSync(path.resolve(__dirname, '..', '..', file), 'utf8')).join('\n');
   const names = [TASK_MEMO_KEY, PROGRESS_MEMO_KEY, inputResponsesSignal.name, taskProgressQuery.name, ACTIVITY_PROGRESS_KEY];
-  for (const name of [...names, MCP_PROTOCOL_ERROR, MCP_TASK_STATUS.name]) expect(source).toContain(`"${name}"`);
+  const failures = [MCP_PROTOCOL_ERROR, MCP_TASK_UNCLAIMED];
+  for (const name of [...names, claimedSignal.name, ...failures, MCP_TASK_STATUS.name]) expect(source).toContain(`"${name}"`);
   expect(Number(source.match(version)?.[1])).toBe(CONTRACT_VERSION);
 });
