@@ -28,12 +28,15 @@ function upToDate(): boolean {
   return fs.statSync(STAMP).mtimeMs >= sources;
 }
 
-/** Runs `mvn -q -B <args>` in examples/java; throws with Maven's output when it fails or Maven is missing. */
-export function runMaven(args: string[]): string {
-  const r = spawnSync(process.env.MVN ?? 'mvn', ['-q', '-B', ...args], { cwd: JAVA_DIR, encoding: 'utf8', timeout: 1_200_000 });
+/**
+ * Runs `mvn -q -B <args>` in examples/java (or dir: another copy of it, e.g. an older commit's
+ * worktree); throws with Maven's output when it fails or Maven is missing.
+ */
+export function runMaven(args: string[], dir = JAVA_DIR): string {
+  const r = spawnSync(process.env.MVN ?? 'mvn', ['-q', '-B', ...args], { cwd: dir, encoding: 'utf8', timeout: 1_200_000 });
   if (r.status !== 0) {
     throw new Error(
-      `mvn ${args.join(' ')} failed in ${JAVA_DIR} (are a JDK >= 17 and Maven installed, and Maven Central reachable?):\n` +
+      `mvn ${args.join(' ')} failed in ${dir} (are a JDK >= 17 and Maven installed, and Maven Central reachable?):\n` +
         `${(r.stdout ?? '').slice(-4000)}${(r.stderr ?? '').slice(-4000)}${r.error ? String(r.error) : ''}`,
     );
   }

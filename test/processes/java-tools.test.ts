@@ -37,4 +37,7 @@ test("the Java contract helper's own unit test passes (Temporal's in-memory test
     fs.readFileSync(path.join(JAVA_DIR, 'target', 'surefire-reports', `TEST-mcptasks.${suite}.xml`), 'utf8');
   expect(report('McpTaskTest')).toMatch(/tests="8" errors="0" skipped="0" failures="0"/);
   expect(report('ClaimGuardTest')).toMatch(/tests="5" errors="0" skipped="0" failures="0"/);
+  // every recorded history replays (one test per file, and one that both helpers' runs are there)
+  const histories = fs.readdirSync(path.join(JAVA_DIR, 'src', 'test', 'resources', 'histories')).filter((f) => f.endsWith('.json'));
+  expect(report('ReplayTest')).toMatch(new RegExp(`tests="${histories.length + 1}" errors="0" skipped="0" failures="0"`));
 }, 600_000);

@@ -8,7 +8,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 )
 
-// Every recorded history (testdata/histories, `npm run record-go-histories`) replays with the
+// Every recorded history (testdata/histories, `npm run record-helper-histories -- --lang go`) replays with the
 // workflows as they are now: a change to the mcptasks helper or a tool that alters the commands
 // of a run already in flight fails here with a nondeterminism error. Files from older helpers
 // (.v0: before the claim guard) stay: such a change goes behind workflow.GetVersion.
