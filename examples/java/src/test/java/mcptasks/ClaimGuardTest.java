@@ -13,49 +13,19 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
-import io.temporal.testing.TestWorkflowEnvironment;
-import io.temporal.worker.Worker;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The claim guard (memo mcpTask.claimWithinMs) against Temporal's in-memory test server (time skipping). */
-class ClaimGuardTest {
+class ClaimGuardTest extends HelperEnvironment {
   private static final String QUEUE = "claim";
   private static final Map<String, Object> MEMO = Map.of(Contract.TASK_MEMO_KEY, Map.of("tool", "t", "claimWithinMs", 5000));
   private static final String UNCLAIMED = "nobody claimed the task within 5000ms (its caller never got the handle)";
-  private final List<String> effects = Collections.synchronizedList(new ArrayList<>());
-  private String refuse = "";
-  private TestWorkflowEnvironment env;
 
-  @BeforeEach
-  void start() {
-    env = TestWorkflowEnvironment.newInstance();
-    Worker worker = env.newWorker(QUEUE);
-    worker.registerWorkflowImplementationTypes(HelperWorkflow.Impl.class);
-    worker.registerActivitiesImplementations(new HelperWorkflow.Steps() {
-      @Override
-      public void doStep(String step) {
-        effects.add("do " + step);
-      }
-
-      @Override
-      public void undo(String step) {
-        if (step.equals(refuse)) throw ApplicationFailure.newNonRetryableFailure(step + " is locked", "Locked");
-        effects.add("undo " + step);
-      }
-    });
-    env.start();
-  }
-
-  @AfterEach
-  void stop() {
-    env.close();
+  ClaimGuardTest() {
+    super(QUEUE);
   }
 
   private WorkflowStub start(String mode) {

@@ -11,47 +11,17 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
-import io.temporal.testing.TestWorkflowEnvironment;
-import io.temporal.worker.Worker;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The Java helper against Temporal's in-memory test server (time skipping). */
-class McpTaskTest {
+class McpTaskTest extends HelperEnvironment {
   private static final String QUEUE = "helper";
-  private final List<String> effects = Collections.synchronizedList(new ArrayList<>());
-  private String refuse = "";
-  private TestWorkflowEnvironment env;
 
-  @BeforeEach
-  void start() {
-    env = TestWorkflowEnvironment.newInstance();
-    Worker worker = env.newWorker(QUEUE);
-    worker.registerWorkflowImplementationTypes(HelperWorkflow.Impl.class);
-    worker.registerActivitiesImplementations(new HelperWorkflow.Steps() {
-      @Override
-      public void doStep(String step) {
-        effects.add("do " + step);
-      }
-
-      @Override
-      public void undo(String step) {
-        if (step.equals(refuse)) throw ApplicationFailure.newNonRetryableFailure(step + " is locked", "Locked");
-        effects.add("undo " + step);
-      }
-    });
-    env.start();
-  }
-
-  @AfterEach
-  void stop() {
-    env.close();
+  McpTaskTest() {
+    super(QUEUE);
   }
 
   private WorkflowStub start(String mode, Map<String, Object> memo) {
