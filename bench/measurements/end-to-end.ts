@@ -79,7 +79,12 @@ function historyPhases(events: HistoryEvent[], taskMs: number): Record<string, n
 }
 
 /** historyPhases of up to `sample` tasks, summarized per phase. */
-export async function historyBreakdown(ctx: Pick<BenchContext, 'client'>, ids: string[], taskMs: number, sample = 100): Promise<Record<string, Summary>> {
+export async function historyBreakdown(
+  ctx: Pick<BenchContext, 'client'>,
+  ids: string[],
+  taskMs: number,
+  sample = 100,
+): Promise<Record<string, Summary>> {
   const picked = ids.slice(0, sample);
   const { results } = await measure(picked.length, 16, (i) => handle(ctx, picked[i]).fetchHistory(), 600_000);
   const phases = results.filter(Boolean).map((h) => historyPhases(h.events ?? [], taskMs));
