@@ -18,6 +18,8 @@ export const CliSettingsSchema = z.object({
   logLevel: z.enum(LOG_LEVELS).default('info'),
   /** V8's heap may grow this far (percent) past the live objects of its last full collection; 0: V8 decides. */
   heapGrowthPercent: z.coerce.number().int().min(0).max(1_000).default(30),
+  /** The largest semi-space (MB) of V8's young generation in a worker's workflow threads; 0: V8 decides (16). */
+  workflowSemiSpaceMb: z.coerce.number().int().min(0).max(256).default(4),
   /** JSON tools file: workflows of any SDK, started by type name. */
   tools: z.string().min(1).optional(),
   toolsModule: z.string().min(1).optional(),
@@ -33,6 +35,7 @@ export type CliSettings = z.infer<typeof CliSettingsSchema>;
 export const CLI_ENV_VARS: Record<keyof CliSettings, string> = {
   logLevel: 'MCP_LOG_LEVEL',
   heapGrowthPercent: 'MCP_HEAP_GROWTH_PERCENT',
+  workflowSemiSpaceMb: 'MCP_WORKFLOW_SEMI_SPACE_MB',
   tools: 'MCP_TOOLS_FILE',
   toolsModule: 'MCP_TOOLS_MODULE',
   authTokens: 'MCP_AUTH_TOKENS',

@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import path from 'node:path';
 import { loadToolsModule, type ToolsModule, ToolsModuleError } from './tools-module';
 import { ToolsFileError } from '../mcp/workflow-tools';
-import { limitHeapGrowth, releaseHeldMemory } from './memory';
+import { limitHeapGrowth, limitWorkflowSemiSpace, releaseHeldMemory } from './memory';
 import { addDevWorkerOptions, addWorkerConfigOptions, devWorkerTuning, hostPort, parseWorkerConfig, workerTuning } from './worker-config';
 import { addVersioningOptions, parseVersioning, setCurrentVersion } from './worker-versioning';
 import { checkWorkerHealth, startHealthServer } from './worker-health';
@@ -27,10 +27,15 @@ const program = new Command('mcp-temporal-tasks')
     '--heap-growth-percent <percent>',
     "how far V8's heap may grow past its live objects before a full collection; 0: V8 decides, up to 4x (MCP_HEAP_GROWTH_PERCENT, default 30)",
   )
+  .option(
+    '--workflow-semi-space-mb <mb>',
+    "the largest semi-space of V8's young generation in a worker's workflow threads; 0: V8 decides, 16 (MCP_WORKFLOW_SEMI_SPACE_MB, default 4)",
+  )
   .hook('preAction', (cmd) => {
     const settings = parseCliSettings(cmd.opts());
     setLogLevel(settings.logLevel);
     limitHeapGrowth(settings.heapGrowthPercent); // before a worker starts its workflow threads
+    limitWorkflowSemiSpace(settings.workflowSemiSpaceMb); // the same
     releaseHeldMemory(); // long-running commands give back what a burst of load made V8 hold
   });
 

@@ -102,6 +102,7 @@ test.each([
   [['--heap-growth-percent', 'lots', 'worker'], {}, /heapGrowthPercent \(--heap-growth-percent or MCP_HEAP_GROWTH_PERCENT\)/],
   [['serve'], { MCP_HEAP_GROWTH_PERCENT: '-5' }, /heapGrowthPercent \(--heap-growth-percent or MCP_HEAP_GROWTH_PERCENT\)/],
   [['serve', '--heap-growth-percent', '2.5'], {}, /heapGrowthPercent \(--heap-growth-percent or MCP_HEAP_GROWTH_PERCENT\)/],
+  [['--workflow-semi-space-mb', 'big', 'worker'], {}, /workflowSemiSpaceMb \(--workflow-semi-space-mb or MCP_WORKFLOW_SEMI_SPACE_MB\)/],
   [
     ['worker', '--build-id', 'r1'],
     { MCP_VERSIONING_BEHAVIOR: 'SOMETIMES' },

@@ -3,7 +3,13 @@ import { parseCliSettings } from '../../../src/cli/cli-settings';
 import { parseVersioning } from '../../../src/cli/worker-versioning';
 
 test('the CLI settings take the environment, and a flag wins over it', () => {
-  expect(parseCliSettings({}, {})).toEqual({ logLevel: 'info', heapGrowthPercent: 30, versioningBehavior: 'PINNED', setCurrent: false });
+  expect(parseCliSettings({}, {})).toEqual({
+    logLevel: 'info',
+    heapGrowthPercent: 30,
+    workflowSemiSpaceMb: 4,
+    versioningBehavior: 'PINNED',
+    setCurrent: false,
+  });
   const env = { MCP_LOG_LEVEL: 'debug', MCP_TOOLS_MODULE: 'env.js', MCP_TOOLS_FILE: 'tools.json', MCP_AUTH_TOKENS: 'alice:t1' };
   expect(parseCliSettings({}, env)).toMatchObject({
     logLevel: 'debug',
@@ -16,6 +22,7 @@ test('the CLI settings take the environment, and a flag wins over it', () => {
   expect(parseCliSettings({}, { MCP_LOG_LEVEL: '', MCP_TOOLS_MODULE: '' })).toEqual({
     logLevel: 'info',
     heapGrowthPercent: 30,
+    workflowSemiSpaceMb: 4,
     versioningBehavior: 'PINNED',
     setCurrent: false,
   });
@@ -27,6 +34,15 @@ test('the heap growth is a whole percent from 0 (V8 decides) up; the flag wins o
   for (const bad of ['-1', '2.5', 'lots', '1001'])
     expect(() => parseCliSettings({}, { MCP_HEAP_GROWTH_PERCENT: bad })).toThrow(
       /heapGrowthPercent \(--heap-growth-percent or MCP_HEAP_GROWTH_PERCENT\)/,
+    );
+});
+
+test("the workflow threads' semi-space is whole MB from 0 (V8 decides) up; the flag wins over MCP_WORKFLOW_SEMI_SPACE_MB", () => {
+  expect(parseCliSettings({}, { MCP_WORKFLOW_SEMI_SPACE_MB: '0' }).workflowSemiSpaceMb).toBe(0);
+  expect(parseCliSettings({ workflowSemiSpaceMb: '8' }, { MCP_WORKFLOW_SEMI_SPACE_MB: '0' }).workflowSemiSpaceMb).toBe(8);
+  for (const bad of ['-1', '0.5', 'big', '257'])
+    expect(() => parseCliSettings({}, { MCP_WORKFLOW_SEMI_SPACE_MB: bad })).toThrow(
+      /workflowSemiSpaceMb \(--workflow-semi-space-mb or MCP_WORKFLOW_SEMI_SPACE_MB\)/,
     );
 });
 

@@ -1,5 +1,7 @@
+import v8 from 'node:v8';
 import vm from 'node:vm';
-import { type Heap, heldMemoryReleaser, v8Heap } from '../../../src/cli/memory';
+import { Worker } from 'node:worker_threads';
+import { type Heap, heldMemoryReleaser, limitWorkflowSemiSpace, v8Heap } from '../../../src/cli/memory';
 
 const MB = 2 ** 20;
 
@@ -20,25 +22,38 @@ function fakeHeap(held: number) {
 describe('heldMemoryReleaser', () => {
   it('collects twice once the process is idle and V8 holds more than the slack over the last floor; then not until it grows again', async () => {
     const { heap, api } = fakeHeap(40 * MB);
-    const release = heldMemoryReleaser(32 * MB, api);
+    const release = heldMemoryReleaser(16 * MB, api);
+    expect(await release()).toBe(true); // the first idle check learns the floor
+    expect(heap.collections).toBe(2);
     expect(await release()).toBe(false); // nothing grew
     heap.held = 200 * MB; // a burst
     heap.idle = false;
     expect(await release()).toBe(false); // busy: left to V8
+    expect(heap.collections).toBe(2);
+    heap.idle = true;
+    expect(await release()).toBe(true);
+    expect(heap.collections).toBe(4);
+    expect(await release()).toBe(false); // the floor is now 10 MB, and 10 MB is held
+    heap.held = 26 * MB;
+    expect(await release()).toBe(false); // within the slack
+    heap.held = 27 * MB;
+    expect(await release()).toBe(true);
+  });
+
+  it('does not collect at a busy start: the floor waits for the first idle check', async () => {
+    const { heap, api } = fakeHeap(80 * MB); // loading the program grew the heap
+    heap.idle = false;
+    const release = heldMemoryReleaser(16 * MB, api);
+    expect(await release()).toBe(false);
     expect(heap.collections).toBe(0);
     heap.idle = true;
     expect(await release()).toBe(true);
-    expect(heap.collections).toBe(2);
-    expect(await release()).toBe(false); // the floor is now 10 MB, and 10 MB is held
-    heap.held = 40 * MB;
-    expect(await release()).toBe(false); // within the slack
-    heap.held = 43 * MB;
-    expect(await release()).toBe(true);
+    expect(heap.held).toBe(10 * MB);
   });
 
   it('runs one release at a time', async () => {
     const { heap, api } = fakeHeap(0);
-    const release = heldMemoryReleaser(32 * MB, api);
+    const release = heldMemoryReleaser(16 * MB, api);
     heap.held = 100 * MB;
     const [a, b] = await Promise.all([release(), release()]);
     expect([a, b]).toEqual([true, false]);
@@ -73,4 +88,34 @@ describe('v8Heap', () => {
     expect(vm.runInNewContext('typeof gc')).toBe('undefined');
     expect(typeof (globalThis as { gc?: unknown }).gc).toBe('undefined');
   });
+});
+
+/** The young generation (MB) a new worker thread's V8 holds right after a burst of short-lived objects. */
+function youngGenerationAfterBurst(): Promise<number> {
+  const code = `
+    const v8 = require('node:v8');
+    let keep = [];
+    for (let i = 0; i < 3e6; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 50000) keep = []; }
+    const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+    require('node:worker_threads').parentPort.postMessage(space.space_size / 2 ** 20);
+  `;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(code, { eval: true });
+    worker.once('message', (mb: number) => void worker.terminate().then(() => resolve(mb)));
+    worker.once('error', reject);
+  });
+}
+
+describe('limitWorkflowSemiSpace', () => {
+  afterEach(() => v8.setFlagsFromString('--max-semi-space-size=0')); // V8's own choice again
+
+  it('caps the young generation of the threads started after it', async () => {
+    limitWorkflowSemiSpace(2);
+    expect(await youngGenerationAfterBurst()).toBeLessThanOrEqual(4); // two semi-spaces of 2 MB
+  }, 30_000);
+
+  it('0 leaves it to V8, which lets the same burst grow it far past that', async () => {
+    limitWorkflowSemiSpace(0);
+    expect(await youngGenerationAfterBurst()).toBeGreaterThan(8);
+  }, 30_000);
 });
