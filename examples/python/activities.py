@@ -6,7 +6,7 @@ import os
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
-from mcp_tasks import report_progress
+from mcp_activity import report_progress
 
 
 def _ledger() -> str:

@@ -28,17 +28,19 @@ undoes nothing (the undo list travels to the next run).
 from __future__ import annotations
 
 import asyncio
-from dataclasses import asdict, dataclass
-from datetime import timedelta, timezone
-from typing import Any, Awaitable, Callable, Mapping, NoReturn, Sequence, TypeVar
+from dataclasses import asdict
+from datetime import timezone
+from typing import Any, Awaitable, Callable, Mapping, NoReturn, TypeVar
 
-from temporalio import activity, workflow
-from temporalio.common import RetryPolicy, SearchAttributeKey
+from temporalio import workflow
+from temporalio.common import SearchAttributeKey
 from temporalio.exceptions import ApplicationError, FailureError, is_cancelled_exception
 
 from claim_guard import ClaimGuard
+from mcp_activity import ACTIVITY_PROGRESS_KEY, report_progress  # noqa: F401 (re-exported)
 from mcp_failures import (MCP_PROTOCOL_ERROR, TOOL_CANCELLATION, UNANSWERED, InputTimeout,  # noqa: F401 (re-exported)
                           compensation_failed, is_bug, protocol_error, tool_cancellation, unanswered_input)
+from mcp_undo import Undo, run_undos
 
 T = TypeVar("T")
 
@@ -48,39 +50,10 @@ PROGRESS_MEMO_KEY = "mcpProgress"  # {status, statusMessage?, lastUpdatedAt, inp
 INPUT_RESPONSES_SIGNAL = "mcp.inputResponses"  # payload {key: response}
 TASK_PROGRESS_QUERY = "mcp.taskProgress"  # answers the progress object
 MCP_TASK_STATUS = SearchAttributeKey.for_keyword("McpTaskStatus")
-ACTIVITY_PROGRESS_KEY = "mcpProgress"  # first heartbeat detail {mcpProgress: {message, done?, total?}}
 # The end decided by McpTask._end (issue 31). Runs started by an older helper replay the end
 # they had (_end_before_one_end): their histories hold its commands.
 ONE_END_PATCH = "mcp-tasks.one-end"
 ANSWER_DEADLINE_PATCH = "mcp-tasks.answer-deadline"
-
-
-def report_progress(message: str, done: float | None = None, total: float | None = None) -> None:
-    """From an activity: the task's statusMessage shows this while the activity runs.
-
-    It is a heartbeat (so it also keeps the activity alive and lets a cancel reach it). Temporal
-    keeps only the latest heartbeat's details: a bare activity.heartbeat() afterwards clears the
-    progress, so heartbeat through this function. The SDK sends heartbeats at most every 80% of
-    the activity's heartbeat_timeout: give long activities one of a few seconds."""
-    progress: dict[str, Any] = {"message": message}
-    if done is not None:
-        progress["done"] = done
-    if total is not None:
-        progress["total"] = total
-    activity.heartbeat({ACTIVITY_PROGRESS_KEY: progress})
-
-
-@dataclass(frozen=True)
-class Undo:
-    """A compensating activity. Data, not a function, so the undo list can travel through
-    continue-as-new. It may run for a step that never took effect (a cancel while the step is in
-    flight): make it idempotent and a no-op then."""
-
-    activity: str  # the activity's registered name
-    args: Sequence[Any] = ()
-    step: str = ""  # what the step did: named in the failure when this undo fails
-    start_to_close_seconds: float = 60.0
-    maximum_attempts: int = 3  # then the undo counts as failed: a compensation must end
 
 
 class McpTask:
@@ -185,29 +158,7 @@ class McpTask:
         undos, self._undos = self._undos, []
         if not undos:
             return
-        failures: list[tuple[str, BaseException]] = []
-
-        async def undo_all() -> None:
-            for undo in undos:
-                self.set_status_message(f"undoing: {undo.step or undo.activity}")
-                try:
-                    await self._wf.execute_activity(
-                        undo.activity, args=list(undo.args),
-                        start_to_close_timeout=timedelta(seconds=undo.start_to_close_seconds),
-                        retry_policy=RetryPolicy(maximum_attempts=undo.maximum_attempts))
-                except Exception as err:
-                    failures.append((undo.step or undo.activity, err))
-
-        # A task of its own: the workflow's cancellation hits the waiting task, never the undos.
-        # asyncio.wait rather than asyncio.shield, as the SDK itself does (no "exception in
-        # shielded future" log). A cancel swallowed here is honoured by run() afterwards.
-        undoing = asyncio.ensure_future(undo_all())
-        while not undoing.done():
-            try:
-                await asyncio.wait([undoing])
-            except asyncio.CancelledError:
-                pass
-        undoing.result()
+        failures = await run_undos(self._wf, undos, lambda step: self.set_status_message(f"undoing: {step}"))
         if failures:  # said where people look: tasks/get's statusMessage and the UI's current details
             self.set_status_message("could not undo: " + ", ".join(step for step, _ in failures))
             raise compensation_failed(failures, after)

@@ -119,6 +119,49 @@ class ClaimGuardTest(unittest.IsolatedAsyncioTestCase):
         self.assertEqual(wf.activities, [("undo", "a")])
         self.assertEqual(wf.statuses, ["cancelled"])
 
+    async def test_a_claim_in_the_same_workflow_task_as_the_deadline_wins(self):
+        wf = _guarded()
+
+        async def deadline_with_claim(fn, timeout=None, timeout_summary=None):
+            await asyncio.sleep(0.01)
+            wf.signals[CLAIMED_SIGNAL]()  # the SDK applies the activation's signal before the timer's waiter resumes
+            raise asyncio.TimeoutError()
+
+        wf.wait_condition = deadline_with_claim
+        task = McpTask(wf=wf)
+
+        async def body():
+            await _applied(task, "a")
+            await asyncio.sleep(0.05)
+            return "done"
+
+        self.assertEqual(await _run(task, body), "done")
+        self.assertEqual(getattr(wf, "activities", []), [])
+        self.assertEqual(wf.statuses, ["completed"])
+
+    async def test_a_cancel_in_the_same_workflow_task_as_the_deadline_ends_the_task_cancelled(self):
+        wf = _guarded()
+        running: asyncio.Future | None = None
+
+        async def deadline_with_cancel(fn, timeout=None, timeout_summary=None):
+            await asyncio.sleep(0.01)
+            wf.cancel_reason = ""  # tasks/cancel, delivered in the activation whose timer is the deadline
+            running.cancel()
+            raise asyncio.TimeoutError()
+
+        wf.wait_condition = deadline_with_cancel
+        task = McpTask(wf=wf)
+
+        async def body():
+            await _applied(task, "a")
+            await asyncio.sleep(10)
+
+        running = _run(task, body)
+        with self.assertRaises(asyncio.CancelledError):
+            await running
+        self.assertEqual(wf.activities, [("undo", "a")])
+        self.assertEqual(wf.statuses, ["cancelled"])
+
     async def test_the_deadline_is_absolute_across_continue_as_new(self):
         wf = _guarded()
         first = McpTask(wf=wf)

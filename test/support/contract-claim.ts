@@ -11,7 +11,8 @@ import { toolsFromFile } from '../../src/mcp/workflow-tools';
 import { call } from './mcp';
 import type { Stack } from './stack';
 
-export interface ClaimGuardContext {
+/** What each language's contract suite hands the tests kept in modules of their own. */
+export interface ContractSuiteContext {
   lang: string;
   toolsFile: string;
   provision: string;
@@ -23,7 +24,7 @@ export interface ClaimGuardContext {
 
 const CLAIM_WITHIN_MS = 2_500;
 
-export function claimGuardTest({ lang, toolsFile, provision, stack, url, stepsOf, closed }: ClaimGuardContext): void {
+export function claimGuardTest({ lang, toolsFile, provision, stack, url, stepsOf, closed }: ContractSuiteContext): void {
   test(`a ${lang} task nobody claimed in time (its caller never got the handle): every step undone, newest first, failed McpTaskUnclaimed`, async () => {
     const tool = toolsFromFile(toolsFile).find((t) => t.name === provision)!;
     const store = new TemporalTaskStore(stack.temporal.client, {

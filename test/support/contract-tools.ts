@@ -11,6 +11,7 @@ import path from 'node:path';
 import { TASK_RUNTIME_REVISION } from '../../src/contract';
 import { toolsFromFile } from '../../src/mcp/workflow-tools';
 import { claimGuardTest } from './contract-claim';
+import { workerCrashTests } from './contract-crash';
 import { call, taskSession } from './mcp';
 import type { ChildHandle } from './processes';
 import { useStack } from './stack';
@@ -74,7 +75,13 @@ export function contractToolSuite({
       return d.status.name === 'RUNNING' ? undefined : d;
     }, 60_000);
   const textOf = (result: any) => result.content.map((c: any) => c.text).join('');
-  claimGuardTest({ lang, toolsFile, provision, stack, url: () => url, stepsOf, closed });
+  const context = { lang, toolsFile, provision, stack, url: () => url, stepsOf, closed };
+  claimGuardTest(context);
+  const killWorker = async () => {
+    await worker!.stop('SIGKILL');
+    worker = await startWorker(stack.temporal.address, ledger);
+  };
+  workerCrashTests({ ...context, approve, eventsOf, killWorker });
   const neverAnswered = (_request: any, context: any): Promise<any> =>
     new Promise((_resolve, reject) => context.signal?.addEventListener('abort', () => reject(context.signal.reason), { once: true }));
 
@@ -279,56 +286,4 @@ export function contractToolSuite({
       await close();
     }
   });
-
-  test(`a ${lang} worker SIGKILLed while a task waits for input: another worker takes the answer, nothing lost or applied twice`, async () => {
-    let asked!: () => void;
-    const waiting = new Promise<void>((r) => (asked = r));
-    let restarted!: () => void;
-    const answerable = new Promise<void>((r) => (restarted = r));
-    const { session, close } = await taskSession(url, async () => {
-      asked();
-      await answerable; // answered only once the worker that asked is dead and another polls
-      return { action: 'accept', content: { approved: true, comment: 'after the crash' } } as any;
-    });
-    try {
-      const execution = await session.callTool(approve, { service: 'crash', version: '5.0' });
-      const taskId = (execution as any).handle.taskId as string;
-      const settled = execution.settle();
-      await waiting;
-      await worker!.stop('SIGKILL');
-      worker = await startWorker(stack.temporal.address, ledger);
-      restarted();
-      const result = resultFromTaskOutcome((await settled).outcome) as any;
-      expect(result.structuredContent).toMatchObject({ service: 'crash', deployed: true, comment: 'after the crash' });
-      expect(eventsOf(taskId)).toEqual(['reserve', 'deploy']);
-      const described = await closed(taskId);
-      expect(described.status.name).toBe('COMPLETED');
-      expect(described.searchAttributes.McpTaskStatus).toEqual(['completed']);
-    } finally {
-      await close();
-    }
-  }, 180_000);
-
-  test(`a ${lang} worker SIGKILLed mid-step: another worker finishes the task, nothing lost or applied twice`, async () => {
-    const { session, close } = await taskSession(url);
-    try {
-      const execution = await session.callTool(provision, { name: 'crash', steps: 3, stepSeconds: 2 });
-      const taskId = (execution as any).handle.taskId as string;
-      const settled = execution.settle();
-      await waitFor(async () => (stepsOf(taskId).length === 1 ? true : undefined)); // step 2's activity runs
-      await worker!.stop('SIGKILL');
-      worker = await startWorker(stack.temporal.address, ledger);
-      expect((await settled).outcome).toMatchObject({ status: 'completed' });
-      expect(stepsOf(taskId)).toEqual([
-        ['provision', 1, undefined],
-        ['provision', 2, undefined],
-        ['provision', 3, undefined],
-      ]);
-      const described = await closed(taskId);
-      expect(described.status.name).toBe('COMPLETED');
-      expect(described.searchAttributes.McpTaskStatus).toEqual(['completed']);
-    } finally {
-      await close();
-    }
-  }, 180_000);
 }

@@ -32,7 +32,7 @@ test.each([
   ['Java', ['examples/java/src/main/java/mcptasks/Contract.java'], /int VERSION = (\d+);/],
   [
     'Python',
-    ['examples/python/mcp_tasks.py', 'examples/python/mcp_failures.py', 'examples/python/claim_guard.py'],
+    ['mcp_tasks.py', 'mcp_activity.py', 'mcp_failures.py', 'claim_guard.py'].map((file) => `examples/python/${file}`),
     /CONTRACT_VERSION = (\d+)/,
   ],
 ])('the %s helper spells the contract names as src/contract.ts does', (_language, files, version) => {
