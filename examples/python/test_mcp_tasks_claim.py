@@ -25,6 +25,16 @@ async def _applied(task: McpTask, name: str, undo: str = "undo") -> None:
     await task.step(lambda: asyncio.sleep(0), Undo(undo, [name], step=f"step {name}"))
 
 
+def _deadline_with(happening):
+    """A guard timer that fires with `happening` in the same activation: the SDK applies the
+    activation's signals and cancel before the timer's waiter resumes."""
+    async def wait_condition(fn, timeout=None, timeout_summary=None):
+        await asyncio.sleep(0.01)
+        happening()
+        raise asyncio.TimeoutError()
+    return wait_condition
+
+
 def _run(task: McpTask, body) -> asyncio.Future:
     # a task of its own, as the workflow's run is: the guard cancels the task that runs the body
     return asyncio.ensure_future(task.run(body))
@@ -121,13 +131,7 @@ class ClaimGuardTest(unittest.IsolatedAsyncioTestCase):
 
     async def test_a_claim_in_the_same_workflow_task_as_the_deadline_wins(self):
         wf = _guarded()
-
-        async def deadline_with_claim(fn, timeout=None, timeout_summary=None):
-            await asyncio.sleep(0.01)
-            wf.signals[CLAIMED_SIGNAL]()  # the SDK applies the activation's signal before the timer's waiter resumes
-            raise asyncio.TimeoutError()
-
-        wf.wait_condition = deadline_with_claim
+        wf.wait_condition = _deadline_with(lambda: wf.signals[CLAIMED_SIGNAL]())
         task = McpTask(wf=wf)
 
         async def body():
@@ -143,13 +147,11 @@ class ClaimGuardTest(unittest.IsolatedAsyncioTestCase):
         wf = _guarded()
         running: asyncio.Future | None = None
 
-        async def deadline_with_cancel(fn, timeout=None, timeout_summary=None):
-            await asyncio.sleep(0.01)
-            wf.cancel_reason = ""  # tasks/cancel, delivered in the activation whose timer is the deadline
+        def cancel():  # tasks/cancel, delivered in the activation whose timer is the deadline
+            wf.cancel_reason = ""
             running.cancel()
-            raise asyncio.TimeoutError()
 
-        wf.wait_condition = deadline_with_cancel
+        wf.wait_condition = _deadline_with(cancel)
         task = McpTask(wf=wf)
 
         async def body():

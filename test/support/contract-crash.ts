@@ -15,6 +15,12 @@ export interface CrashContext extends ContractSuiteContext {
 }
 
 export function workerCrashTests({ lang, approve, provision, url: urlOf, eventsOf, stepsOf, closed, killWorker }: CrashContext): void {
+  const completedInTemporal = async (taskId: string) => {
+    const described = await closed(taskId);
+    expect(described.status.name).toBe('COMPLETED');
+    expect(described.searchAttributes.McpTaskStatus).toEqual(['completed']);
+  };
+
   test(`a ${lang} worker SIGKILLed while a task waits for input: another worker takes the answer, nothing lost or applied twice`, async () => {
     let asked!: () => void;
     const waiting = new Promise<void>((r) => (asked = r));
@@ -35,9 +41,7 @@ export function workerCrashTests({ lang, approve, provision, url: urlOf, eventsO
       const result = resultFromTaskOutcome((await settled).outcome) as any;
       expect(result.structuredContent).toMatchObject({ service: 'crash', deployed: true, comment: 'after the crash' });
       expect(eventsOf(taskId)).toEqual(['reserve', 'deploy']);
-      const described = await closed(taskId);
-      expect(described.status.name).toBe('COMPLETED');
-      expect(described.searchAttributes.McpTaskStatus).toEqual(['completed']);
+      await completedInTemporal(taskId);
     } finally {
       await close();
     }
@@ -57,9 +61,7 @@ export function workerCrashTests({ lang, approve, provision, url: urlOf, eventsO
         ['provision', 2, undefined],
         ['provision', 3, undefined],
       ]);
-      const described = await closed(taskId);
-      expect(described.status.name).toBe('COMPLETED');
-      expect(described.searchAttributes.McpTaskStatus).toEqual(['completed']);
+      await completedInTemporal(taskId);
     } finally {
       await close();
     }
