@@ -77,11 +77,6 @@ export function contractToolSuite({
   const textOf = (result: any) => result.content.map((c: any) => c.text).join('');
   const context = { lang, toolsFile, provision, stack, url: () => url, stepsOf, closed };
   claimGuardTest(context);
-  const killWorker = async () => {
-    await worker!.stop('SIGKILL');
-    worker = await startWorker(stack.temporal.address, ledger);
-  };
-  workerCrashTests({ ...context, approve, eventsOf, killWorker });
   const neverAnswered = (_request: any, context: any): Promise<any> =>
     new Promise((_resolve, reject) => context.signal?.addEventListener('abort', () => reject(context.signal.reason), { once: true }));
 
@@ -286,4 +281,11 @@ export function contractToolSuite({
       await close();
     }
   });
+
+  // last: they replace the suite's worker
+  const killWorker = async () => {
+    await worker!.stop('SIGKILL');
+    worker = await startWorker(stack.temporal.address, ledger);
+  };
+  workerCrashTests({ ...context, approve, eventsOf, killWorker });
 }
