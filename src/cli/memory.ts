@@ -4,8 +4,9 @@ import vm from 'node:vm';
 
 /**
  * V8 may hold this much more than after the last release before an idle process collects. A
- * worker's main thread ends a load holding its young generation at V8's 32 MB (2 semi-spaces of
- * 16) and ~8 MB more old space: a slack of 32 MB missed it by a few MB (bench:peer's poll load).
+ * worker's main thread ends a load 36–40 MB over its floor (its young generation back at V8's
+ * 32 MB, 2 semi-spaces of 16, and a few MB of old space; bench:peer's poll load): a slack of
+ * 32 MB would let some loads' memory stay.
  */
 const SLACK_BYTES = 16 * 2 ** 20;
 /** Below this share of the last interval spent in the event loop, the process counts as idle. */
@@ -16,7 +17,7 @@ const IDLE_UTILIZATION = 0.05;
  * collection; an idle process allocates too little to start one. Measured with
  * bench/serve-memory.ts: `serve` still at 403 MB RSS a minute after 1,000 tasks were polled,
  * against 116 MB before. So every intervalMs, once the process is idle and V8 holds much more
- * than after the last collection, full collections run and the memory comes back.
+ * than after the last release, full collections run and the memory comes back.
  */
 export function releaseHeldMemory(intervalMs = 10_000): () => void {
   const release = heldMemoryReleaser();
