@@ -5,6 +5,7 @@
  */
 import { LedgerLog, ledgerCounts, ledgerDir } from '../support/ledger';
 import { createTask, pollTask, startServe, startWorker } from '../support/mcp';
+import { YOUNG_GENERATION_PROBE } from '../support/paths';
 import { freePort } from '../support/ports';
 import { CliProcess, spawnCli, stopAllAfter } from '../support/processes';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
@@ -134,6 +135,20 @@ describe('a production worker on a real Temporal', () => {
     expect(ledgerCount(ledger, 'attempts.log', step1)).toBe(1);
     expect(ledgerCount(ledger, 'effects.log', `provision-${taskId}:step-2`)).toBe(1);
     console.log(`[worker] SIGTERM mid-step: drained in ${drainMs} ms`);
+  });
+
+  test("the workflow threads get the young generation the settings give: at most two semi-spaces of 4 MB by default, V8's own with 0", async () => {
+    const youngGenerationMb = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+      const worker = await startWorker(temporal!.address, env, ['--task-queue', 'young-generation', ...args], {
+        nodeArgs: ['--require', YOUNG_GENERATION_PROBE],
+      });
+      const [, mb] = await worker.waitFor(/young generation after a burst: ([\d.]+) MB/);
+      await worker.stop('SIGTERM');
+      return Number(mb);
+    };
+    expect(await youngGenerationMb([])).toBeLessThanOrEqual(8);
+    expect(await youngGenerationMb([], { MCP_WORKFLOW_SEMI_SPACE_MB: '2' })).toBeLessThanOrEqual(4);
+    expect(await youngGenerationMb(['--workflow-semi-space-mb', '0'])).toBeGreaterThan(8);
   });
 
   test('/readyz answers 503 with the reason once its Temporal is SIGKILLed; /healthz stays 200', async () => {

@@ -75,8 +75,8 @@ export function contractToolSuite({
       return d.status.name === 'RUNNING' ? undefined : d;
     }, 60_000);
   const textOf = (result: any) => result.content.map((c: any) => c.text).join('');
-  const context = { lang, toolsFile, provision, stack, url: () => url, stepsOf, closed };
-  claimGuardTest(context);
+  const suite = { lang, toolsFile, provision, stack, url: () => url, stepsOf, closed };
+  claimGuardTest(suite);
   const neverAnswered = (_request: any, context: any): Promise<any> =>
     new Promise((_resolve, reject) => context.signal?.addEventListener('abort', () => reject(context.signal.reason), { once: true }));
 
@@ -287,5 +287,5 @@ export function contractToolSuite({
     await worker!.stop('SIGKILL');
     worker = await startWorker(stack.temporal.address, ledger);
   };
-  workerCrashTests({ ...context, approve, eventsOf, killWorker });
+  workerCrashTests({ ...suite, approve, eventsOf, killWorker });
 }

@@ -23,6 +23,8 @@ export const DEMO_TOOLS = path.join(ROOT, 'build', 'examples', 'demo', 'index.js
 export const BENCH_TOOLS = path.join(ROOT, 'build', 'bench', 'tools', 'index.js');
 /** The tests' tools module: the demo tools and the conformance fixtures. */
 export const TEST_TOOLS = path.join(ROOT, 'build', 'test', 'fixtures', 'index.js');
+/** Reports a new thread's young generation after a burst (a worker thread's script, or a `--require` preload). */
+export const YOUNG_GENERATION_PROBE = path.join(ROOT, 'test', 'fixtures', 'young-generation-probe.js');
 
 /**
  * A module of the built package (dist/), e.g. fromDist<typeof import('../../dist/cli/dev-server')>('cli/dev-server').

@@ -2,6 +2,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { type Heap, heldMemoryReleaser, limitWorkflowSemiSpace, v8Heap } from '../../../src/cli/memory';
+import { YOUNG_GENERATION_PROBE } from '../../support/paths';
 
 const MB = 2 ** 20;
 
@@ -92,15 +93,8 @@ describe('v8Heap', () => {
 
 /** The young generation (MB) a new worker thread's V8 holds right after a burst of short-lived objects. */
 function youngGenerationAfterBurst(): Promise<number> {
-  const code = `
-    const v8 = require('node:v8');
-    let keep = [];
-    for (let i = 0; i < 3e6; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 50000) keep = []; }
-    const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
-    require('node:worker_threads').parentPort.postMessage(space.space_size / 2 ** 20);
-  `;
   return new Promise((resolve, reject) => {
-    const worker = new Worker(code, { eval: true });
+    const worker = new Worker(YOUNG_GENERATION_PROBE, { workerData: { reply: true } });
     worker.once('message', (mb: number) => void worker.terminate().then(() => resolve(mb)));
     worker.once('error', reject);
   });
