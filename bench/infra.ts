@@ -90,12 +90,30 @@ export function readRssMb(pid: number): number {
 /** utime + stime of a process in seconds. */
 export function readCpuSeconds(pid: number): number {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // fields 14 and 15 of stat
+    return cpuSecondsOf(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return NaN;
   }
+}
+
+/** utime + stime in seconds from a /proc stat line (a process's or a thread's). */
+function cpuSecondsOf(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // fields 14 and 15 of stat
+}
+
+/** CPU seconds of each live thread of a process, with the thread's name: [tid, name, seconds]. */
+export function readThreadCpuSeconds(pid: number): Array<[number, string, number]> {
+  const threads: Array<[number, string, number]> = [];
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      threads.push([Number(tid), name, cpuSecondsOf(fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'))]);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return threads;
 }
 
 /** CPU seconds of the whole machine (all cores) since boot, from /proc/stat: busy and irq+softirq. */
