@@ -10,6 +10,7 @@ import type { McpTasks } from '../test/support/mcp-client';
 import { waitFor } from '../test/support/wait';
 
 const CLAIM_WITHIN_MS = 2_500;
+const ANSWER_WITHIN_MS = 3_000;
 
 export type Lang = 'go' | 'java';
 export const queueOf = (lang: Lang) => `${lang}-tools`;
@@ -24,6 +25,8 @@ export interface Scenario {
   name: string;
   about: string;
   tool: string;
+  /** Extra flags of the `serve` the scenario talks to (a serve of its own); default: the shared one. */
+  serveArgs?: string[];
   /** Starts the task and drives it; resolves with its workflow id. */
   run: (d: Drive) => Promise<string>;
   /** How the last run closes: completed, canceled or failed (Temporal's close). */
@@ -89,6 +92,19 @@ export function scenariosFor(lang: Lang): Scenario[] {
       closes: 'canceled',
     },
     {
+      name: 'provision-cancelled-last-step',
+      about: `${provision}: tasks/cancel during the last step's activity (step 2 of 2), both steps undone, cancelled`,
+      tool: provision,
+      run: async ({ mcp }) => {
+        const taskId = await task(mcp, provision, { name: 'last', steps: 2, stepSeconds: 2 });
+        // the workflow's "step 2/2: …", then the activity's own "step 2: … (n of 100)"
+        await mcp.waitForTask(taskId, (t) => /^step 2\b/.test(t.statusMessage ?? ''));
+        await mcp.cancelTask(taskId);
+        return taskId;
+      },
+      closes: 'canceled',
+    },
+    {
       name: 'provision-failed',
       about: `${provision}: step 3 fails, steps undone newest first, the undo of step 1 refused: failed -32603`,
       tool: provision,
@@ -114,6 +130,30 @@ export function scenariosFor(lang: Lang): Scenario[] {
         return taskId;
       },
       closes: 'completed',
+    },
+    {
+      name: 'approve-cancelled',
+      about: `${approve}: tasks/cancel while it waits for the approval (input_required), the slot released, cancelled`,
+      tool: approve,
+      run: async ({ mcp }) => {
+        const taskId = await task(mcp, approve, { service: 'search', version: '3.0.0' });
+        await mcp.waitForTask(taskId, (t) => t.status === 'input_required');
+        await mcp.cancelTask(taskId);
+        return taskId;
+      },
+      closes: 'canceled',
+    },
+    {
+      name: 'approve-unanswered',
+      about: `${approve} started by a serve with --answer-within-ms ${ANSWER_WITHIN_MS}: the approval never answered, the slot released, failed McpTaskUnanswered`,
+      tool: approve,
+      serveArgs: ['--answer-within-ms', String(ANSWER_WITHIN_MS)],
+      run: async ({ mcp }) => {
+        const taskId = await task(mcp, approve, { service: 'ledger', version: '1.0.0' });
+        await mcp.waitForTask(taskId, (t) => t.status === 'input_required');
+        return taskId;
+      },
+      closes: 'failed',
     },
     {
       name: 'provision-claimed',

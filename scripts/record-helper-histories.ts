@@ -19,7 +19,8 @@
 // before the claim guard, v1 with it (GetVersion / getVersion mcp-tasks.claim-guard = 1). Files of
 // other scenarios and helpers are kept: they are the runs in flight when a helper change ships; a
 // change to a helper's command sequence goes behind its version call, and every file must keep
-// replaying. `RECORD_ONLY=name,name` records only those scenarios.
+// replaying. `RECORD_ONLY=name,name` records only those scenarios. A scenario with serveArgs
+// talks to a serve of its own started with those flags (e.g. --answer-within-ms).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,7 +32,7 @@ import { Cleanup, spawnProcess } from '../test/support/processes';
 import { startServe } from '../test/support/servers';
 import { startDevServerOnFreePorts, tempDbFile } from '../test/support/temporal';
 import { GO_DIR, runGo } from './go-examples';
-import { type Drive, type Lang, queueOf, type Scenario, scenariosFor } from './helper-history-scenarios';
+import { type Lang, queueOf, type Scenario, scenariosFor } from './helper-history-scenarios';
 import { closedRuns, type Run } from './history-runs';
 import { JAVA_DIR, JAVA_MAIN, runMaven } from './java-examples';
 import { closing, type Event, guarded, helperReadme } from './helper-histories-readme';
@@ -109,12 +110,18 @@ async function main(): Promise<void> {
       }),
     );
     await worker.waitFor(new RegExp(`${lang} worker polling task queue ${queueOf(lang)}`), 60_000);
-    const { url } = await startServe(
-      temporal.address,
-      ['--tools', path.join(spec.dir, 'tools.json')],
-      { TEMPORAL_NAMESPACE: 'default', MCP_LOG_LEVEL: 'warn' },
-      { cleanup },
-    );
+    const serves = new Map<string, Promise<string>>(); // a serve's extra flags -> its MCP URL
+    const serveUrl = (extra: string[] = []) => {
+      const key = extra.join(' ');
+      if (!serves.has(key)) {
+        const serveArgs = ['--tools', path.join(spec.dir, 'tools.json'), ...extra];
+        const env = { TEMPORAL_NAMESPACE: 'default', MCP_LOG_LEVEL: 'warn' };
+        const url = startServe(temporal.address, serveArgs, env, { cleanup }).then((s) => s.url);
+        serves.set(key, url);
+      }
+      return serves.get(key)!;
+    };
+    await serveUrl();
     const connection = await Connection.connect({ address: temporal.address });
     cleanup.add('client connection', undefined, () => connection.close());
     const client = new Client({ connection, namespace: 'default' });
@@ -126,13 +133,13 @@ async function main(): Promise<void> {
       searchAttributes: true,
     });
     cleanup.add('task store', undefined, () => store.close());
-    const drive: Drive = { mcp: mcpTasks(url, { clientName: 'record-helper-histories' }), client, store };
     const recordedAt = `${new Date().toISOString().slice(0, 10)}, helper ${helperRevision(helper)}`;
     fs.mkdirSync(spec.out, { recursive: true });
     const only = process.env.RECORD_ONLY?.split(',');
     for (const scenario of scenariosFor(lang).filter((s) => !only || only.includes(s.name))) {
       const started = Date.now();
-      const workflowId = await scenario.run(drive);
+      const mcp = mcpTasks(await serveUrl(scenario.serveArgs), { clientName: 'record-helper-histories' });
+      const workflowId = await scenario.run({ mcp, client, store });
       const runs = await closedRuns(client, workflowId);
       const events = runs.map((r) => JSON.parse(r.json).events as Event[]);
       const last = events.at(-1)!;
