@@ -60,7 +60,11 @@ export function mcpAgentTasks(url: string, { workflow = 'WaitAndEcho' } = {}) {
   }
 
   async function rpcRaw(method: string, params: Record<string, unknown> = {}): Promise<any> {
-    session ??= await (opening ??= open());
+    // a failed open (the server not listening yet) is not kept: the next call opens again
+    session ??= await (opening ??= open().catch((err) => {
+      opening = undefined;
+      throw err;
+    }));
     const { res, text } = await post({ jsonrpc: '2.0', id: nextId++, method, params }, session);
     const reply = parseBody(text);
     if (reply?.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);

@@ -147,12 +147,13 @@ async function workflowTaskTimeouts(ctx: PeerContext, ids: Created[]): Promise<n
  */
 export async function startMcpAgent(cleanup: Cleanup, installed: Installed, cfg: PeerConfig, ours: Stack): Promise<Stack> {
   const env = { TEMPORAL_ADDRESS: ours.address, MCP_AGENT_TASK_QUEUE, PYTHONUNBUFFERED: '1' };
-  const port = await freePort();
-  const server = spawnProcess(installed.mcpAgent.python, [MCP_AGENT_PEER, 'server', '--port', String(port)], {
-    env,
-    keepOutput: 64 * 1024,
-  });
-  cleanup.add('mcp-agent server', server.pid, () => server.stop());
+  // the raw client is ours (same server): terminating, settling and reading histories
+  const { server, ctx } = await launchMcpAgentServer(cleanup, installed, env, (url) => ({
+    cfg,
+    mcp: mcpAgentTasks(url),
+    client: ours.ctx.client,
+    live: new Set<string>(),
+  }));
   const startWorker = async () => {
     const worker = spawnProcess(installed.mcpAgent.python, [MCP_AGENT_PEER, 'worker'], { env, keepOutput: 64 * 1024 });
     cleanup.add('mcp-agent worker', worker.pid, () => worker.stop());
@@ -161,14 +162,29 @@ export async function startMcpAgent(cleanup: Cleanup, installed: Installed, cfg:
   };
   const temporal = Object.fromEntries(Object.entries(ours.pids).filter(([name]) => name.startsWith('temporal')));
   const pids = { server: server.pid, worker: (await startWorker()).pid, ...temporal };
-  // the raw client is ours (same server): terminating, settling and reading histories
-  const ctx: PeerContext = { cfg, mcp: mcpAgentTasks(`http://${HOST}:${port}/mcp`), client: ours.ctx.client, live: new Set<string>() };
-  await waitAnswering(ctx, server);
   return {
     ...temporalBackedStack(ctx, pids, startWorker),
     key: 'mcp-agent',
     label: `mcp-agent ${installed.mcpAgent.packages['mcp-agent']} (same Temporal dev server)`,
   };
+}
+
+/** mcp-agent's MCP server, once it answers tools/list (it prints its address before it listens). */
+async function launchMcpAgentServer(
+  cleanup: Cleanup,
+  installed: Installed,
+  env: NodeJS.ProcessEnv,
+  contextAt: (url: string) => PeerContext,
+): Promise<{ server: ChildHandle; ctx: PeerContext }> {
+  const port = await freePort();
+  const server = spawnProcess(installed.mcpAgent.python, [MCP_AGENT_PEER, 'server', '--port', String(port)], {
+    env,
+    keepOutput: 64 * 1024,
+  });
+  cleanup.add('mcp-agent server', server.pid, () => server.stop());
+  const ctx = contextAt(`http://${HOST}:${port}/mcp`);
+  await waitAnswering(ctx, server);
+  return { server, ctx };
 }
 
 /** Redis (persistence per mode) + the peer's MCP server + its separate Docket worker. */
