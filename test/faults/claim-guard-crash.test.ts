@@ -7,7 +7,9 @@
  * 1. no claim came: the guard fires, the step done before the crash is undone once, no later
  *    step takes effect, and every reader reports the task failed, McpTaskUnclaimed;
  * 2. the claim came (recorded while no worker ran, before the deadline): the claim wins, though
- *    the new worker only starts after the deadline; the task completes, nothing undone.
+ *    the new worker only starts after the deadline; the task completes, nothing undone;
+ * 3. an answer came instead (recorded while no worker ran, before the deadline): the next worker
+ *    gets the answer and the deadline in one workflow task, and the guard wins over the answer.
  */
 import type { WorkflowExecutionDescription } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
@@ -75,6 +77,12 @@ function guardTimer(events: HistoryEvent[]): { started?: HistoryEvent; fired?: H
 }
 
 const eventTime = (e: HistoryEvent) => tsToMs(e.eventTime);
+
+const signalNamed = (events: HistoryEvent[], name: string) =>
+  events.find(
+    (e) =>
+      e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED && e.workflowExecutionSignaledEventAttributes!.signalName === name,
+  );
 
 const eventNames = (events: HistoryEvent[]) => events.map((e) => EventType[e.eventType!].replace('EVENT_TYPE_', '')).join(' ');
 
@@ -200,11 +208,7 @@ test('worker SIGKILLed, the claim arrives while no worker runs and before the de
   await store.claim(taskId); // as serve does before it answers with the handle
   const claimedAt = Date.now();
   const { fired, events: before } = await deadlinePassed(taskId);
-  const signal = before.find(
-    (e) =>
-      e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED &&
-      e.workflowExecutionSignaledEventAttributes!.signalName === 'mcp.claimed',
-  );
+  const signal = signalNamed(before, 'mcp.claimed');
   // the claim is in history, recorded after the crash and before the deadline, which passed with no worker
   expect(signal).toBeDefined();
   expect(eventTime(signal!)).toBeGreaterThanOrEqual(killedAt - 1_000);
@@ -232,6 +236,48 @@ test('worker SIGKILLed, the claim arrives while no worker runs and before the de
       claimAfterKillMs: claimedAt - killedAt,
       workerRestartedAfterDeadlineMs: restartedAt - eventTime(fired),
       endedAfterRestartMs: eventTime(events.at(-1)!) - restartedAt,
+    });
+  } finally {
+    await next.stop();
+  }
+});
+
+test('worker SIGKILLed while an unclaimed run waits for an answer, the answer arrives before the deadline with no worker: one workflow task gets both and the guard wins, failed McpTaskUnclaimed, not approved', async () => {
+  const worker = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
+  const { taskId } = await store.start({
+    tool: 'approve_expense',
+    workflowType: 'approveExpense',
+    arguments: { amount: 12, description: 'racing the deadline' },
+    summary: 'unclaimed approve_expense',
+    claimWithinMs: CLAIM_WITHIN_MS,
+  });
+  await waitFor(
+    async () => ((await store.read(taskId))?.state.status === 'input_required' ? true : undefined),
+    30_000,
+    100,
+    'input_required',
+  );
+  killPid(worker.pid);
+  await worker.exited;
+  await store.sendInput(taskId, undefined, { approval: { action: 'accept', content: { approved: true } } });
+  const { fired, events: before } = await deadlinePassed(taskId);
+  const answer = signalNamed(before, 'mcp.inputResponses');
+  expect(answer).toBeDefined();
+  expect(Number(answer!.eventId)).toBeLessThan(Number(fired.eventId));
+  // no workflow task completed between them: the next worker's first one holds both
+  const between = before.filter((e) => Number(e.eventId) > Number(answer!.eventId) && Number(e.eventId) < Number(fired.eventId));
+  expect(between.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)).toEqual([]);
+
+  const next = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
+  try {
+    const d = await closed(taskId);
+    expect(d.status.name).toBe('FAILED');
+    expect(d.searchAttributes.McpTaskStatus).toEqual(['failed']);
+    const failure = (await history(taskId)).at(-1)!.workflowExecutionFailedEventAttributes?.failure;
+    expect(failure?.applicationFailureInfo?.type).toBe('McpTaskUnclaimed');
+    expect(await call(url, 'tasks/get', { taskId })).toMatchObject({
+      status: 'failed',
+      error: { message: expect.stringMatching(/nobody claimed/) },
     });
   } finally {
     await next.stop();
