@@ -202,3 +202,74 @@ describe('the cap and the deadline, small enough to see', () => {
     expect(bad.received()).toMatch(/^HTTP\/1\.1 400 [\s\S]*Bad Request/);
   });
 });
+
+describe('a request refused while its body is on its way: answered first, the rest drained (bounded), then closed', () => {
+  let serve: { proc: ChildHandle; url: string; port: number };
+  beforeAll(async () => {
+    serve = await serveWithFdLimit(1024);
+  });
+  afterAll(() => serve.proc.stop());
+
+  /** A raw connection that keeps its errors (a reset or a broken pipe is what these tests look for). */
+  async function sender(head: string) {
+    const conn = await rawSocket(serve.port, head);
+    const errors: string[] = [];
+    conn.socket.on('error', (err: NodeJS.ErrnoException) => errors.push(err.code ?? err.message));
+    let ended = false;
+    conn.socket.once('end', () => (ended = true));
+    const answered = async () => {
+      while (!/\r\n\r\n[\s\S]*\}$/.test(conn.received()) && !conn.socket.destroyed) await sleep(20);
+      return conn.received();
+    };
+    return { ...conn, errors, ended: () => ended, answered };
+  }
+  const write = (socket: net.Socket, data: string | Buffer) => new Promise<void>((r) => socket.write(data, () => r()));
+  const chunked = (data: Buffer) => Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]);
+  const chunkedHead = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nAuthorization: Bearer ${TOKEN}\r\nTransfer-Encoding: chunked\r\n\r\n`;
+  const MB = 1024 * 1024;
+
+  test('413 at the limit of a body sent without a length: the client reads it, its later megabyte lands, the connection closes after the body ends', async () => {
+    const conn = await sender(chunkedHead);
+    await write(conn.socket, chunked(Buffer.alloc(4 * MB + 1, 0x20)));
+    const answer = await conn.answered();
+    expect(answer).toMatch(/^HTTP\/1\.1 413 [\s\S]*\r\nconnection: close\r\n[\s\S]*Payload Too Large/i);
+    expect(conn.ended()).toBe(false); // not closed under the client while it still sends
+    await write(conn.socket, chunked(Buffer.alloc(MB, 0x20)));
+    await write(conn.socket, '0\r\n\r\n');
+    const sentAll = Date.now();
+    await conn.closed;
+    expect(conn.errors).toEqual([]);
+    expect(Date.now() - sentAll).toBeLessThan(2_000); // at the body's end, not at the 5 s bound
+  });
+
+  test('401 to a body with a length: the rest is drained as it arrives, then the connection closes', async () => {
+    const conn = await sender(postHead(2 * MB) + ' '.repeat(64 * 1024));
+    expect(await conn.answered()).toMatch(/^HTTP\/1\.1 401 [\s\S]*\r\nconnection: close\r\n/i);
+    for (let sent = 64 * 1024; sent < 2 * MB; sent += 256 * 1024) await write(conn.socket, ' '.repeat(Math.min(256 * 1024, 2 * MB - sent)));
+    const sentAll = Date.now();
+    await conn.closed;
+    expect(conn.errors).toEqual([]);
+    expect(Date.now() - sentAll).toBeLessThan(2_000);
+  });
+
+  test('bounded: a client that stalls after the answer is closed after 5 s; one that keeps sending, after 4 MiB more', async () => {
+    const stalled = await sender(postHead(2 * MB) + ' '.repeat(1024));
+    await stalled.answered();
+    const answeredAt = Date.now();
+    const flood = await sender(chunkedHead);
+    await write(flood.socket, chunked(Buffer.alloc(4 * MB + 1, 0x20)));
+    await flood.answered();
+    let sentAfter = 0;
+    const piece = chunked(Buffer.alloc(64 * 1024, 0x20));
+    while (flood.socket.writable && !flood.ended() && sentAfter < 64 * MB) {
+      await Promise.race([write(flood.socket, piece), flood.closed]);
+      sentAfter += piece.length;
+    }
+    await flood.closed;
+    expect(sentAfter).toBeGreaterThan(4 * MB); // what the server read, and what the sockets' buffers held
+    expect(sentAfter).toBeLessThan(32 * MB);
+    await stalled.closed;
+    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(4_500);
+    expect(Date.now() - answeredAt).toBeLessThan(8_000);
+  }, 30_000);
+});

@@ -9,6 +9,13 @@ import type net from 'node:net';
 /** Node's default is 300 s: a slow body held its connection (and a descriptor) for five minutes. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
+/**
+ * A refused request whose body is still on its way: after its answer, at most this long and this
+ * many bytes more are read and dropped before its connection closes. Closing at once reset the
+ * connection under a client still sending (EPIPE), which then never read the answer.
+ */
+export const LINGER = { ms: 5_000, maxBytes: 4 * 1024 * 1024 };
+
 /** Open files the process keeps for itself (Temporal's connections, logs, stdio...) besides its callers' sockets. */
 export const FD_RESERVE = 128;
 /** The cap when the open-file limit cannot be read or is high: what one replica serves comfortably. */
@@ -70,4 +77,27 @@ export function capConnections(server: http.Server, max: number): void {
 function oldestIdle(inProgress: Map<net.Socket, number>): net.Socket | undefined {
   for (const [socket, count] of inProgress) if (count === 0) return socket;
   return undefined;
+}
+
+/** Reads and drops the rest of `req`'s body; resolves at its end, when it closes, or past `LINGER`. */
+export function drainBody(req: http.IncomingMessage, linger = LINGER): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let bytes = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.pause();
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > linger.maxBytes) done();
+    };
+    const timer = setTimeout(done, linger.ms);
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
+  });
 }

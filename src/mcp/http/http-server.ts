@@ -14,7 +14,7 @@ import {
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { capConnections, DEFAULT_REQUEST_TIMEOUT_MS, defaultMaxConnections } from './connections';
+import { capConnections, DEFAULT_REQUEST_TIMEOUT_MS, defaultMaxConnections, drainBody } from './connections';
 import {
   DEFAULT_MAX_JSON_DEPTH,
   malformedRequestResponse,
@@ -182,10 +182,10 @@ export async function listenHttp(endpoint: McpEndpoint, opts: ListenOptions): Pr
   const serveMcp = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const startedAt = performance.now();
     const admission = await admitFromHeaders(endpoint, req);
-    // refused: answered at once; a body still on its way is not read, and the connection closes
+    // refused: answered at once; a body still on its way is only drained (bounded), and the connection closes
     if (admission instanceof Response) {
       const answer = await recordRequest(String(req.headers['mcp-method'] ?? req.method), admission, startedAt);
-      return sendResponse(res, answer, !req.complete);
+      return sendResponse(res, answer, req);
     }
     // the SDK's adapter hands req.auth to fetch(), which takes it as admitted
     if (admission) Object.assign(req, { auth: admission });
@@ -194,7 +194,7 @@ export async function listenHttp(endpoint: McpEndpoint, opts: ListenOptions): Pr
     // a body nested too deep is refused while it arrives: a few bytes of `[[[` are enough
     const read = await readScanned(req, maxDepth, opts.maxBodyBytes);
     if (read.kind === 'read') return node(replayed(req, read.chunks), res);
-    return sendResponse(res, read.kind === 'deep' ? tooDeepResponse(maxDepth) : tooLargeResponse(opts.maxBodyBytes), true);
+    return sendResponse(res, read.kind === 'deep' ? tooDeepResponse(maxDepth) : tooLargeResponse(opts.maxBodyBytes), req);
   };
   const server = http.createServer(timeouts, (req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
@@ -241,10 +241,10 @@ async function admitFromHeaders(endpoint: McpEndpoint, req: http.IncomingMessage
   return request instanceof Response ? request : endpoint.admit(request);
 }
 
-/** A request the endpoint answers from its headers (the metadata); a body on its way is not read. */
+/** A request the endpoint answers from its headers (the metadata); a body on its way is only drained. */
 async function serveFromHeaders(endpoint: McpEndpoint, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const request = headersOnlyOr400(req);
-  await sendResponse(res, request instanceof Response ? request : await endpoint.fetch(request), !req.complete);
+  await sendResponse(res, request instanceof Response ? request : await endpoint.fetch(request), req);
 }
 
 /** The request without its body, or a 400 when it makes no fetch Request (a Host that is no host, a forbidden method). */
@@ -267,10 +267,17 @@ function headersOnly(req: http.IncomingMessage): Request {
   return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers });
 }
 
-/** Writes a fetch Response to Node's response; `close`: end the connection (its request was left unread). */
-async function sendResponse(res: http.ServerResponse, response: Response, close: boolean): Promise<void> {
+/**
+ * Writes a fetch Response to Node's response for `req`. A request whose body was not read to its
+ * end has its connection closed, once the rest is drained (bounded): a client still sending then
+ * reads the answer first.
+ */
+async function sendResponse(res: http.ServerResponse, response: Response, req: http.IncomingMessage): Promise<void> {
   const headers: Record<string, string> = Object.fromEntries(response.headers);
-  if (close) headers.connection = 'close';
-  res.writeHead(response.status, headers);
-  res.end(Buffer.from(await response.arrayBuffer()));
+  const body = Buffer.from(await response.arrayBuffer());
+  if (req.complete) return void res.writeHead(response.status, headers).end(body);
+  res.writeHead(response.status, { ...headers, connection: 'close', 'content-length': String(body.length) });
+  res.write(body);
+  await drainBody(req);
+  res.end();
 }
