@@ -228,14 +228,16 @@ describe('a request refused while its body is on its way: answered first, the re
   const chunkedHead = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nAuthorization: Bearer ${TOKEN}\r\nTransfer-Encoding: chunked\r\n\r\n`;
   const MB = 1024 * 1024;
 
-  test('413 at the limit of a body sent without a length: the client reads it, its later megabyte lands, the connection closes after the body ends', async () => {
-    const conn = await sender(chunkedHead);
-    await write(conn.socket, chunked(Buffer.alloc(4 * MB + 1, 0x20)));
+  test.each([
+    ['without a length, at the limit', chunkedHead, chunked(Buffer.alloc(4 * MB + 1, 0x20)), [chunked(Buffer.alloc(MB, 0x20)), '0\r\n\r\n']],
+    ['with a length over the limit, at once', postHead(5 * MB, alice), Buffer.alloc(64 * 1024, 0x20), [Buffer.alloc(5 * MB - 64 * 1024, 0x20)]],
+  ])('413 to a body sent %s: the client reads it, the rest lands, the connection closes after the body ends', async (_, head, first, rest) => {
+    const conn = await sender(head);
+    await write(conn.socket, first);
     const answer = await conn.answered();
     expect(answer).toMatch(/^HTTP\/1\.1 413 [\s\S]*\r\nconnection: close\r\n[\s\S]*Payload Too Large/i);
     expect(conn.ended()).toBe(false); // not closed under the client while it still sends
-    await write(conn.socket, chunked(Buffer.alloc(MB, 0x20)));
-    await write(conn.socket, '0\r\n\r\n');
+    for (const piece of rest) await write(conn.socket, piece);
     const sentAll = Date.now();
     await conn.closed;
     expect(conn.errors).toEqual([]);

@@ -189,8 +189,8 @@ export async function listenHttp(endpoint: McpEndpoint, opts: ListenOptions): Pr
     }
     // the SDK's adapter hands req.auth to fetch(), which takes it as admitted
     if (admission) Object.assign(req, { auth: admission });
-    // a declared length over the limit goes straight to the SDK's adapter, which answers 413 unread
-    if (req.method !== 'POST' || Number(req.headers['content-length']) > opts.maxBodyBytes) return node(req, res);
+    if (req.method !== 'POST') return node(req, res);
+    if (Number(req.headers['content-length']) > opts.maxBodyBytes) return sendResponse(res, tooLargeResponse(opts.maxBodyBytes), req);
     // a body nested too deep is refused while it arrives: a few bytes of `[[[` are enough
     const read = await readScanned(req, maxDepth, opts.maxBodyBytes);
     if (read.kind === 'read') return node(replayed(req, read.chunks), res);
