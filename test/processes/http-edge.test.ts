@@ -229,20 +229,33 @@ describe('a request refused while its body is on its way: answered first, the re
   const MB = 1024 * 1024;
 
   test.each([
-    ['without a length, at the limit', chunkedHead, chunked(Buffer.alloc(4 * MB + 1, 0x20)), [chunked(Buffer.alloc(MB, 0x20)), '0\r\n\r\n']],
-    ['with a length over the limit, at once', postHead(5 * MB, alice), Buffer.alloc(64 * 1024, 0x20), [Buffer.alloc(5 * MB - 64 * 1024, 0x20)]],
-  ])('413 to a body sent %s: the client reads it, the rest lands, the connection closes after the body ends', async (_, head, first, rest) => {
-    const conn = await sender(head);
-    await write(conn.socket, first);
-    const answer = await conn.answered();
-    expect(answer).toMatch(/^HTTP\/1\.1 413 [\s\S]*\r\nconnection: close\r\n[\s\S]*Payload Too Large/i);
-    expect(conn.ended()).toBe(false); // not closed under the client while it still sends
-    for (const piece of rest) await write(conn.socket, piece);
-    const sentAll = Date.now();
-    await conn.closed;
-    expect(conn.errors).toEqual([]);
-    expect(Date.now() - sentAll).toBeLessThan(2_000); // at the body's end, not at the 5 s bound
-  });
+    [
+      'without a length, at the limit',
+      chunkedHead,
+      chunked(Buffer.alloc(4 * MB + 1, 0x20)),
+      [chunked(Buffer.alloc(MB, 0x20)), '0\r\n\r\n'],
+    ],
+    [
+      'with a length over the limit, at once',
+      postHead(5 * MB, alice),
+      Buffer.alloc(64 * 1024, 0x20),
+      [Buffer.alloc(5 * MB - 64 * 1024, 0x20)],
+    ],
+  ])(
+    '413 to a body sent %s: the client reads it, the rest lands, the connection closes after the body ends',
+    async (_, head, first, rest) => {
+      const conn = await sender(head);
+      await write(conn.socket, first);
+      const answer = await conn.answered();
+      expect(answer).toMatch(/^HTTP\/1\.1 413 [\s\S]*\r\nconnection: close\r\n[\s\S]*Payload Too Large/i);
+      expect(conn.ended()).toBe(false); // not closed under the client while it still sends
+      for (const piece of rest) await write(conn.socket, piece);
+      const sentAll = Date.now();
+      await conn.closed;
+      expect(conn.errors).toEqual([]);
+      expect(Date.now() - sentAll).toBeLessThan(2_000); // at the body's end, not at the 5 s bound
+    },
+  );
 
   test('401 to a body with a length: the rest is drained as it arrives, then the connection closes', async () => {
     const conn = await sender(postHead(2 * MB) + ' '.repeat(64 * 1024));
