@@ -39,11 +39,10 @@ function threadGroups(pid: number): ThreadGroups {
   return groups;
 }
 
-/** Per-workflow ms of each group between two readings (ended threads by difference of the rest). */
+/** Per-workflow ms of each group between two readings. */
 function perWorkflowMs(before: ThreadGroups, after: ThreadGroups, workflows: number): ThreadGroups {
   const ms = (k: keyof ThreadGroups) => (1000 * (after[k] - before[k])) / workflows;
-  const live = { all: ms('all'), main: ms('main'), core: ms('core'), otherLive: ms('otherLive') };
-  return { ...live, ended: live.all - live.main - live.core - live.otherLive };
+  return { all: ms('all'), main: ms('main'), core: ms('core'), otherLive: ms('otherLive'), ended: ms('ended') };
 }
 
 async function batch(ctx: CallContext & { serverStart?: ServerStart }, workerPid: number, kind: Kind) {

@@ -145,16 +145,31 @@ function ledgerOf(taskId: string, log: 'attempts.log' | 'effects.log'): Record<s
   return counts;
 }
 
+/** Starts a worker and the run, waits until `ready`, then SIGKILLs the worker by pid: the run and when its worker died. */
+async function crashWhen(start: () => Promise<string>, ready: (taskId: string) => Promise<unknown>) {
+  const worker = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
+  const taskId = await start();
+  await ready(taskId);
+  killPid(worker.pid);
+  await worker.exited;
+  return { taskId, killedAt: Date.now() };
+}
+
+/** `check` with a new worker running, stopped after it. */
+async function withNextWorker(check: () => Promise<void>): Promise<void> {
+  const next = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
+  try {
+    await check();
+  } finally {
+    await next.stop();
+  }
+}
+
 test('worker SIGKILLed while an unclaimed run waits for its claim, no worker at the deadline: the next worker ends it McpTaskUnclaimed, step 1 undone once, nothing after it', async () => {
   // steps long enough that step 2, in flight at the crash and retried by the next worker, is
   // cancelled (heartbeats every 1.6 s) before it could take effect
   const STEP_MS = 4_000;
-  const worker = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
-  const taskId = await startUnclaimed('crash-unclaimed', STEP_MS);
-  await step1Done(taskId);
-  killPid(worker.pid);
-  await worker.exited;
-  const killedAt = Date.now();
+  const { taskId, killedAt } = await crashWhen(() => startUnclaimed('crash-unclaimed', STEP_MS), step1Done);
   // the guard was still waiting when its worker died: its timer had not fired
   const atKill = guardTimer(await history(taskId));
   expect(atKill.started).toBeDefined();
@@ -164,8 +179,7 @@ test('worker SIGKILLed while an unclaimed run waits for its claim, no worker at 
   const { fired } = await deadlinePassed(taskId);
   expect(eventTime(fired)).toBeGreaterThan(killedAt);
   const restartedAt = Date.now();
-  const next = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
-  try {
+  await withNextWorker(async () => {
     const d = await closed(taskId);
     expect(d.status.name).toBe('FAILED');
     expect(d.searchAttributes.McpTaskStatus).toEqual(['failed']);
@@ -191,19 +205,12 @@ test('worker SIGKILLed while an unclaimed run waits for its claim, no worker at 
       endedAfterRestartMs: eventTime(events.at(-1)!) - restartedAt,
       step2Attempts: attempts['provision:step-2'] ?? 0,
     });
-  } finally {
-    await next.stop();
-  }
+  });
 });
 
 test('worker SIGKILLed, the claim arrives while no worker runs and before the deadline, the next worker starts after it: the claim wins, every step applied once, nothing undone', async () => {
   const STEP_MS = 1_500;
-  const worker = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
-  const taskId = await startUnclaimed('crash-claimed', STEP_MS);
-  await step1Done(taskId);
-  killPid(worker.pid);
-  await worker.exited;
-  const killedAt = Date.now();
+  const { taskId, killedAt } = await crashWhen(() => startUnclaimed('crash-claimed', STEP_MS), step1Done);
 
   await store.claim(taskId); // as serve does before it answers with the handle
   const claimedAt = Date.now();
@@ -218,8 +225,7 @@ test('worker SIGKILLed, the claim arrives while no worker runs and before the de
 
   const restartedAt = Date.now();
   expect(restartedAt).toBeGreaterThan(eventTime(fired));
-  const next = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
-  try {
+  await withNextWorker(async () => {
     const d = await closed(taskId);
     expect(d.status.name).toBe('COMPLETED');
     expect(d.searchAttributes.McpTaskStatus).toEqual(['completed']);
@@ -237,28 +243,23 @@ test('worker SIGKILLed, the claim arrives while no worker runs and before the de
       workerRestartedAfterDeadlineMs: restartedAt - eventTime(fired),
       endedAfterRestartMs: eventTime(events.at(-1)!) - restartedAt,
     });
-  } finally {
-    await next.stop();
-  }
+  });
 });
 
 test('worker SIGKILLed while an unclaimed run waits for an answer, the answer arrives before the deadline with no worker: one workflow task gets both and the guard wins, failed McpTaskUnclaimed, not approved', async () => {
-  const worker = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
-  const { taskId } = await store.start({
-    tool: 'approve_expense',
-    workflowType: 'approveExpense',
-    arguments: { amount: 12, description: 'racing the deadline' },
-    summary: 'unclaimed approve_expense',
-    claimWithinMs: CLAIM_WITHIN_MS,
-  });
-  await waitFor(
-    async () => ((await store.read(taskId))?.state.status === 'input_required' ? true : undefined),
-    30_000,
-    100,
-    'input_required',
-  );
-  killPid(worker.pid);
-  await worker.exited;
+  const start = async () =>
+    (
+      await store.start({
+        tool: 'approve_expense',
+        workflowType: 'approveExpense',
+        arguments: { amount: 12, description: 'racing the deadline' },
+        summary: 'unclaimed approve_expense',
+        claimWithinMs: CLAIM_WITHIN_MS,
+      })
+    ).taskId;
+  const inputRequired = (taskId: string) =>
+    waitFor(async () => ((await store.read(taskId))?.state.status === 'input_required' ? true : undefined), 30_000, 100, 'input_required');
+  const { taskId } = await crashWhen(start, inputRequired);
   await store.sendInput(taskId, undefined, { approval: { action: 'accept', content: { approved: true } } });
   const { fired, events: before } = await deadlinePassed(taskId);
   const answer = signalNamed(before, 'mcp.inputResponses');
@@ -268,8 +269,7 @@ test('worker SIGKILLed while an unclaimed run waits for an answer, the answer ar
   const between = before.filter((e) => Number(e.eventId) > Number(answer!.eventId) && Number(e.eventId) < Number(fired.eventId));
   expect(between.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)).toEqual([]);
 
-  const next = await startWorker(temporal.address, { MCP_TASKS_LEDGER_DIR: ledger });
-  try {
+  await withNextWorker(async () => {
     const d = await closed(taskId);
     expect(d.status.name).toBe('FAILED');
     expect(d.searchAttributes.McpTaskStatus).toEqual(['failed']);
@@ -279,7 +279,5 @@ test('worker SIGKILLed while an unclaimed run waits for an answer, the answer ar
       status: 'failed',
       error: { message: expect.stringMatching(/nobody claimed/) },
     });
-  } finally {
-    await next.stop();
-  }
+  });
 });
