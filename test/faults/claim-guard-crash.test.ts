@@ -9,20 +9,17 @@
  * 2. the claim came (recorded while no worker ran, before the deadline): the claim wins, though
  *    the new worker only starts after the deadline; the task completes, nothing undone;
  * 3. an answer came instead (recorded while no worker ran, before the deadline): the next worker
- *    gets the answer and the deadline in one workflow task, and the guard wins over the answer.
+ *    gets the answer and the deadline in one workflow task, and the guard wins over the answer;
+ * 4. a cancel came instead, as 3: the cancel wins (requested before the deadline), cancelled.
  */
 import type { WorkflowExecutionDescription } from '@temporalio/client';
-import { tsToMs } from '@temporalio/common/lib/time';
-import { temporal as proto } from '@temporalio/proto';
 import { TemporalTaskStore } from '../../src/tasks';
+import { claimHistory, completedBetween, EventType, type HistoryEvent, eventTime, signalNamed } from '../support/claim-history';
 import { call, startServe, startWorker } from '../support/mcp';
 import { killPid, stopAllAfter } from '../support/processes';
 import { startTestTemporal, TestTemporal } from '../support/temporal';
 import { waitFor } from '../support/wait';
 import { ledgerCounts, ledgerDir, report } from './support';
-
-const EventType = proto.api.enums.v1.EventType;
-type HistoryEvent = proto.api.history.v1.IHistoryEvent;
 
 let temporal: TestTemporal;
 stopAllAfter(() => temporal);
@@ -31,6 +28,7 @@ const CLAIM_WITHIN_MS = 6_000;
 const ledger = ledgerDir();
 let store: TemporalTaskStore;
 let url: string;
+const { history, guardTimer, historyUntil, deadlinePassed } = claimHistory(() => temporal.client, CLAIM_WITHIN_MS);
 
 beforeAll(async () => {
   temporal = await startTestTemporal();
@@ -57,45 +55,6 @@ async function startUnclaimed(name: string, stepMs: number): Promise<string> {
   return taskId;
 }
 
-const history = async (taskId: string): Promise<HistoryEvent[]> =>
-  (await temporal.client.workflow.getHandle(taskId).fetchHistory()).events ?? [];
-
-/** The guard's timer (condition(() => claimed, claimWithinMs)): its TimerStarted and, once the deadline passed, its TimerFired. */
-function guardTimer(events: HistoryEvent[]): { started?: HistoryEvent; fired?: HistoryEvent } {
-  const started = events.find(
-    (e) =>
-      e.eventType === EventType.EVENT_TYPE_TIMER_STARTED && tsToMs(e.timerStartedEventAttributes!.startToFireTimeout) === CLAIM_WITHIN_MS,
-  );
-  const fired = started
-    ? events.find(
-        (e) =>
-          e.eventType === EventType.EVENT_TYPE_TIMER_FIRED &&
-          Number(e.timerFiredEventAttributes!.startedEventId) === Number(started.eventId),
-      )
-    : undefined;
-  return { started, fired };
-}
-
-const eventTime = (e: HistoryEvent) => tsToMs(e.eventTime);
-
-const signalNamed = (events: HistoryEvent[], name: string) =>
-  events.find(
-    (e) =>
-      e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED && e.workflowExecutionSignaledEventAttributes!.signalName === name,
-  );
-
-const eventNames = (events: HistoryEvent[]) => events.map((e) => EventType[e.eventType!].replace('EVENT_TYPE_', '')).join(' ');
-
-/** Polls the task's history until `ready` finds what it waits for; the history in the error when it never does. */
-async function historyUntil<T>(taskId: string, what: string, ready: (events: HistoryEvent[]) => T | undefined): Promise<T> {
-  let last: HistoryEvent[] = [];
-  try {
-    return await waitFor(async () => ready((last = await history(taskId))), 30_000, 100, what);
-  } catch (err) {
-    throw new Error(`${(err as Error).message}; history: ${eventNames(last)}`);
-  }
-}
-
 /** The step activities the workflow has scheduled (a workflow task that completed recorded them). */
 const stepsScheduled = (events: HistoryEvent[]) =>
   events.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED).length;
@@ -108,23 +67,6 @@ const step1Done = (taskId: string) =>
   historyUntil(taskId, 'step 1 applied, step 2 scheduled', (events) =>
     ledgerOf(taskId, 'effects.log')['provision:step-1'] === 1 && stepsScheduled(events) === 2 ? true : undefined,
   );
-
-/**
- * Waits until the guard's deadline passed in Temporal (its timer fired) and no workflow task
- * waits on the dead worker's sticky queue (it leaves after its schedule-to-start timeout, 2 s):
- * the next worker gets the task as soon as it polls.
- */
-function deadlinePassed(taskId: string): Promise<{ fired: HistoryEvent; events: HistoryEvent[] }> {
-  return historyUntil(taskId, `the claim deadline of ${taskId} passed`, (events) => {
-    const { fired } = guardTimer(events);
-    if (!fired) return undefined;
-    const lastTask = [...events].reverse().find((e) => EventType[e.eventType!].startsWith('EVENT_TYPE_WORKFLOW_TASK_'));
-    const onDeadSticky =
-      lastTask?.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED &&
-      lastTask.workflowTaskScheduledEventAttributes?.taskQueue?.kind === proto.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_STICKY;
-    return onDeadSticky ? undefined : { fired, events };
-  });
-}
 
 async function closed(taskId: string): Promise<WorkflowExecutionDescription> {
   return waitFor(
@@ -246,38 +188,58 @@ test('worker SIGKILLed, the claim arrives while no worker runs and before the de
   });
 });
 
-test('worker SIGKILLed while an unclaimed run waits for an answer, the answer arrives before the deadline with no worker: one workflow task gets both and the guard wins, failed McpTaskUnclaimed, not approved', async () => {
-  const start = async () =>
-    (
-      await store.start({
-        tool: 'approve_expense',
-        workflowType: 'approveExpense',
-        arguments: { amount: 12, description: 'racing the deadline' },
-        summary: 'unclaimed approve_expense',
-        claimWithinMs: CLAIM_WITHIN_MS,
-      })
-    ).taskId;
-  const inputRequired = (taskId: string) =>
-    waitFor(async () => ((await store.read(taskId))?.state.status === 'input_required' ? true : undefined), 30_000, 100, 'input_required');
-  const { taskId } = await crashWhen(start, inputRequired);
-  await store.sendInput(taskId, undefined, { approval: { action: 'accept', content: { approved: true } } });
-  const { fired, events: before } = await deadlinePassed(taskId);
-  const answer = signalNamed(before, 'mcp.inputResponses');
-  expect(answer).toBeDefined();
-  expect(Number(answer!.eventId)).toBeLessThan(Number(fired.eventId));
-  // no workflow task completed between them: the next worker's first one holds both
-  const between = before.filter((e) => Number(e.eventId) > Number(answer!.eventId) && Number(e.eventId) < Number(fired.eventId));
-  expect(between.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)).toEqual([]);
+test.each([
+  ['answer', 'the guard wins over it: failed McpTaskUnclaimed, not approved'],
+  ['cancel', 'the cancel wins: cancelled'],
+])(
+  'worker SIGKILLed while an unclaimed run waits for an answer, the %s recorded before the deadline with no worker, one workflow task gets both: %s',
+  async (race) => {
+    const start = async () =>
+      (
+        await store.start({
+          tool: 'approve_expense',
+          workflowType: 'approveExpense',
+          arguments: { amount: 12, description: 'racing the deadline' },
+          summary: 'unclaimed approve_expense',
+          claimWithinMs: CLAIM_WITHIN_MS,
+        })
+      ).taskId;
+    const inputRequired = (taskId: string) =>
+      waitFor(
+        async () => ((await store.read(taskId))?.state.status === 'input_required' ? true : undefined),
+        30_000,
+        100,
+        'input_required',
+      );
+    const { taskId } = await crashWhen(start, inputRequired);
+    if (race === 'answer') await store.sendInput(taskId, undefined, { approval: { action: 'accept', content: { approved: true } } });
+    else await store.cancel(taskId);
+    const { fired, events: before } = await deadlinePassed(taskId);
+    const recorded =
+      race === 'answer'
+        ? signalNamed(before, 'mcp.inputResponses')
+        : before.find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED);
+    expect(recorded).toBeDefined();
+    expect(Number(recorded!.eventId)).toBeLessThan(Number(fired.eventId));
+    // no workflow task completed between them: the next worker's first one holds both
+    expect(completedBetween(before, recorded!, fired)).toEqual([]);
 
-  await withNextWorker(async () => {
-    const d = await closed(taskId);
-    expect(d.status.name).toBe('FAILED');
-    expect(d.searchAttributes.McpTaskStatus).toEqual(['failed']);
-    const failure = (await history(taskId)).at(-1)!.workflowExecutionFailedEventAttributes?.failure;
-    expect(failure?.applicationFailureInfo?.type).toBe('McpTaskUnclaimed');
-    expect(await call(url, 'tasks/get', { taskId })).toMatchObject({
-      status: 'failed',
-      error: { message: expect.stringMatching(/nobody claimed/) },
+    await withNextWorker(async () => {
+      const d = await closed(taskId);
+      if (race === 'cancel') {
+        expect(d.status.name).toBe('CANCELLED');
+        expect(d.searchAttributes.McpTaskStatus).toEqual(['cancelled']);
+        expect(await call(url, 'tasks/get', { taskId })).toMatchObject({ status: 'cancelled' });
+        return;
+      }
+      expect(d.status.name).toBe('FAILED');
+      expect(d.searchAttributes.McpTaskStatus).toEqual(['failed']);
+      const failure = (await history(taskId)).at(-1)!.workflowExecutionFailedEventAttributes?.failure;
+      expect(failure?.applicationFailureInfo?.type).toBe('McpTaskUnclaimed');
+      expect(await call(url, 'tasks/get', { taskId })).toMatchObject({
+        status: 'failed',
+        error: { message: expect.stringMatching(/nobody claimed/) },
+      });
     });
-  });
-});
+  },
+);

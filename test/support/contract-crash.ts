@@ -11,7 +11,7 @@ export interface CrashContext extends ContractSuiteContext {
   approve: string;
   eventsOf: (taskId: string) => string[];
   /** SIGKILLs the suite's worker and starts another on the same ledger. */
-  killWorker: () => Promise<void>;
+  killWorker: (whileDown?: () => Promise<void>) => Promise<void>;
 }
 
 export function workerCrashTests({ lang, approve, provision, url: urlOf, eventsOf, stepsOf, closed, killWorker }: CrashContext): void {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TASK_RUNTIME_REVISION } from '../../src/contract';
 import { toolsFromFile } from '../../src/mcp/workflow-tools';
-import { claimGuardTest } from './contract-claim';
+import { claimGuardTest, claimRaceTests } from './contract-claim';
 import { workerCrashTests } from './contract-crash';
 import { call, taskSession } from './mcp';
 import type { ChildHandle } from './processes';
@@ -283,9 +283,14 @@ export function contractToolSuite({
   });
 
   // last: they replace the suite's worker
-  const killWorker = async () => {
+  const killWorker = async (whileDown?: () => Promise<void>) => {
     await worker!.stop('SIGKILL');
-    worker = await startWorker(stack.temporal.address, ledger);
+    try {
+      await whileDown?.();
+    } finally {
+      worker = await startWorker(stack.temporal.address, ledger); // the tests after it need one
+    }
   };
   workerCrashTests({ ...suite, approve, eventsOf, killWorker });
+  claimRaceTests({ ...suite, approve, eventsOf, killWorker });
 }
