@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { generatedProgramSchema, type GeneratedOp } from '../fixtures/generated-ops';
 import type { LedgerLine } from '../fixtures/generated-activities';
-import { type Readings, violations } from './invariants';
+import { type GuardReading, type Readings, violations } from './invariants';
 import { caseArbitrary, EVENT_KINDS, type GeneratedCase, modelEnd, programArbitrary } from './model';
 import type { Ran } from './runner';
 
@@ -124,6 +124,56 @@ test('the invariants flag readers that disagree, a cancel nobody asked for, undo
       [],
     ),
   ).toEqual([expect.stringMatching(/stuck without a bug/), expect.stringMatching(/must end completed .*, it reads stuck/)]);
+});
+
+test("the guard's invariants: unclaimed only without a claim by the deadline, then failed and undone; a claim in time leaves the program's end", () => {
+  const guarded: GeneratedCase = { ...plain, claimWithinMs: 1_000 };
+  const guard = (g: Partial<GuardReading>): GuardReading => ({ deadlineMs: 10_000, closedMs: 12_000, ...g });
+  const unclaimed = (g: Partial<GuardReading>): Readings => ({
+    ...readings('FAILED', 'failed'),
+    rev2026: {
+      status: 'failed',
+      error: { message: 'The task failed: nobody claimed the task within 1000ms (its caller never got the handle): steps undone' },
+    },
+    guard: guard(g),
+  });
+  expect(violations(guarded, ran(guarded), unclaimed({}), [apply('s1'), undo('s1')])).toEqual([]);
+  expect(violations(guarded, ran(guarded), unclaimed({ claimedMs: 11_000 }), [apply('s1'), undo('s1')])).toEqual([]); // claimed too late
+  expect(violations(guarded, ran(guarded), unclaimed({ claimedMs: 9_000 }), [apply('s1'), undo('s1')])).toEqual([
+    expect.stringMatching(/must end completed .*, it reads failed/), // claimed in time: the program decides
+    expect.stringMatching(/ended unclaimed, but its claim was recorded 1000 ms before the deadline/),
+  ]);
+  expect(violations(guarded, ran(guarded), unclaimed({}), [apply('s1')])).toEqual([
+    expect.stringMatching(/unclaimed, but applied steps were not undone: s1/),
+  ]);
+  // nobody claimed, and it completed long after the deadline: the guard did not fire
+  expect(violations(guarded, ran(guarded), { ...readings('COMPLETED', 'completed'), guard: guard({}) }, [apply('s1')])).toEqual([
+    expect.stringMatching(/never claimed nor cancelled, it ended 2000 ms after its deadline, yet it reads completed/),
+  ]);
+  // a claim recorded after the deadline may reach the workflow task that handles it, and win
+  expect(
+    violations(guarded, ran(guarded), { ...readings('COMPLETED', 'completed'), guard: guard({ claimedMs: 10_300 }) }, [apply('s1')]),
+  ).toEqual([]);
+  // it completed before its deadline, or was claimed in time: the program's own end
+  expect(
+    violations(guarded, ran(guarded), { ...readings('COMPLETED', 'completed'), guard: guard({ closedMs: 9_500 }) }, [apply('s1')]),
+  ).toEqual([]);
+  expect(
+    violations(guarded, ran(guarded), { ...readings('COMPLETED', 'completed'), guard: guard({ claimedMs: 9_000 }) }, [apply('s1')]),
+  ).toEqual([]);
+  expect(violations(guarded, ran(guarded), { ...readings('FAILED', 'failed'), guard: guard({ claimedMs: 9_000 }) }, [apply('s1')])).toEqual(
+    [expect.stringMatching(/must end completed/)],
+  );
+});
+
+test('guarded cases: a third of them when claims are scheduled, none otherwise', () => {
+  const sample = fc.sample(caseArbitrary(EVENT_KINDS), { numRuns: 300, seed: 7 });
+  const guarded = sample.filter((c) => c.claimWithinMs !== undefined).length;
+  expect(guarded).toBeGreaterThan(50);
+  expect(guarded).toBeLessThan(150);
+  expect(fc.sample(caseArbitrary(EVENT_KINDS, ['claim']), { numRuns: 100, seed: 7 }).every((c) => c.claimWithinMs === undefined)).toBe(
+    true,
+  );
 });
 
 test('the model: the program alone decides the end only without cancels and timers', () => {

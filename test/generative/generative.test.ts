@@ -1,6 +1,7 @@
 /**
  * The generative test, fast tier (issue 31 item 13): generated tool programs and event
- * schedules (cancels, answers and partial answers, a cancel racing an answer, a server restart)
+ * schedules (cancels, answers and partial answers, a cancel racing an answer, a server restart,
+ * claims of runs started guarded as calls from clients without Tasks are)
  * on the run's real dev server through real MCP requests, the library's server and a worker in
  * this process, with every invariant of ./invariants checked after each case. The history limit
  * is as low as the server allows, so multi-turn programs continue as new between turns.
@@ -20,7 +21,7 @@ const tier = useGenerativeTier({
 test(
   `${tier.budget.cases} generated programs: every reader agrees, no effect twice, undos as the end says`,
   async () => {
-    await tier.run({ boundMs: 30_000 }, ['cancel', 'answer', 'answerUnasked', 'cancelRacingAnswer', 'restartServer']);
+    await tier.run({ boundMs: 30_000 }, ['cancel', 'answer', 'answerUnasked', 'cancelRacingAnswer', 'restartServer', 'claim']);
   },
   tier.timeoutMs,
 );

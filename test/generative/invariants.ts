@@ -7,7 +7,10 @@
  *   `completed` ⇒ no undo ran; no effect applied twice (the ledger);
  * - every task ends, or reads stuck with its reason (only a program with a bug may), within the bound;
  * - only outstanding keys are answers: a tasks/update keyed `constructor`, `toString`… sends nothing to the workflow;
- * - where the program alone decides the end (modelEnd), the task ends that way.
+ * - where the program alone decides the end (modelEnd), the task ends that way;
+ * - a guarded run (claimWithinMs) ends unclaimed only when no claim was recorded by its deadline,
+ *   with every step undone that can be; never claimed nor cancelled, it cannot end completed or
+ *   cancelled after its deadline (the history's times; see GuardReading).
  */
 import type { WorkflowExecutionDescription } from '@temporalio/client';
 import type { History } from '@temporalio/common/lib/proto-utils';
@@ -15,8 +18,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { inputResponsesSignal, MCP_TASK_STATUS } from '../../src/contract';
 import type { LedgerLine } from '../fixtures/generated-activities';
+import { EventType, eventTime, signalNamed } from '../support/claim-history';
 import { call } from '../support/mcp-client';
-import { type GeneratedCase, mayBeStuck, modelEnd, UNASKED_KEYS } from './model';
+import { type GeneratedCase, mayBeStuck, modelEnd, UNASKED_KEYS, undoableSteps } from './model';
 import { type CaseEnv, isStuck, type Ran, retrying, sleep } from './runner';
 
 /** Temporal's close status → the task's status (docs/contract.md). */
@@ -35,10 +39,24 @@ export interface Readings {
   mcpTaskStatus: string | undefined;
   /** The keys of every tasks/update signal the workflow got, in all runs (read only after an answerUnasked). */
   signalledKeys?: string[];
+  /** A guarded run's history, as the guard saw it. */
+  guard?: GuardReading;
 }
 
+/** Times (ms since the epoch, Temporal's clock) of what decides a guarded run's end. */
+export interface GuardReading {
+  /** The first workflow task's start (the guard's workflow time when armed) + claimWithinMs. */
+  deadlineMs: number;
+  claimedMs?: number;
+  cancelRequestedMs?: number;
+  closedMs?: number;
+}
+
+/** How far from its deadline a claim or cancel must be recorded for the test to say which side it fell on. */
+const GUARD_MARGIN_MS = 250;
+
 /** Reads the task from every reader, once Temporal has closed it (a terminal tasks/get waits for that, briefly). */
-export async function readAll(env: CaseEnv, ran: Ran): Promise<Readings> {
+export async function readAll(env: CaseEnv, ran: Ran, claimWithinMs?: number): Promise<Readings> {
   const handle = env.client.workflow.getHandle(ran.taskId);
   let description: WorkflowExecutionDescription = await handle.describe();
   for (const until = Date.now() + 5_000; ran.reading === 'terminal' && description.status.name === 'RUNNING' && Date.now() < until;) {
@@ -49,12 +67,31 @@ export async function readAll(env: CaseEnv, ran: Ran): Promise<Readings> {
   const reply2025 = await retrying(env, (url) => call(url, 'tasks/get', { taskId: ran.taskId }, { revision: '2025-11-25' }));
   const attribute = (description.searchAttributes as Record<string, unknown[] | undefined>)[MCP_TASK_STATUS.name];
   const signalledKeys = ran.sent.unasked ? await signalledKeysOf(env, ran.taskId, description.runId) : undefined;
+  const guard = claimWithinMs === undefined ? undefined : await guardReading(env, ran.taskId, description.runId, claimWithinMs);
   return {
     temporal: description.status.name,
     rev2026,
     rev2025: reply2025?.task ?? reply2025,
     mcpTaskStatus: attribute?.[0] as string | undefined,
     signalledKeys,
+    ...(guard ? { guard } : {}),
+  };
+}
+
+async function guardReading(env: CaseEnv, taskId: string, lastRunId: string, claimWithinMs: number): Promise<GuardReading> {
+  const runs = await chainHistories(env, taskId, lastRunId); // newest first
+  const events = runs.flatMap((h) => h.events ?? []).sort((a, b) => eventTime(a) - eventTime(b));
+  const firstTask = runs.at(-1)?.events?.find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
+  const claimed = signalNamed(events, 'mcp.claimed');
+  const cancel = events.find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED);
+  const last = runs[0]?.events?.at(-1);
+  const closed =
+    last && /^EVENT_TYPE_WORKFLOW_EXECUTION_(COMPLETED|FAILED|CANCELED|TERMINATED|TIMED_OUT)$/.test(EventType[last.eventType!]);
+  return {
+    deadlineMs: eventTime(firstTask!) + claimWithinMs,
+    ...(claimed ? { claimedMs: eventTime(claimed) } : {}),
+    ...(cancel ? { cancelRequestedMs: eventTime(cancel) } : {}),
+    ...(closed ? { closedMs: eventTime(last) } : {}),
   };
 }
 
@@ -108,11 +145,35 @@ export function violations(c: GeneratedCase, ran: Ran, r: Readings, ledger: Ledg
   const status = r.rev2026.status;
   if (status === 'cancelled' && !cancelSent)
     out.push("tasks/get reads cancelled, but nobody requested a cancel (a timeout or an inner scope is the tool's own failure)");
-  const expected = modelEnd(c);
+  const claimedInTime = r.guard?.claimedMs !== undefined && r.guard.claimedMs < r.guard.deadlineMs - GUARD_MARGIN_MS;
+  const expected = r.guard && !claimedInTime ? undefined : modelEnd(c);
   const end = isStuck(r.rev2026) ? 'stuck' : status;
   if (expected && end !== expected) out.push(`the program must end ${expected} (no cancel, no timer racing), it reads ${end}`);
   out.push(...ledgerHolds(status, ledger));
   out.push(...onlyOutstandingKeys(ran, r));
+  if (r.guard) out.push(...guardHolds(c, r, r.guard, ledger));
+  return out;
+}
+
+/** The claim guard's end agrees with the history's times, and with the ledger. */
+function guardHolds(c: GeneratedCase, r: Readings, g: GuardReading, ledger: LedgerLine[]): string[] {
+  const out: string[] = [];
+  const unclaimed = /nobody claimed the task/.test(JSON.stringify(r.rev2026));
+  const claimedBy = g.claimedMs === undefined ? undefined : g.claimedMs - g.deadlineMs; // < 0: before the deadline
+  if (unclaimed && claimedBy !== undefined && claimedBy < -GUARD_MARGIN_MS)
+    out.push(`ended unclaimed, but its claim was recorded ${-claimedBy} ms before the deadline`);
+  // a claim or a cancel recorded after the deadline may still reach the workflow task that handles
+  // it (a worker down, a continued run's first task held back), and then wins: only without either
+  const lateEnd = g.closedMs !== undefined && g.closedMs > g.deadlineMs + 1_000;
+  if (g.claimedMs === undefined && g.cancelRequestedMs === undefined && lateEnd && !mayBeStuck(c.program) && r.rev2026.status !== 'failed')
+    out.push(`never claimed nor cancelled, it ended ${g.closedMs! - g.deadlineMs} ms after its deadline, yet it reads ${r.rev2026.status}`);
+  if (unclaimed) {
+    const applied = new Set(ledger.filter((l) => l.kind === 'apply').map((l) => l.name));
+    const undone = new Set(ledger.filter((l) => l.kind === 'undo').map((l) => l.name));
+    const undoable = new Set(undoableSteps(c.program.ops));
+    const left = [...applied].filter((n) => undoable.has(n.split('#')[0]) && !undone.has(n)); // s1#2: s1 in turn 2
+    if (left.length) out.push(`ended unclaimed, but applied steps were not undone: ${left.join(', ')}`);
+  }
   return out;
 }
 

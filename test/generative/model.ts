@@ -16,11 +16,15 @@ export type GeneratedEvent =
   /** tasks/update of every outstanding question and tasks/cancel, sent together. */
   | { atMs: number; kind: 'cancelRacingAnswer' }
   | { atMs: number; kind: 'restartServer' }
-  | { atMs: number; kind: 'killWorker' };
+  | { atMs: number; kind: 'killWorker' }
+  /** `mcp.claimed`, as a server sends it once its caller holds the handle (a run not guarded ignores it). */
+  | { atMs: number; kind: 'claim' };
 
 export interface GeneratedCase {
   program: GeneratedProgram;
   events: GeneratedEvent[];
+  /** Started as a call from a client without Tasks is: guarded, unclaimed past this deadline it ends failed, its steps undone. */
+  claimWithinMs?: number;
 }
 
 export type EventKind = GeneratedEvent['kind'];
@@ -29,7 +33,7 @@ const ms = (max: number) => fc.integer({ min: 0, max });
 
 export type OpKind = GeneratedOp['t'];
 export const OP_KINDS: OpKind[] = ['step', 'input', 'inputs', 'scopeTimeout', 'sleep', 'status', 'fail', 'bug'];
-export const EVENT_KINDS: EventKind[] = ['cancel', 'answer', 'answerUnasked', 'cancelRacingAnswer', 'restartServer', 'killWorker'];
+export const EVENT_KINDS: EventKind[] = ['cancel', 'answer', 'answerUnasked', 'cancelRacingAnswer', 'restartServer', 'killWorker', 'claim'];
 
 /** The keys of answerUnasked: names every object has, and one nobody asked. */
 export const UNASKED_KEYS = ['constructor', 'toString', 'hasOwnProperty', 'never_asked'];
@@ -121,6 +125,7 @@ export function eventArbitrary(kinds: EventKind[]): fc.Arbitrary<GeneratedEvent>
     cancelRacingAnswer: fc.record({ atMs, kind: fc.constant('cancelRacingAnswer' as const) }),
     restartServer: fc.record({ atMs, kind: fc.constant('restartServer' as const) }),
     killWorker: fc.record({ atMs, kind: fc.constant('killWorker' as const) }),
+    claim: fc.record({ atMs, kind: fc.constant('claim' as const) }),
   };
   return fc.oneof(...kinds.map((k) => all[k]));
 }
@@ -129,10 +134,26 @@ export function eventArbitrary(kinds: EventKind[]): fc.Arbitrary<GeneratedEvent>
 export function caseArbitrary(kinds: EventKind[], without: Array<OpKind | EventKind> = []): fc.Arbitrary<GeneratedCase> {
   const events = kinds.filter((k) => !without.includes(k));
   const ops = without.filter((k): k is OpKind => (OP_KINDS as string[]).includes(k));
-  return fc.record({
-    program: programArbitrary(ops),
-    events: fc.array(eventArbitrary(events), { maxLength: 4 }).map((es) => [...es].sort((a, b) => a.atMs - b.atMs)),
-  });
+  // with claims in the schedule, a third of the runs are guarded, half of those claimed, before or after the deadline
+  const guard = events.includes('claim')
+    ? fc.oneof(
+        { weight: 2, arbitrary: fc.constant(undefined) },
+        {
+          weight: 1,
+          arbitrary: fc.record({
+            withinMs: fc.integer({ min: 50, max: 800 }),
+            claimAt: fc.option(fc.double({ min: 0, max: 2, noNaN: true })),
+          }),
+        },
+      )
+    : fc.constant(undefined);
+  return fc
+    .record({ program: programArbitrary(ops), events: fc.array(eventArbitrary(events), { maxLength: 4 }), guard })
+    .map(({ program, events: es, guard: g }) => {
+      const claim: GeneratedEvent[] = g?.claimAt != null ? [{ atMs: Math.round(g.claimAt * g.withinMs), kind: 'claim' }] : [];
+      const schedule = [...es, ...claim].sort((a, b) => a.atMs - b.atMs);
+      return g ? { program, events: schedule, claimWithinMs: g.withinMs } : { program, events: schedule };
+    });
 }
 
 /** What the program alone decides, when nothing racy is in it: its end with every question answered. */
@@ -141,7 +162,8 @@ export type ModelEnd = 'completed' | 'failed' | 'stuck';
 /**
  * The end the program must reach when no cancel is sent and no timer can race it (no input
  * timeout, no scope timeout): the first `fail` or `bug` on its path ends it, else it completes.
- * Undefined when timing decides. (Worker kills and server restarts change no end.)
+ * Undefined when timing decides. (Worker kills and server restarts change no end; a guarded run
+ * ends so only once claimed in time, which the history tells: invariants.ts.)
  */
 export function modelEnd(c: GeneratedCase): ModelEnd | undefined {
   if (c.events.some((e) => e.kind === 'cancel' || e.kind === 'cancelRacingAnswer')) return undefined;
@@ -163,6 +185,11 @@ function firstEnding(ops: GeneratedOp[]): 'fail' | 'bug' | undefined {
     }
   }
   return undefined;
+}
+
+/** The names of the program's steps whose undo succeeds. */
+export function undoableSteps(ops: GeneratedOp[]): string[] {
+  return ops.flatMap((op) => (op.t === 'step' && op.undo === 'ok' ? [op.name] : op.t === 'scopeTimeout' ? undoableSteps(op.ops) : []));
 }
 
 /** Whether the program has a bug anywhere (a task may then read stuck). */

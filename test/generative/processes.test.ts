@@ -42,6 +42,7 @@ test(
       'cancelRacingAnswer',
       'restartServer',
       'killWorker',
+      'claim',
     ]);
   },
   tier.timeoutMs,

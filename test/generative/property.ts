@@ -67,9 +67,10 @@ export async function checkGenerated(env: CaseEnv, budget: Budget, tally: Tally 
 async function checkCase(env: CaseEnv, c: GeneratedCase, tally: Tally): Promise<string | undefined> {
   const started = Date.now();
   const ran = await runCase(env, c);
-  const readings = await readAll(env, ran);
+  const readings = await readAll(env, ran, c.claimWithinMs);
   const broken = violations(c, ran, readings, readLedger(env.ledgerDir, ran.taskId));
-  const end = ran.reading === 'stuck' || isStuck(readings.rev2026) ? 'stuck' : readings.rev2026.status;
+  const unclaimed = readings.guard && /nobody claimed the task/.test(JSON.stringify(readings.rev2026));
+  const end = ran.reading === 'stuck' || isStuck(readings.rev2026) ? 'stuck' : unclaimed ? 'unclaimed' : readings.rev2026.status;
   tally.set(end, (tally.get(end) ?? 0) + 1);
   if (process.env.MTT_GEN_VERBOSE)
     process.stderr.write(`[generative] ${ran.taskId} ${end} in ${Date.now() - started} ms: ${JSON.stringify(c)}\n`);
@@ -85,7 +86,7 @@ async function checkCase(env: CaseEnv, c: GeneratedCase, tally: Tally): Promise<
     `task ${ran.taskId}:`,
     ...broken.map((b) => `  - ${b}`),
     `  program: ${JSON.stringify(c.program)}`,
-    `  events: ${JSON.stringify(c.events)}`,
+    `  events: ${JSON.stringify(c.events)}${c.claimWithinMs === undefined ? '' : `, claimWithinMs ${c.claimWithinMs}`}`,
     `  tasks/get 2026: ${JSON.stringify(readings.rev2026)}`,
     `  history: ${historyFile}`,
   ].join('\n');

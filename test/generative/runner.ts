@@ -4,12 +4,15 @@
  * until the task ends or reads stuck (or the bound passes). Requests ride out a server restart.
  */
 import type { Client } from '@temporalio/client';
+import { TemporalTaskStore } from '../../src/tasks';
 import { call, createTask, type Revision, RpcError } from '../support/mcp-client';
 import { type GeneratedCase, type GeneratedEvent, UNASKED_KEYS } from './model';
 
 /** What a case runs against; a stack of either tier provides it. */
 export interface CaseEnv {
   client: Client;
+  /** The worker's task queue: a guarded run is started on it directly, as the server starts a call from a client without Tasks. */
+  taskQueue: string;
   ledgerDir: string;
   /** The MCP endpoint now (it changes when the server restarts). */
   url(): string;
@@ -38,7 +41,10 @@ export interface Ran {
 }
 
 export async function runCase(env: CaseEnv, c: GeneratedCase): Promise<Ran> {
-  const taskId = await retrying(env, (url) => createTask(url, env.tool ?? 'generated_program', { ...c.program }));
+  const taskId =
+    c.claimWithinMs === undefined
+      ? await retrying(env, (url) => createTask(url, env.tool ?? 'generated_program', { ...c.program }))
+      : await startGuarded(env, c, c.claimWithinMs);
   const started = Date.now();
   const sent: Sent = { cancel: [] };
   for (const event of c.events) {
@@ -78,7 +84,29 @@ async function sendEvent(env: CaseEnv, taskId: string, event: GeneratedEvent, se
       return env.restartServer();
     case 'killWorker':
       return env.killWorker?.();
+    case 'claim':
+      return storeOf(env).claim(taskId);
   }
+}
+
+const stores = new WeakMap<CaseEnv, TemporalTaskStore>();
+/** The store a server would use (its history limit as low as the tiers' server's). */
+function storeOf(env: CaseEnv): TemporalTaskStore {
+  const options = { taskQueue: env.taskQueue, ttlMs: 60 * 60_000, temporalTimeoutMs: 10_000, historyLimit: 10, searchAttributes: true };
+  if (!stores.has(env)) stores.set(env, new TemporalTaskStore(env.client, options));
+  return stores.get(env)!;
+}
+
+/** The program's run as a call from a client without Tasks starts it: guarded, unclaimed; a `claim` event claims it. */
+async function startGuarded(env: CaseEnv, c: GeneratedCase, claimWithinMs: number): Promise<string> {
+  const { taskId } = await storeOf(env).start({
+    tool: 'generated_program',
+    workflowType: 'generatedProgram',
+    arguments: { ...c.program },
+    summary: 'a generated program, guarded for its claim',
+    claimWithinMs,
+  });
+  return taskId;
 }
 
 /** Answers every question still open until the task ends or reads stuck, within the bound. */

@@ -39,6 +39,7 @@ export function useGenerativeTier(opts: {
     let restarting: Promise<void> | undefined;
     const env: CaseEnv = {
       client: stack.temporal.client,
+      taskQueue: stack.taskQueue,
       ledgerDir: ledger,
       url: () => server.url,
       // one restart at a time: cases that ask together share it
