@@ -2,12 +2,13 @@
  * The fixed corpus of generated tool programs (test/fixtures/generated-corpus.json) run by the
  * Python helper: GeneratedProgram (test/fixtures/python/) on a real Temporal dev server, a real
  * `serve` child process exposing it through a tools file, and the Python worker. Each program
- * runs with its schedule of events (cancels, answers); then every reader must tell one end
+ * runs with its schedule of events (cancels, answers, claims of runs guarded for them); then every reader must tell one end
  * (tasks/get in both revisions, Temporal's close status, McpTaskStatus) and the effects ledger
  * must agree with it (issue 31, items 1, 2, 9, 10 and the corpus of item 13).
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { TemporalTaskStore } from '../../src/tasks';
 import { call, pollTask } from '../support/mcp';
 import { ledgerDir } from '../support/ledger';
 import { type ChildHandle, ROOT, spawnProcess } from '../support/processes';
@@ -26,8 +27,9 @@ type End = 'completed' | 'cancelled' | 'failed';
 interface Case {
   name: string;
   program: { ops: Array<{ t: string; undo?: string; ops?: unknown[] }>; turns?: number };
-  events: Array<{ when: { applied?: string; input?: string; afterMs?: number }; do: 'cancel' | 'answer'; keys?: string[] }>;
+  events: Array<{ when: { applied?: string; input?: string; afterMs?: number }; do: 'cancel' | 'answer' | 'claim'; keys?: string[] }>;
   expect: { status: End | 'stuck' | End[]; message?: string; withinMs?: number };
+  claimWithinMs?: number;
 }
 const corpus = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'generated-corpus.json'), 'utf8')) as { programs: Case[] };
 
@@ -110,6 +112,8 @@ async function runEvents(taskId: string, events: Case['events']): Promise<boolea
     if (event.do === 'cancel') {
       await call(url, 'tasks/cancel', { taskId });
       cancelRequested = true;
+    } else if (event.do === 'claim') {
+      await store().claim(taskId);
     } else {
       const answers = Object.fromEntries(event.keys!.map((k) => [k, { action: 'accept', content: {} }]));
       await call(url, 'tasks/update', { taskId, inputResponses: answers });
@@ -132,8 +136,27 @@ function checkEffects(c: Case, effects: Effect[], end: End | 'stuck'): void {
   if (end === 'cancelled' || (end === 'failed' && !failingUndo)) expect(applied.filter((n) => !undone.includes(n))).toEqual([]);
 }
 
+/** The store a server uses, on the Python worker's task queue: guarded runs start and are claimed through it. */
+let taskStore: TemporalTaskStore | undefined;
+const store = () =>
+  (taskStore ??= new TemporalTaskStore(stack.temporal.client, {
+    taskQueue: TASK_QUEUE,
+    ttlMs: 60 * 60_000,
+    temporalTimeoutMs: 10_000,
+    historyLimit: 10_000,
+    searchAttributes: true,
+  }));
+
+/** A task-augmented call; with claimWithinMs, the run a call from a client without Tasks starts: guarded for its claim. */
+async function start(c: Case): Promise<string> {
+  if (c.claimWithinMs === undefined) return (await call(url, 'tools/call', { name: TOOL, arguments: c.program })).taskId;
+  const summary = `${TOOL}, guarded for its claim`;
+  const input = { tool: TOOL, workflowType: 'GeneratedProgram', arguments: c.program, summary, claimWithinMs: c.claimWithinMs };
+  return (await store().start(input)).taskId;
+}
+
 async function runCase(c: Case): Promise<void> {
-  const { taskId } = await call(url, 'tools/call', { name: TOOL, arguments: c.program });
+  const taskId = await start(c);
   const cancelRequested = await runEvents(taskId, c.events);
   if (c.expect.status === 'stuck') await checkStuck(c, taskId);
   else await checkEnd(c, taskId, cancelRequested);
