@@ -166,11 +166,14 @@ test("the guard's invariants: unclaimed only without a claim by the deadline, th
   );
 });
 
-test('guarded cases: a third of them when claims are scheduled, none otherwise', () => {
+test('guarded cases: half of them when claims are scheduled, none otherwise; a guarded run has at most its own claim', () => {
   const sample = fc.sample(caseArbitrary(EVENT_KINDS), { numRuns: 300, seed: 7 });
-  const guarded = sample.filter((c) => c.claimWithinMs !== undefined).length;
-  expect(guarded).toBeGreaterThan(50);
-  expect(guarded).toBeLessThan(150);
+  const guarded = sample.filter((c) => c.claimWithinMs !== undefined);
+  expect(guarded.length).toBeGreaterThan(100);
+  expect(guarded.length).toBeLessThan(200);
+  const claims = guarded.map((c) => c.events.filter((e) => e.kind === 'claim'));
+  expect(claims.every((cs) => cs.length <= 1)).toBe(true);
+  expect(claims.filter((cs) => cs.length === 1).length).toBeGreaterThan(guarded.length / 2);
   expect(fc.sample(caseArbitrary(EVENT_KINDS, ['claim']), { numRuns: 100, seed: 7 }).every((c) => c.claimWithinMs === undefined)).toBe(
     true,
   );

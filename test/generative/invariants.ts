@@ -53,7 +53,7 @@ export interface GuardReading {
 }
 
 /** How far from its deadline a claim or cancel must be recorded for the test to say which side it fell on. */
-const GUARD_MARGIN_MS = 250;
+const GUARD_MARGIN_MS = 100;
 
 /** Reads the task from every reader, once Temporal has closed it (a terminal tasks/get waits for that, briefly). */
 export async function readAll(env: CaseEnv, ran: Ran, claimWithinMs?: number): Promise<Readings> {

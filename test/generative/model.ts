@@ -134,15 +134,16 @@ export function eventArbitrary(kinds: EventKind[]): fc.Arbitrary<GeneratedEvent>
 export function caseArbitrary(kinds: EventKind[], without: Array<OpKind | EventKind> = []): fc.Arbitrary<GeneratedCase> {
   const events = kinds.filter((k) => !without.includes(k));
   const ops = without.filter((k): k is OpKind => (OP_KINDS as string[]).includes(k));
-  // with claims in the schedule, a third of the runs are guarded, half of those claimed, before or after the deadline
+  // with claims in the schedule, half the runs are guarded; two thirds of those are claimed (their only
+  // claim, between the start and one and a half deadlines), the others never are
   const guard = events.includes('claim')
     ? fc.oneof(
-        { weight: 2, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.constant(undefined) },
         {
           weight: 1,
           arbitrary: fc.record({
-            withinMs: fc.integer({ min: 50, max: 800 }),
-            claimAt: fc.option(fc.double({ min: 0, max: 2, noNaN: true })),
+            withinMs: fc.integer({ min: 100, max: 1_000 }),
+            claimAtPercent: fc.option(fc.integer({ min: 0, max: 150 }), { nil: undefined, freq: 3 }),
           }),
         },
       )
@@ -150,9 +151,11 @@ export function caseArbitrary(kinds: EventKind[], without: Array<OpKind | EventK
   return fc
     .record({ program: programArbitrary(ops), events: fc.array(eventArbitrary(events), { maxLength: 4 }), guard })
     .map(({ program, events: es, guard: g }) => {
-      const claim: GeneratedEvent[] = g?.claimAt != null ? [{ atMs: Math.round(g.claimAt * g.withinMs), kind: 'claim' }] : [];
-      const schedule = [...es, ...claim].sort((a, b) => a.atMs - b.atMs);
-      return g ? { program, events: schedule, claimWithinMs: g.withinMs } : { program, events: schedule };
+      if (!g) return { program, events: [...es].sort((a, b) => a.atMs - b.atMs) };
+      const claim: GeneratedEvent[] =
+        g.claimAtPercent === undefined ? [] : [{ atMs: Math.round((g.claimAtPercent / 100) * g.withinMs), kind: 'claim' }];
+      const schedule = [...es.filter((e) => e.kind !== 'claim'), ...claim].sort((a, b) => a.atMs - b.atMs);
+      return { program, events: schedule, claimWithinMs: g.withinMs };
     });
 }
 

@@ -51,6 +51,8 @@ export async function runCase(env: CaseEnv, c: GeneratedCase): Promise<Ran> {
     await sleep(started + event.atMs - Date.now());
     await sendEvent(env, taskId, event, sent);
   }
+  // a guarded run's questions wait past its deadline: unclaimed by then, the guard must end it
+  if (c.claimWithinMs !== undefined) await sleep(started + c.claimWithinMs + 200 - Date.now());
   return { taskId, sent, ...(await drain(env, taskId)) };
 }
 
